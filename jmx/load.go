@@ -1,0 +1,270 @@
+package jmx
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/beevik/etree"
+)
+
+// Plan is a loaded test plan: the root element (normally the TestPlan) and
+// the file it came from.
+type Plan struct {
+	File string   // path the plan was read from ("" when read from a reader)
+	Dir  string   // folder relative file names in the plan resolve against
+	Root *Element // a synthetic root whose children are the top-level elements
+	// Version is the jmeter attribute of <jmeterTestPlan> (or its properties
+	// attribute for files older than JMeter 2.x).
+	Version string
+}
+
+// TestPlan returns the plan's TestPlan element, or nil for a fragment file
+// (the corpus has those) that has none.
+func (p *Plan) TestPlan() *Element {
+	for _, c := range p.Root.Children {
+		if c.Class == "TestPlan" {
+			return c
+		}
+	}
+	return nil
+}
+
+// Error is a problem found in a plan, located by file and element path.
+type Error struct {
+	File string
+	Path string // element path; "" when the problem is with the file itself
+	Err  error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteString(": ")
+	}
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrNotPlan is wrapped by errors for XML files that are not JMeter plans.
+var ErrNotPlan = errors.New("not a JMeter test plan (the root element is not <jmeterTestPlan>)")
+
+// Load reads the plan at path and inlines its Include Controllers.
+func Load(path string) (*Plan, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	defer f.Close()
+	return read(f, path, filepath.Dir(path), 0)
+}
+
+// Read parses a plan from r. dir is the folder relative file references
+// (Include Controllers) resolve against; name labels errors.
+func Read(r io.Reader, name, dir string) (*Plan, error) {
+	return read(r, name, dir, 0)
+}
+
+// maxIncludeDepth stops an Include Controller that includes itself.
+const maxIncludeDepth = 16
+
+func read(r io.Reader, name, dir string, depth int) (*Plan, error) {
+	doc := etree.NewDocument()
+	doc.ReadSettings.Permissive = false
+	if _, err := doc.ReadFrom(r); err != nil {
+		return nil, &Error{File: name, Err: fmt.Errorf("malformed XML: %w", err)}
+	}
+	root := doc.Root()
+	if root == nil {
+		return nil, &Error{File: name, Err: fmt.Errorf("empty document: %w", ErrNotPlan)}
+	}
+	if root.Tag != "jmeterTestPlan" {
+		return nil, &Error{File: name, Err: fmt.Errorf("root element <%s>: %w", root.Tag, ErrNotPlan)}
+	}
+	plan := &Plan{
+		File:    name,
+		Dir:     dir,
+		Root:    &Element{Tag: "jmeterTestPlan", Class: "jmeterTestPlan", File: name},
+		Version: root.SelectAttrValue("jmeter", root.SelectAttrValue("properties", "")),
+	}
+	top := root.SelectElement("hashTree")
+	if top == nil {
+		return nil, &Error{File: name, Err: errors.New("no <hashTree> under <jmeterTestPlan>")}
+	}
+	plan.Root.Children = readHashTree(top, plan.Root, name)
+	if err := inlineIncludes(plan, depth); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// readHashTree folds a <hashTree>'s (element, hashTree) pairs into elements.
+func readHashTree(ht *etree.Element, parent *Element, file string) []*Element {
+	var out []*Element
+	kids := ht.ChildElements()
+	for i := 0; i < len(kids); i++ {
+		x := kids[i]
+		if x.Tag == "hashTree" {
+			continue // a stray tree with no element before it carries nothing
+		}
+		var sub *etree.Element
+		if i+1 < len(kids) && kids[i+1].Tag == "hashTree" {
+			sub = kids[i+1]
+			i++
+		}
+		if strings.EqualFold(x.SelectAttrValue("enabled", "true"), "false") {
+			continue
+		}
+		e := &Element{
+			Tag:      x.Tag,
+			Class:    x.SelectAttrValue("testclass", x.Tag),
+			GUIClass: x.SelectAttrValue("guiclass", ""),
+			Name:     x.SelectAttrValue("testname", ""),
+			Parent:   parent,
+			File:     file,
+		}
+		e.Props = readProps(x)
+		if sub != nil {
+			e.Children = readHashTree(sub, e, file)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// propKinds maps property tags to Prop.Kind.
+var propKinds = map[string]string{
+	"stringProp":     "string",
+	"boolProp":       "bool",
+	"intProp":        "int",
+	"longProp":       "long",
+	"doubleProp":     "double",
+	"floatProp":      "float",
+	"elementProp":    "element",
+	"collectionProp": "collection",
+	"objProp":        "object",
+	"mapProp":        "map",
+}
+
+func readProps(x *etree.Element) []*Prop {
+	var out []*Prop
+	for _, c := range x.ChildElements() {
+		if p := readProp(c); p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func readProp(c *etree.Element) *Prop {
+	kind, ok := propKinds[c.Tag]
+	if !ok {
+		return nil
+	}
+	p := &Prop{Kind: kind, Name: c.SelectAttrValue("name", "")}
+	for _, a := range c.Attr {
+		if a.Key != "name" && a.Space == "" {
+			if p.Attrs == nil {
+				p.Attrs = map[string]string{}
+			}
+			p.Attrs[a.Key] = a.Value
+		}
+	}
+	switch kind {
+	case "element", "collection", "map":
+		p.Props = readProps(c)
+	case "object":
+		// <objProp><name>saveConfig</name><value class="…"><time>true</time>…</value></objProp>
+		p.Name = childText(c, "name", p.Name)
+		if v := c.SelectElement("value"); v != nil {
+			if cls := v.SelectAttrValue("class", ""); cls != "" {
+				if p.Attrs == nil {
+					p.Attrs = map[string]string{}
+				}
+				p.Attrs["class"] = cls
+			}
+			for _, f := range v.ChildElements() {
+				p.Props = append(p.Props, &Prop{Kind: "field", Name: f.Tag, Value: f.Text()})
+			}
+			if len(v.ChildElements()) == 0 {
+				p.Value = v.Text()
+			}
+		}
+	default:
+		// TestBean style: <doubleProp><name>throughput</name><value>2.0</value>…
+		if c.SelectElement("value") != nil || c.SelectElement("name") != nil {
+			p.Name = childText(c, "name", p.Name)
+			p.Value = childText(c, "value", "")
+		} else {
+			p.Value = c.Text()
+		}
+	}
+	return p
+}
+
+func childText(x *etree.Element, tag, def string) string {
+	if c := x.SelectElement(tag); c != nil {
+		return c.Text()
+	}
+	return def
+}
+
+// inlineIncludes replaces the children of every Include Controller with the
+// contents of the plan it names (the included TestPlan's children, as JMeter
+// does), resolving relative paths against the plan's folder.
+func inlineIncludes(plan *Plan, depth int) error {
+	var errs []error
+	plan.Root.Walk(func(e *Element) bool {
+		if e.Class != "IncludeController" {
+			return true
+		}
+		rel := strings.TrimSpace(e.Str("IncludeController.includepath"))
+		if rel == "" {
+			errs = append(errs, &Error{File: plan.File, Path: e.Path(), Err: errors.New("Include Controller has no file name")})
+			return false
+		}
+		if depth >= maxIncludeDepth {
+			errs = append(errs, &Error{File: plan.File, Path: e.Path(), Err: fmt.Errorf("includes nested deeper than %d (does %q include itself?)", maxIncludeDepth, rel)})
+			return false
+		}
+		path := rel
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(plan.Dir, rel)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			errs = append(errs, &Error{File: plan.File, Path: e.Path(), Err: fmt.Errorf("included plan: %w", err)})
+			return false
+		}
+		inc, err := read(f, path, filepath.Dir(path), depth+1)
+		f.Close()
+		if err != nil {
+			errs = append(errs, &Error{File: plan.File, Path: e.Path(), Err: fmt.Errorf("included plan: %w", err)})
+			return false
+		}
+		var kids []*Element
+		for _, c := range inc.Root.Children {
+			if c.Class == "TestPlan" {
+				kids = append(kids, c.Children...)
+			} else {
+				kids = append(kids, c)
+			}
+		}
+		for _, k := range kids {
+			k.Parent = e
+		}
+		e.Children = append(e.Children, kids...)
+		return false
+	})
+	return errors.Join(errs...)
+}

@@ -1,0 +1,111 @@
+package report
+
+import (
+	"sync"
+	"time"
+)
+
+// BatchSize is how many samples a virtual user gathers before handing them
+// to the collector: large enough that the channel hand-off is rare, small
+// enough that the periodic summary is never more than a few samples late.
+const BatchSize = 64
+
+// Batch is a group of samples from one producer.
+type Batch struct {
+	Samples []Sample
+}
+
+// Collector moves samples from many producers (virtual users) to sinks on
+// one goroutine, so sinks need no locks and producers never wait on a sink
+// except when the channel is full (back-pressure instead of unbounded memory).
+type Collector struct {
+	sinks Sinks
+	in    chan *Batch
+	free  sync.Pool
+	done  chan struct{}
+	tick  time.Duration
+	now   func() time.Time
+	err   error
+}
+
+// NewCollector starts a collector feeding sinks. tick is how often Ticker
+// sinks are told the time (0 disables ticks).
+func NewCollector(tick time.Duration, sinks ...Sink) *Collector {
+	c := &Collector{
+		sinks: sinks,
+		in:    make(chan *Batch, 256),
+		done:  make(chan struct{}),
+		tick:  tick,
+		now:   time.Now,
+	}
+	c.free.New = func() any { return &Batch{Samples: make([]Sample, 0, BatchSize)} }
+	go c.loop()
+	return c
+}
+
+func (c *Collector) loop() {
+	defer close(c.done)
+	var tc <-chan time.Time
+	if c.tick > 0 {
+		t := time.NewTicker(c.tick)
+		defer t.Stop()
+		tc = t.C
+	}
+	for {
+		select {
+		case b, ok := <-c.in:
+			if !ok {
+				c.err = c.sinks.Close()
+				return
+			}
+			for i := range b.Samples {
+				c.sinks.Add(&b.Samples[i])
+			}
+			clear(b.Samples) // drop references to strings and sub-samples
+			b.Samples = b.Samples[:0]
+			c.free.Put(b)
+		case now := <-tc:
+			c.sinks.Tick(now)
+		}
+	}
+}
+
+// NewBatcher returns a producer-side buffer. Each virtual user owns one;
+// it is not safe for concurrent use.
+func (c *Collector) NewBatcher() *Batcher { return &Batcher{c: c} }
+
+// Close waits for every batch sent so far to reach the sinks, then closes
+// them. All Batchers must have been flushed first.
+func (c *Collector) Close() error {
+	close(c.in)
+	<-c.done
+	return c.err
+}
+
+// Batcher gathers one producer's samples into batches.
+type Batcher struct {
+	c *Collector
+	b *Batch
+}
+
+// Add copies s into the current batch and hands the batch over when full.
+// Slices inside s (Sub, Vars, Assertions) are handed over too: the caller
+// must not modify them afterwards.
+func (b *Batcher) Add(s *Sample) {
+	if b.b == nil {
+		b.b = b.c.free.Get().(*Batch)
+	}
+	b.b.Samples = append(b.b.Samples, *s)
+	if len(b.b.Samples) == cap(b.b.Samples) {
+		b.Flush()
+	}
+}
+
+// Flush hands over the current partial batch, if any.
+func (b *Batcher) Flush() {
+	if b.b == nil || len(b.b.Samples) == 0 {
+		return
+	}
+	b.c.in <- b.b
+	b.b = nil
+}
