@@ -28,6 +28,10 @@ type Sample struct {
 	URL            string
 	// Transaction marks a Transaction Controller's own sample.
 	Transaction bool
+	// Listeners routes the sample to the plan's own listeners: bit i set
+	// means the plan's listener i has the sampler in scope. The engine sets
+	// it; sinks that are not plan listeners ignore it.
+	Listeners uint64
 	// Vars holds the values of the sample_variables property, in its order.
 	Vars []string
 	// Sub holds sub-samples (redirects, embedded resources, a transaction's
