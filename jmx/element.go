@@ -144,3 +144,11 @@ func (e *Element) Walk(fn func(*Element) bool) {
 		c.Walk(fn)
 	}
 }
+
+// Members returns the member properties of p (nil-safe).
+func (p *Prop) Members() []*Prop {
+	if p == nil {
+		return nil
+	}
+	return p.Props
+}

@@ -1,0 +1,341 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// Options configure compiling a plan.
+type Options struct {
+	// Props are JMeter properties (-J, -q, -p): read by ${__P()}.
+	Props map[string]string
+	// SkipUnsupported runs the plan without the elements gojm cannot run
+	// instead of refusing it.
+	SkipUnsupported bool
+	// Log receives warnings; nil discards them.
+	Log *slog.Logger
+}
+
+// Plan is a compiled test plan, shared read-only by every virtual user.
+type Plan struct {
+	Name  string
+	File  string
+	Dir   string // relative file names in the plan resolve against it
+	Props *Props
+	// Serial runs the thread groups one after another.
+	Serial bool
+	// TearDownOnShutdown runs tearDown groups after a stopped test too.
+	TearDownOnShutdown bool
+	// Listeners are the plan's own result listeners that produce output
+	// (a results file, a Graph Results chart), in tree order.
+	Listeners []Listener
+	// Elements lists every element with what gojm does with it.
+	Elements []ElementStatus
+	// SampleVars are the sample_variables property's names: extra JTL columns.
+	SampleVars []string
+
+	groups []*group
+	active atomicCount // running virtual users in all groups
+	syms   *symbols
+	// lastOKSlot holds JMeterThread.last_sample_ok.
+	lastOKSlot int
+	udv        []udv
+	nslots     int
+	log        *slog.Logger
+}
+
+// Listener is a result listener of the plan.
+type Listener struct {
+	Index    int
+	Name     string
+	Path     string
+	GUIClass string // e.g. "GraphVisualizer" for Graph Results
+	Filename string // results file; "" when the listener only draws
+	XML      bool   // the file is XML rather than CSV
+}
+
+// GraphResults reports whether the listener is JMeter's Graph Results.
+func (l Listener) GraphResults() bool { return l.GUIClass == "GraphVisualizer" }
+
+// Status is what gojm does with an element.
+type Status uint8
+
+const (
+	Runs    Status = iota // gojm runs it
+	Ignored               // it has no effect headless; noted and passed over
+	Refused               // gojm cannot run it; the plan is refused unless skipped
+)
+
+func (s Status) String() string {
+	return [...]string{"runs", "ignored", "refused"}[s]
+}
+
+// ElementStatus is one element of the plan and what gojm does with it.
+type ElementStatus struct {
+	Path   string
+	Class  string
+	Depth  int
+	Status Status
+	Reason string
+}
+
+// udv is one user-defined variable, set once at the start of the run.
+type udv struct {
+	slot  int
+	value *Template
+}
+
+// compiler holds the state of one compilation.
+type compiler struct {
+	plan     *Plan
+	tp       templater
+	errs     []error
+	built    map[*jmx.Element]any // timers, processors, assertions: compiled once, shared
+	skip     bool
+	listener map[*jmx.Element]int
+}
+
+// Compile turns a loaded plan into a runnable one. It reports every problem
+// at once, each with its element's path.
+func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
+	log := opt.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	p := &Plan{File: src.File, Dir: src.Dir, Props: NewProps(opt.Props), syms: newSymbols(), log: log}
+	c := &compiler{plan: p, built: map[*jmx.Element]any{}, skip: opt.SkipUnsupported, listener: map[*jmx.Element]int{}}
+	c.tp = templater{syms: p.syms, c: c}
+	p.lastOKSlot = p.syms.intern("JMeterThread.last_sample_ok")
+	if s, ok := p.Props.Get("sample_variables"); ok && strings.TrimSpace(s) != "" {
+		for _, n := range strings.Split(s, ",") {
+			p.SampleVars = append(p.SampleVars, strings.TrimSpace(n))
+		}
+	}
+
+	tp := src.TestPlan()
+	if tp == nil {
+		c.errs = append(c.errs, &jmx.Error{File: src.File, Err: errors.New("the file has no Test Plan element (is it a test fragment?)")})
+		return nil, errors.Join(c.errs...)
+	}
+	p.Name = tp.Name
+	p.Serial = tp.Bool("TestPlan.serialize_threadgroups", false)
+	p.TearDownOnShutdown = tp.Bool("TestPlan.tearDown_on_shutdown", false)
+	c.record(tp, Runs, "")
+	c.userVariables(tp.Prop("TestPlan.user_defined_variables"), tp)
+
+	planFrame := c.frame(tp.Children, 1)
+	for _, e := range tp.Children {
+		d, ok := lookup(e)
+		switch {
+		case ok && d.kind == kThreadGroup:
+			c.threadGroup(e, []frame{planFrame})
+		case ok && d.kind == kController:
+			// A controller outside any thread group (a Test Fragment, a
+			// module's target) runs only where a Module Controller calls it.
+			c.recordTree(e, 1, Ignored, "outside any thread group: runs only when a Module Controller calls it")
+		case ok:
+			// scoped elements were recorded by frame()
+			if d.kind == kSampler {
+				c.recordTree(e, 1, Ignored, "a sampler outside any thread group never runs")
+			}
+		default:
+			c.refuse(e, 1)
+		}
+	}
+	if len(c.errs) > 0 {
+		return nil, errors.Join(c.errs...)
+	}
+	p.groups = orderGroups(p.groups)
+	return p, nil
+}
+
+// frame is the scoped elements (configs, timers, processors, assertions,
+// listeners) at one level of the tree: they apply to every sampler below
+// that level, wherever they stand among their siblings.
+type frame []*jmx.Element
+
+// frame collects the scoped elements among siblings, records their status
+// and compiles the ones that run on their own (timers, processors…).
+func (c *compiler) frame(siblings []*jmx.Element, depth int) frame {
+	var f frame
+	for _, e := range siblings {
+		d, ok := lookup(e)
+		if !ok {
+			continue // refused by the caller's walk
+		}
+		switch d.kind {
+		case kConfig, kTimer, kPre, kPost, kAssertion:
+			f = append(f, e)
+			c.compileScoped(e, d, depth)
+		case kListener:
+			if c.listenerFor(e, depth) {
+				f = append(f, e)
+			}
+		case kIgnored:
+			c.recordTree(e, depth, Ignored, d.note)
+		}
+	}
+	return f
+}
+
+// compileScoped builds a timer, processor or assertion once and records it.
+func (c *compiler) compileScoped(e *jmx.Element, d elementDef, depth int) {
+	var v any
+	var err error
+	switch d.kind {
+	case kTimer:
+		v, err = d.timer(c, e)
+	case kPre:
+		v, err = d.pre(c, e)
+	case kPost:
+		v, err = d.post(c, e)
+	case kAssertion:
+		v, err = d.assertion(c, e)
+	case kConfig:
+		if e.Class == "Arguments" {
+			c.userVariables(e.Prop("Arguments.arguments"), e)
+		}
+	}
+	if err != nil {
+		c.fail(e, err)
+		return
+	}
+	if v != nil {
+		c.built[e] = v
+	}
+	c.recordAt(e, depth, Runs, "")
+}
+
+// listenerFor registers a Result Collector that produces output and says
+// whether it does; one that only draws in the GUI is ignored.
+func (c *compiler) listenerFor(e *jmx.Element, depth int) bool {
+	l := Listener{Name: e.Name, Path: e.Path(), GUIClass: e.GUIClass, Filename: strings.TrimSpace(e.Str("filename"))}
+	if sc := e.Prop("saveConfig"); sc != nil {
+		l.XML = sc.Bool("xml", false)
+	}
+	if l.Filename == "" && !l.GraphResults() {
+		c.recordAt(e, depth, Ignored, guiOnly+" (no file name)")
+		return false
+	}
+	if len(c.plan.Listeners) == 64 {
+		c.fail(e, errors.New("more than 64 result listeners with output"))
+		return false
+	}
+	l.Index = len(c.plan.Listeners)
+	c.listener[e] = l.Index
+	c.plan.Listeners = append(c.plan.Listeners, l)
+	c.recordAt(e, depth, Runs, "")
+	return true
+}
+
+// userVariables adds an Arguments collection to the variables set at the
+// start of the run, top to bottom, each able to use those before it.
+func (c *compiler) userVariables(args *jmx.Prop, e *jmx.Element) {
+	for _, a := range args.Members() {
+		name := a.Str("Argument.name")
+		if name == "" {
+			continue
+		}
+		t, err := c.tp.compile(a.Str("Argument.value"))
+		if err != nil {
+			c.fail(e, fmt.Errorf("variable %q: %w", name, err))
+			continue
+		}
+		c.plan.udv = append(c.plan.udv, udv{slot: c.plan.syms.intern(name), value: t})
+	}
+}
+
+// children compiles the runnable children of a controller (controllers and
+// samplers), each with the scope frames above it.
+func (c *compiler) children(parent *jmx.Element, frames []frame, depth int) []node {
+	f := c.frame(parent.Children, depth)
+	frames = append(frames[:len(frames):len(frames)], f)
+	var out []node
+	for _, e := range parent.Children {
+		d, ok := lookup(e)
+		if !ok {
+			c.refuse(e, depth)
+			continue
+		}
+		switch d.kind {
+		case kController:
+			c.recordAt(e, depth, Runs, "")
+			body := c.children(e, frames, depth+1)
+			n, err := d.controller(c, e, body)
+			if err != nil {
+				c.fail(e, err)
+				continue
+			}
+			if n != nil {
+				out = append(out, n)
+			}
+		case kSampler:
+			c.recordAt(e, depth, Runs, "")
+			if n := c.sampler(e, d, frames, depth); n != nil {
+				out = append(out, n)
+			}
+		case kThreadGroup, kTestPlan:
+			c.fail(e, errors.New("a thread group or test plan cannot stand here"))
+		}
+	}
+	return out
+}
+
+// fail records a compile error for an element.
+func (c *compiler) fail(e *jmx.Element, err error) {
+	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: err})
+}
+
+// refuse records an element gojm cannot run: an error unless skipping.
+func (c *compiler) refuse(e *jmx.Element, depth int) {
+	reason := fmt.Sprintf("%s is not supported by gojm", e.Class)
+	if c.skip {
+		c.recordTree(e, depth, Refused, reason+" (skipped)")
+		return
+	}
+	c.recordTree(e, depth, Refused, reason)
+	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: fmt.Errorf("%w: %s cannot run it; disable or remove the element, or run with --skip-unsupported to run the plan without it", ErrUnsupported, "gojm")})
+}
+
+// ErrUnsupported is wrapped by errors for elements gojm cannot run.
+var ErrUnsupported = errors.New("unsupported element")
+
+func (c *compiler) record(e *jmx.Element, s Status, reason string) { c.recordAt(e, 0, s, reason) }
+
+func (c *compiler) recordAt(e *jmx.Element, depth int, s Status, reason string) {
+	c.plan.Elements = append(c.plan.Elements, ElementStatus{Path: e.Path(), Class: e.Class, Depth: depth, Status: s, Reason: reason})
+}
+
+// recordTree records an element and everything below it with one status.
+func (c *compiler) recordTree(e *jmx.Element, depth int, s Status, reason string) {
+	c.recordAt(e, depth, s, reason)
+	for _, k := range e.Children {
+		c.recordTree(k, depth+1, s, "inside "+e.Path())
+	}
+}
+
+// newSlot hands out an index into every virtual user's state array.
+func (c *compiler) newSlot() int {
+	c.plan.nslots++
+	return c.plan.nslots - 1
+}
+
+// template compiles a field of an element, recording any error.
+func (c *compiler) template(e *jmx.Element, field, s string) *Template {
+	t, err := c.tp.compile(s)
+	if err != nil {
+		c.fail(e, fmt.Errorf("%s: %w", field, err))
+		return &Template{raw: s}
+	}
+	return t
+}
+
+// prop compiles the element's property called name.
+func (c *compiler) prop(e *jmx.Element, name string) *Template {
+	return c.template(e, name, e.Str(name))
+}

@@ -1,0 +1,82 @@
+package engine
+
+import "github.com/gojm/gojm/jmx"
+
+// kind is the role an element plays in a plan.
+type kind uint8
+
+const (
+	kUnsupported kind = iota
+	kIgnored          // no effect on what is sent or measured (GUI-only, non-test)
+	kTestPlan
+	kThreadGroup
+	kController
+	kSampler
+	kConfig // read by the samplers in scope (HTTP defaults, headers, cookies…)
+	kTimer
+	kPre
+	kPost
+	kAssertion
+	kListener
+)
+
+// elementDef says how gojm runs one test class.
+type elementDef struct {
+	kind kind
+	note string // why an ignored element is ignored
+	// Exactly one of these is set, by kind (configs and listeners are read
+	// by the compiler itself).
+	controller func(c *compiler, e *jmx.Element, body []node) (node, error)
+	sampler    func(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error)
+	timer      func(c *compiler, e *jmx.Element) (timer, error)
+	pre        func(c *compiler, e *jmx.Element) (preProcessor, error)
+	post       func(c *compiler, e *jmx.Element) (postProcessor, error)
+	assertion  func(c *compiler, e *jmx.Element) (assertion, error)
+}
+
+const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"
+
+// elements is the one table of every test class gojm knows, keyed by the
+// testclass attribute. Anything not here is refused by name.
+var elements map[string]elementDef
+
+func init() {
+	elements = map[string]elementDef{
+		"TestPlan":         {kind: kTestPlan},
+		"ThreadGroup":      {kind: kThreadGroup},
+		"SetupThreadGroup": {kind: kThreadGroup},
+		"PostThreadGroup":  {kind: kThreadGroup},
+
+		"GenericController":      {kind: kController, controller: buildSimple},
+		"RecordingController":    {kind: kController, controller: buildSimple},
+		"TestFragmentController": {kind: kController, controller: buildFragment},
+		"LoopController":         {kind: kController, controller: buildLoop},
+
+		"HTTPSamplerProxy": {kind: kSampler, sampler: buildHTTP},
+		"HTTPSampler":      {kind: kSampler, sampler: buildHTTP},
+		"HTTPSampler2":     {kind: kSampler, sampler: buildHTTP},
+		"DebugSampler":     {kind: kSampler, sampler: buildDebug},
+
+		"ConfigTestElement": {kind: kConfig},
+		"HeaderManager":     {kind: kConfig},
+		"CookieManager":     {kind: kConfig},
+		"Arguments":         {kind: kConfig}, // user-defined variables, applied at start
+
+		"ConstantTimer": {kind: kTimer, timer: buildConstantTimer},
+
+		"ResultCollector": {kind: kListener},
+		"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
+		"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
+		"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},
+
+		// jmeter-plugins listeners only draw in the GUI.
+		"kg.apc.jmeter.vizualizers.CorrectedResultCollector": {kind: kIgnored, note: guiOnly},
+		"kg.apc.jmeter.vizualizers.CompositeResultCollector": {kind: kIgnored, note: guiOnly},
+	}
+}
+
+// lookup returns the definition of an element's test class.
+func lookup(e *jmx.Element) (elementDef, bool) {
+	d, ok := elements[e.Class]
+	return d, ok
+}

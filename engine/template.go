@@ -1,0 +1,306 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Template is a field value that may hold ${variables} and ${__functions()}.
+// It is compiled once; a value without "${" is a constant and evaluating it
+// costs nothing.
+type Template struct {
+	raw   string
+	parts []part // nil for a constant
+}
+
+type partKind uint8
+
+const (
+	litPart partKind = iota
+	varPart
+	fnPart
+)
+
+type part struct {
+	kind partKind
+	lit  string // literal text; for a variable, the "${name}" shown when it is undefined
+	slot int    // variable slot
+	fn   Function
+}
+
+// Function is one compiled ${__name(args)} call.
+type Function interface {
+	Eval(vu *VU) string
+}
+
+// Raw returns the template's source text.
+func (t *Template) Raw() string { return t.raw }
+
+// Const reports whether the template has no variables or functions.
+func (t *Template) Const() bool { return t.parts == nil }
+
+// Eval returns the template's value for a virtual user. An undefined
+// variable stays as its literal "${name}", as in JMeter.
+func (t *Template) Eval(vu *VU) string {
+	if t.parts == nil {
+		return t.raw
+	}
+	if len(t.parts) == 1 {
+		return t.parts[0].eval(vu)
+	}
+	// vu.tbuf is shared: a function argument evaluated inside this loop
+	// gets its own buffer through evalNested.
+	start := len(vu.tbuf)
+	for i := range t.parts {
+		p := &t.parts[i]
+		switch p.kind {
+		case litPart:
+			vu.tbuf = append(vu.tbuf, p.lit...)
+		default:
+			v := p.eval(vu) // may use vu.tbuf beyond start itself
+			vu.tbuf = append(vu.tbuf, v...)
+		}
+	}
+	s := string(vu.tbuf[start:])
+	vu.tbuf = vu.tbuf[:start]
+	return s
+}
+
+func (p *part) eval(vu *VU) string {
+	switch p.kind {
+	case varPart:
+		if s, ok := vu.Vars.slot(p.slot); ok {
+			return s
+		}
+		return p.lit
+	case fnPart:
+		return p.fn.Eval(vu)
+	}
+	return p.lit
+}
+
+// templater compiles templates against the plan's symbols and functions.
+type templater struct {
+	syms *symbols
+	c    *compiler // for function constructors that need the plan (files, counters)
+}
+
+// errTemplate marks a malformed ${…} expression.
+var errTemplate = errors.New("bad ${…} expression")
+
+// compile parses s into a Template.
+func (tp *templater) compile(s string) (*Template, error) {
+	if !strings.Contains(s, "${") {
+		return &Template{raw: s}, nil
+	}
+	parts, err := tp.parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: %w", errTemplate, s, err)
+	}
+	if len(parts) == 1 && parts[0].kind == litPart {
+		return &Template{raw: parts[0].lit}, nil
+	}
+	return &Template{raw: s, parts: parts}, nil
+}
+
+// parse splits s into literal, variable and function parts. A backslash
+// escapes '$', ',' and '\'; any other backslash is kept, as JMeter does.
+func (tp *templater) parse(s string) ([]part, error) {
+	var parts []part
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			parts = append(parts, part{kind: litPart, lit: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\\' && i+1 < len(s):
+			i++
+			if n := s[i]; n != '$' && n != ',' && n != '\\' {
+				lit.WriteByte('\\')
+			}
+			lit.WriteByte(s[i])
+		case ch == '$' && i+1 < len(s) && s[i+1] == '{':
+			p, end, err := tp.reference(s, i+2)
+			if err != nil {
+				return nil, err
+			}
+			if end < 0 { // no closing brace: the rest is text
+				lit.WriteString(s[i:])
+				i = len(s)
+				continue
+			}
+			flush()
+			parts = append(parts, p)
+			i = end
+		default:
+			lit.WriteByte(ch)
+		}
+	}
+	flush()
+	return parts, nil
+}
+
+// reference parses what follows "${" at s[i:], returning the part and the
+// index of its closing '}' (or -1 when there is none).
+func (tp *templater) reference(s string, i int) (part, int, error) {
+	var name strings.Builder
+	for ; i < len(s); i++ {
+		switch ch := s[i]; ch {
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				name.WriteByte(s[i])
+			}
+		case '(':
+			fname := name.String()
+			if _, ok := functions[fname]; !ok {
+				if strings.HasPrefix(fname, "__") {
+					return part{}, 0, fmt.Errorf("unknown function %s", fname)
+				}
+				name.WriteByte(ch)
+				continue
+			}
+			args, end, err := splitArgs(s, i+1)
+			if err != nil {
+				return part{}, 0, fmt.Errorf("%s: %w", fname, err)
+			}
+			j := end + 1
+			for j < len(s) && s[j] == ' ' {
+				j++
+			}
+			if j >= len(s) || s[j] != '}' {
+				return part{}, 0, fmt.Errorf("expected } after %s function call", fname)
+			}
+			fn, err := tp.function(fname, args)
+			if err != nil {
+				return part{}, 0, err
+			}
+			return part{kind: fnPart, fn: fn}, j, nil
+		case '}':
+			n := name.String()
+			if _, ok := functions[n]; ok {
+				fn, err := tp.function(n, nil)
+				if err != nil {
+					return part{}, 0, err
+				}
+				return part{kind: fnPart, fn: fn}, i, nil
+			}
+			return part{kind: varPart, slot: tp.syms.intern(n), lit: "${" + n + "}"}, i, nil
+		default:
+			name.WriteByte(ch)
+		}
+	}
+	if strings.HasPrefix(name.String(), "__") && strings.Contains(name.String(), "(") {
+		return part{}, 0, errors.New("unterminated function call")
+	}
+	return part{}, -1, nil
+}
+
+// splitArgs splits a function's argument list starting after its '(' and
+// returns the raw arguments and the index of the closing ')'. Commas inside
+// nested ${…} or parentheses do not split; escapes are kept for the
+// arguments' own parse.
+func splitArgs(s string, i int) ([]string, int, error) {
+	var args []string
+	var buf strings.Builder
+	depth, parens := 0, 0
+	var prev byte
+	for ; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\\' && i+1 < len(s):
+			buf.WriteByte(ch)
+			i++
+			buf.WriteByte(s[i])
+			prev = 0
+			continue
+		case ch == ',' && depth == 0 && parens == 0:
+			args = append(args, buf.String())
+			buf.Reset()
+		case ch == ')' && depth == 0 && parens == 0:
+			if buf.Len() > 0 || len(args) > 0 {
+				args = append(args, buf.String())
+			}
+			return args, i, nil
+		case ch == '{' && prev == '$':
+			depth++
+			buf.WriteByte(ch)
+		case ch == '}' && depth > 0:
+			depth--
+			buf.WriteByte(ch)
+		case ch == '(' && depth == 0:
+			parens++
+			buf.WriteByte(ch)
+		case ch == ')' && depth == 0:
+			parens--
+			buf.WriteByte(ch)
+		default:
+			buf.WriteByte(ch)
+		}
+		prev = ch
+	}
+	return nil, 0, errors.New("expected ) after the arguments")
+}
+
+// function compiles one call of a named function.
+func (tp *templater) function(name string, raw []string) (Function, error) {
+	def := functions[name]
+	if len(raw) < def.min || (def.max >= 0 && len(raw) > def.max) {
+		return nil, fmt.Errorf("%s takes %s, got %d", name, def.arity(), len(raw))
+	}
+	args := make([]*Template, len(raw))
+	for i, a := range raw {
+		t, err := tp.compileArg(a)
+		if err != nil {
+			return nil, fmt.Errorf("%s argument %d: %w", name, i+1, err)
+		}
+		args[i] = t
+	}
+	return def.build(tp, args)
+}
+
+// compileArg compiles a function argument: unlike a field value it always
+// goes through the parser, so "\," becomes ",".
+func (tp *templater) compileArg(s string) (*Template, error) {
+	if !strings.Contains(s, "\\") {
+		return tp.compile(s)
+	}
+	parts, err := tp.parse(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) == 0 {
+		return &Template{}, nil
+	}
+	if len(parts) == 1 && parts[0].kind == litPart {
+		return &Template{raw: parts[0].lit}, nil
+	}
+	return &Template{raw: s, parts: parts}, nil
+}
+
+// funcDef describes a function: its arity and how to compile a call.
+type funcDef struct {
+	min, max int // max < 0: no limit
+	build    func(tp *templater, args []*Template) (Function, error)
+}
+
+func (d funcDef) arity() string {
+	switch {
+	case d.min == d.max:
+		return fmt.Sprintf("%d arguments", d.min)
+	case d.max < 0:
+		return fmt.Sprintf("at least %d arguments", d.min)
+	}
+	return fmt.Sprintf("%d to %d arguments", d.min, d.max)
+}
+
+// FuncFunc adapts a plain function to Function.
+type FuncFunc func(vu *VU) string
+
+// Eval calls f.
+func (f FuncFunc) Eval(vu *VU) string { return f(vu) }

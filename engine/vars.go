@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"maps"
+	"sync"
+)
+
+// symbols numbers every variable name the plan mentions, so that templates
+// and extractors reach a virtual user's variables by index instead of by a
+// string-keyed map. It is written only while compiling and read-only after.
+type symbols struct {
+	index map[string]int
+	names []string
+}
+
+func newSymbols() *symbols { return &symbols{index: map[string]int{}} }
+
+// intern returns the slot of name, adding it when new.
+func (s *symbols) intern(name string) int {
+	if i, ok := s.index[name]; ok {
+		return i
+	}
+	s.index[name] = len(s.names)
+	s.names = append(s.names, name)
+	return len(s.names) - 1
+}
+
+// Vars are one virtual user's variables (JMeter's JMeterVariables). Names
+// known when the plan was compiled live in slots; any other name a plan
+// invents at run time (an extractor's name_7, a script) goes to a map.
+type Vars struct {
+	syms  *symbols
+	vals  []string
+	set   []bool
+	extra map[string]string
+}
+
+func newVars(syms *symbols) *Vars {
+	return &Vars{syms: syms, vals: make([]string, len(syms.names)), set: make([]bool, len(syms.names))}
+}
+
+// Get returns the value of name and whether it is defined.
+func (v *Vars) Get(name string) (string, bool) {
+	if i, ok := v.syms.index[name]; ok {
+		return v.vals[i], v.set[i]
+	}
+	s, ok := v.extra[name]
+	return s, ok
+}
+
+// Put sets name to value.
+func (v *Vars) Put(name, value string) {
+	if i, ok := v.syms.index[name]; ok {
+		v.vals[i], v.set[i] = value, true
+		return
+	}
+	if v.extra == nil {
+		v.extra = map[string]string{}
+	}
+	v.extra[name] = value
+}
+
+// Remove undefines name.
+func (v *Vars) Remove(name string) {
+	if i, ok := v.syms.index[name]; ok {
+		v.vals[i], v.set[i] = "", false
+		return
+	}
+	delete(v.extra, name)
+}
+
+func (v *Vars) slot(i int) (string, bool) { return v.vals[i], v.set[i] }
+
+func (v *Vars) putSlot(i int, value string) { v.vals[i], v.set[i] = value, true }
+
+// copyFrom makes v a copy of w (a fresh virtual user starts from the plan's
+// user-defined variables).
+func (v *Vars) copyFrom(w *Vars) {
+	copy(v.vals, w.vals)
+	copy(v.set, w.set)
+	v.extra = maps.Clone(w.extra)
+}
+
+// Props are JMeter properties: global to the run and shared by every
+// virtual user (-J, -q, -p, __setProperty).
+type Props struct {
+	mu sync.RWMutex
+	m  map[string]string
+}
+
+// NewProps returns properties holding a copy of m.
+func NewProps(m map[string]string) *Props {
+	p := &Props{m: map[string]string{}}
+	maps.Copy(p.m, m)
+	return p
+}
+
+// Get returns the property and whether it is set.
+func (p *Props) Get(name string) (string, bool) {
+	p.mu.RLock()
+	s, ok := p.m[name]
+	p.mu.RUnlock()
+	return s, ok
+}
+
+// Set sets a property.
+func (p *Props) Set(name, value string) {
+	p.mu.Lock()
+	p.m[name] = value
+	p.mu.Unlock()
+}
