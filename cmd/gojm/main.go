@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+)
+
+// Exit codes; the README lists them.
+const (
+	exitOK          = 0
+	exitError       = 1 // the plan or results could not be read, or the run failed
+	exitUsage       = 2
+	exitUnsupported = 3 // the plan has elements gojm cannot run
+)
+
+// exitErr carries an exit code with its error.
+type exitErr struct {
+	code int
+	err  error
+}
+
+func (e *exitErr) Error() string { return e.err.Error() }
+func (e *exitErr) Unwrap() error { return e.err }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdout, stderr)
+	if err == nil {
+		return exitOK
+	}
+	code := exitError
+	var ee *exitErr
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	if err.Error() != "" {
+		fmt.Fprintf(stderr, "gojm: %v\n", err)
+	}
+	return code
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return &exitErr{exitUsage, errors.New("no command given")}
+	}
+	switch args[0] {
+	case "run":
+		return runCmd(args[1:], stdout, stderr, false)
+	case "validate":
+		return validateCmd(args[1:], stdout, stderr)
+	case "report":
+		return reportCmd(args[1:], stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "gojm", version())
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	if strings.HasPrefix(args[0], "-") {
+		// JMeter's own command line: gojm -n -t plan.jmx -l out.jtl …
+		return runCmd(args, stdout, stderr, true)
+	}
+	fmt.Fprint(stderr, usage)
+	return &exitErr{exitUsage, fmt.Errorf("unknown command %q", args[0])}
+}
+
+const usage = `gojm runs Apache JMeter test plans.
+
+Usage:
+  gojm run PLAN.jmx [flags]        run a plan; writes a JTL, charts and a summary
+  gojm validate PLAN.jmx [flags]   check that a plan can run, sending nothing
+  gojm report RESULTS.jtl [-o DIR] statistics and charts from any JTL
+  gojm version
+  gojm -n -t PLAN.jmx -l OUT.jtl [-J name=value]...   JMeter's non-GUI command line
+
+Run 'gojm run --help' for the flags.
+`
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+		return v
+	}
+	return "(unknown)"
+}

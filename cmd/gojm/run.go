@@ -1,0 +1,354 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gojm/gojm/engine"
+	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
+	"github.com/gojm/gojm/report/chart"
+)
+
+// runFlags are gojm run's flags, JMeter's non-GUI ones among them.
+type runFlags struct {
+	plan            string
+	jtl             string
+	out             string
+	props           []string
+	globalProps     []string
+	sysProps        []string
+	addProps        []string
+	propFile        string
+	dashboard       bool
+	force           bool
+	logFile         string
+	skipUnsupported bool
+	quiet           bool
+}
+
+func (f *runFlags) register(fs *pflag.FlagSet) {
+	fs.StringVarP(&f.plan, "testfile", "t", "", "the plan to run (JMeter's -t)")
+	fs.StringVarP(&f.jtl, "logfile", "l", "", "results file (JTL); appended to when it exists, as JMeter does")
+	fs.StringVarP(&f.out, "output", "o", "", "output folder for charts, summary and dashboard")
+	fs.StringArrayVarP(&f.props, "jmeterproperty", "J", nil, "set a JMeter property: -J name=value or -Jname=value")
+	fs.StringArrayVarP(&f.globalProps, "globalproperty", "G", nil, "as -J (gojm runs on one machine)")
+	fs.StringArrayVarP(&f.sysProps, "systemproperty", "D", nil, "accepted for JMeter's command line; ignored")
+	fs.StringArrayVarP(&f.addProps, "addprop", "q", nil, "read more properties from a file")
+	fs.StringVarP(&f.propFile, "propfile", "p", "", "read properties from this file (JMeter's jmeter.properties)")
+	fs.BoolVarP(&f.dashboard, "reportatendofloadtests", "e", false, "write the HTML dashboard into the output folder")
+	fs.BoolVarP(&f.force, "forceDeleteResultFile", "f", false, "delete an existing results file and output folder first")
+	fs.StringVarP(&f.logFile, "jmeterlogfile", "j", "", "write warnings to this file instead of stderr")
+	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
+	fs.BoolVar(&f.quiet, "quiet", false, "print only the end report")
+	// Accepted so that JMeter command lines run unchanged.
+	fs.BoolP("nongui", "n", true, "non-GUI mode (gojm is always headless)")
+	fs.StringP("loglevel", "L", "", "accepted for JMeter's command line; ignored")
+	fs.StringP("jmeterlogconf", "i", "", "accepted for JMeter's command line; ignored")
+}
+
+// properties gathers -p, -q, -J and -G in JMeter's order of precedence.
+func (f *runFlags) properties() (map[string]string, error) {
+	props := map[string]string{}
+	files := f.addProps
+	if f.propFile != "" {
+		files = append([]string{f.propFile}, files...)
+	}
+	for _, file := range files {
+		m, err := report.ReadProperties(file)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range m {
+			props[k] = v
+		}
+	}
+	for _, kv := range append(append([]string{}, f.globalProps...), f.props...) {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, &exitErr{exitUsage, fmt.Errorf("-J %q: want name=value", kv)}
+		}
+		props[strings.TrimSpace(k)] = v
+	}
+	return props, nil
+}
+
+// loadPlan loads and compiles a plan. A file that is not a plan exits 1; a
+// plan that cannot run (refused elements, bad fields) exits 3.
+func loadPlan(f *runFlags, log *slog.Logger) (*engine.Plan, error) {
+	if f.plan == "" {
+		return nil, &exitErr{exitUsage, errors.New("no plan given (gojm run PLAN.jmx, or -t PLAN.jmx)")}
+	}
+	props, err := f.properties()
+	if err != nil {
+		return nil, err
+	}
+	src, err := jmx.Load(f.plan)
+	if err != nil {
+		return nil, err
+	}
+	p, err := engine.Compile(src, engine.Options{Props: props, SkipUnsupported: f.skipUnsupported, Log: log})
+	if err != nil {
+		return nil, &exitErr{exitUnsupported, fmt.Errorf("cannot run %s:\n%s", f.plan, indent(err))}
+	}
+	for _, e := range p.Elements {
+		if e.Status == engine.Ignored && e.Depth <= 3 && !strings.HasPrefix(e.Reason, "inside ") {
+			log.Info("ignored", "element", e.Path, "why", e.Reason)
+		}
+	}
+	return p, nil
+}
+
+func indent(err error) string {
+	var b strings.Builder
+	for _, line := range strings.Split(err.Error(), "\n") {
+		b.WriteString("  - " + line + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
+	fs := pflag.NewFlagSet("gojm run", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f runFlags
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return &exitErr{exitUsage, err}
+	}
+	if f.plan == "" && fs.NArg() > 0 {
+		f.plan = fs.Arg(0)
+	}
+	logOut := stderr
+	if f.logFile != "" {
+		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("log file: %w", err)
+		}
+		defer lf.Close()
+		logOut = lf
+	}
+	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	p, err := loadPlan(&f, log)
+	if err != nil {
+		return err
+	}
+
+	// Where results go: JMeter's command line writes only what it names;
+	// gojm run writes everything into a fresh folder unless told otherwise.
+	outDir := f.out
+	if outDir == "" && !jmeterStyle {
+		outDir = freshDir(f.plan)
+	}
+	if f.force {
+		if f.jtl != "" {
+			os.Remove(f.jtl)
+		}
+		if f.out != "" {
+			os.RemoveAll(f.out)
+		}
+	}
+	if outDir != "" {
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			return fmt.Errorf("output folder: %w", err)
+		}
+	}
+	jtlPath := f.jtl
+	if jtlPath == "" && outDir != "" {
+		jtlPath = filepath.Join(outDir, "results.jtl")
+	}
+
+	var sinks report.Sinks
+	var runRef atomic.Pointer[engine.Run]
+	threads := func() (int, int, int) {
+		if r := runRef.Load(); r != nil {
+			return r.Threads()
+		}
+		return 0, 0, 0
+	}
+	if jtlPath != "" {
+		w, err := report.OpenJTL(jtlPath, p.SampleVars)
+		if err != nil {
+			return err
+		}
+		sinks = append(sinks, w)
+	}
+	stats := report.NewStats(report.StatsOptions{})
+	sinks = append(sinks, stats)
+	summaryOut := stdout
+	if f.quiet {
+		summaryOut = io.Discard
+	}
+	sinks = append(sinks, report.NewSummariser(summaryOut, summariserInterval(p), threads))
+	var charts *chart.Charts
+	if outDir != "" {
+		charts = chart.New(p.Name)
+		sinks = append(sinks, charts)
+	}
+	listeners, graphs, err := planListeners(p, outDir)
+	if err != nil {
+		sinks.Close()
+		return err
+	}
+
+	fmt.Fprintf(summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
+	r := engine.Start(context.Background(), p, sinks, engine.RunOptions{Listeners: listeners})
+	runRef.Store(r)
+	stopOnSignal(r, stderr)
+	runErr := r.Wait()
+	fmt.Fprintf(summaryOut, "Tidying up ...    @ %s\n... end of run\n", time.Now().Format(time.UnixDate))
+
+	// The end report: ab's layout, to stdout and summary.txt.
+	var summary strings.Builder
+	if err := report.WriteABReport(&summary, stats, report.ABInfo{}); err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, "\n"+summary.String())
+	if outDir != "" {
+		if err := writeOutputs(outDir, summary.String(), stats, charts, graphs); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nResults in %s\n", outDir)
+	}
+	return runErr
+}
+
+// summariserInterval is JMeter's summariser.interval property (seconds).
+func summariserInterval(p *engine.Plan) time.Duration {
+	if s, ok := p.Props.Get("summariser.interval"); ok {
+		var n int
+		if _, err := fmt.Sscan(s, &n); err == nil && n > 0 {
+			return time.Duration(n) * time.Second
+		}
+	}
+	return report.DefaultSummariserInterval
+}
+
+// graph is a Graph Results listener's chart and the file it goes to.
+type graph struct {
+	g    *chart.GraphResults
+	file string
+}
+
+// planListeners opens the plan's own listeners: results files where the
+// plan names them, a Graph Results chart for each Graph Results listener.
+func planListeners(p *engine.Plan, outDir string) ([]report.Sink, []graph, error) {
+	sinks := make([]report.Sink, len(p.Listeners))
+	var graphs []graph
+	for i, l := range p.Listeners {
+		switch {
+		case l.Filename != "":
+			cfg := report.DefaultSaveConfig()
+			if l.XML {
+				cfg.XML = true
+			}
+			s, err := report.OpenResultFile(l.Filename, cfg, p.SampleVars)
+			if err != nil {
+				for _, o := range sinks[:i] {
+					if o != nil {
+						o.Close()
+					}
+				}
+				return nil, nil, fmt.Errorf("%s: %w", l.Path, err)
+			}
+			sinks[i] = s
+		case l.GraphResults() && outDir != "":
+			g := chart.NewGraphResults(l.Name)
+			sinks[i] = g
+			graphs = append(graphs, graph{g, filepath.Join(outDir, "graph-results-"+fileSafe(l.Name)+".png")})
+		}
+	}
+	return sinks, graphs, nil
+}
+
+func writeOutputs(dir, summary string, stats *report.Stats, charts *chart.Charts, graphs []graph) error {
+	if err := os.WriteFile(filepath.Join(dir, "summary.txt"), []byte(summary), 0o644); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "statistics.json"))
+	if err != nil {
+		return err
+	}
+	if err := report.WriteStatisticsJSON(f, stats); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if charts != nil {
+		if _, err := charts.WriteAll(dir); err != nil {
+			return fmt.Errorf("charts: %w", err)
+		}
+	}
+	for _, g := range graphs {
+		if err := g.g.WritePNG(g.file); err != nil {
+			return fmt.Errorf("graph results: %w", err)
+		}
+	}
+	return nil
+}
+
+// freshDir names a new output folder for a run of plan.
+func freshDir(plan string) string {
+	base := strings.TrimSuffix(filepath.Base(plan), filepath.Ext(plan))
+	dir := filepath.Join("gojm-results", fileSafe(base)+"-"+time.Now().Format("20060102-150405"))
+	for i := 2; ; i++ {
+		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+			return dir
+		}
+		dir = fmt.Sprintf("%s-%d", strings.TrimRight(dir, "0123456789-"), i)
+	}
+}
+
+// fileSafe turns a name into something usable in a file name.
+func fileSafe(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '-'
+	}, s)
+	if s == "" {
+		return "plan"
+	}
+	return s
+}
+
+// stopOnSignal stops the run gently on the first Ctrl-C or SIGTERM and
+// aborts it on the second; either way the results are flushed.
+func stopOnSignal(r *engine.Run, stderr io.Writer) {
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		defer signal.Stop(ch)
+		select {
+		case <-ch:
+			fmt.Fprintln(stderr, "gojm: stopping: running samples finish, no new ones start (Ctrl-C again to abort them)")
+			r.Stop(errors.New("interrupted"))
+		case <-r.Done():
+			return
+		}
+		select {
+		case <-ch:
+			fmt.Fprintln(stderr, "gojm: aborting running samples")
+			r.Abort(errors.New("interrupted twice"))
+		case <-r.Done():
+		}
+	}()
+}

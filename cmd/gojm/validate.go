@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gojm/gojm/engine"
+)
+
+// validateCmd loads and compiles a plan, sends nothing, and lists every
+// element with what gojm does with it. Exit 0: the plan can run; 3: gojm
+// would refuse it; 1: the file is not a plan.
+func validateCmd(args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("gojm validate", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f runFlags
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return &exitErr{exitUsage, err}
+	}
+	if f.plan == "" && fs.NArg() > 0 {
+		f.plan = fs.Arg(0)
+	}
+	strict := f.skipUnsupported
+	f.skipUnsupported = true // list refused elements rather than stop at them
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	p, err := loadPlan(&f, log)
+	if err != nil {
+		return err
+	}
+	refused := 0
+	for _, e := range p.Elements {
+		mark := map[engine.Status]string{engine.Runs: "runs   ", engine.Ignored: "ignored", engine.Refused: "REFUSED"}[e.Status]
+		line := fmt.Sprintf("%s  %s%s (%s)", mark, strings.Repeat("  ", e.Depth), lastName(e.Path), e.Class)
+		if e.Reason != "" && !strings.HasPrefix(e.Reason, "inside ") {
+			line += ": " + e.Reason
+		}
+		fmt.Fprintln(stdout, line)
+		if e.Status == engine.Refused {
+			refused++
+		}
+	}
+	if refused > 0 && !strict {
+		return &exitErr{exitUnsupported, fmt.Errorf("%s: %d element(s) cannot run; disable them, or run with --skip-unsupported", f.plan, refused)}
+	}
+	fmt.Fprintf(stdout, "%s: the plan can run\n", f.plan)
+	return nil
+}
+
+func lastName(path string) string {
+	if i := strings.LastIndex(path, " › "); i >= 0 {
+		return path[i+len(" › "):]
+	}
+	return path
+}
