@@ -262,6 +262,11 @@ func (c *compiler) children(parent *jmx.Element, frames []frame, depth int) []no
 			c.refuse(e, depth)
 			continue
 		}
+		if e.Problem != nil {
+			c.recordAt(e, depth, Refused, e.Problem.Error())
+			c.fail(e, e.Problem)
+			continue
+		}
 		switch d.kind {
 		case kController:
 			c.recordAt(e, depth, Runs, "")

@@ -51,6 +51,7 @@ func init() {
 		"RecordingController":    {kind: kController, controller: buildSimple},
 		"TestFragmentController": {kind: kController, controller: buildFragment},
 		"LoopController":         {kind: kController, controller: buildLoop},
+		"IncludeController":      {kind: kController, controller: buildSimple}, // jmx inlined its file
 
 		"HTTPSamplerProxy": {kind: kSampler, sampler: buildHTTP},
 		"HTTPSampler":      {kind: kSampler, sampler: buildHTTP},

@@ -21,6 +21,10 @@ type Element struct {
 	// File is the plan file the element was read from (differs from the
 	// root's file for elements inlined by an Include Controller).
 	File string
+	// Problem is what went wrong resolving the element while loading (an
+	// Include Controller's file that cannot be read): the plan still loads,
+	// so that every element can be listed, but it cannot run.
+	Problem error
 }
 
 // Prop is one property of an element. Scalar kinds keep their text in Value;
@@ -39,7 +43,7 @@ type Prop struct {
 // "Test Plan › Users › Login". Unnamed elements show their class.
 func (e *Element) Path() string {
 	var parts []string
-	for x := e; x != nil; x = x.Parent {
+	for x := e; x != nil && x.Tag != rootTag; x = x.Parent {
 		parts = append(parts, x.label())
 	}
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {

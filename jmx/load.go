@@ -75,6 +75,10 @@ func Read(r io.Reader, name, dir string) (*Plan, error) {
 	return read(r, name, dir, 0)
 }
 
+// rootTag is the document element of every plan; the synthetic root
+// Element carries it and is left out of paths.
+const rootTag = "jmeterTestPlan"
+
 // maxIncludeDepth stops an Include Controller that includes itself.
 const maxIncludeDepth = 16
 
@@ -88,13 +92,13 @@ func read(r io.Reader, name, dir string, depth int) (*Plan, error) {
 	if root == nil {
 		return nil, &Error{File: name, Err: fmt.Errorf("empty document: %w", ErrNotPlan)}
 	}
-	if root.Tag != "jmeterTestPlan" {
+	if root.Tag != rootTag {
 		return nil, &Error{File: name, Err: fmt.Errorf("root element <%s>: %w", root.Tag, ErrNotPlan)}
 	}
 	plan := &Plan{
 		File:    name,
 		Dir:     dir,
-		Root:    &Element{Tag: "jmeterTestPlan", Class: "jmeterTestPlan", File: name},
+		Root:    &Element{Tag: rootTag, Class: rootTag, File: name},
 		Version: root.SelectAttrValue("jmeter", root.SelectAttrValue("properties", "")),
 	}
 	top := root.SelectElement("hashTree")
@@ -102,9 +106,7 @@ func read(r io.Reader, name, dir string, depth int) (*Plan, error) {
 		return nil, &Error{File: name, Err: errors.New("no <hashTree> under <jmeterTestPlan>")}
 	}
 	plan.Root.Children = readHashTree(top, plan.Root, name)
-	if err := inlineIncludes(plan, depth); err != nil {
-		return nil, err
-	}
+	inlineIncludes(plan, depth)
 	return plan, nil
 }
 
@@ -221,50 +223,50 @@ func childText(x *etree.Element, tag, def string) string {
 
 // inlineIncludes replaces the children of every Include Controller with the
 // contents of the plan it names (the included TestPlan's children, as JMeter
-// does), resolving relative paths against the plan's folder.
-func inlineIncludes(plan *Plan, depth int) error {
-	var errs []error
+// does), resolving relative paths against the plan's folder. An include that
+// cannot be read is kept as the element's Problem.
+func inlineIncludes(plan *Plan, depth int) {
 	plan.Root.Walk(func(e *Element) bool {
 		if e.Class != "IncludeController" {
 			return true
 		}
-		rel := strings.TrimSpace(e.Str("IncludeController.includepath"))
-		if rel == "" {
-			errs = append(errs, &Error{File: plan.File, Path: e.Path(), Err: errors.New("Include Controller has no file name")})
-			return false
-		}
-		if depth >= maxIncludeDepth {
-			errs = append(errs, &Error{File: plan.File, Path: e.Path(), Err: fmt.Errorf("includes nested deeper than %d (does %q include itself?)", maxIncludeDepth, rel)})
-			return false
-		}
-		path := rel
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(plan.Dir, rel)
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			errs = append(errs, &Error{File: plan.File, Path: e.Path(), Err: fmt.Errorf("included plan: %w", err)})
-			return false
-		}
-		inc, err := read(f, path, filepath.Dir(path), depth+1)
-		f.Close()
-		if err != nil {
-			errs = append(errs, &Error{File: plan.File, Path: e.Path(), Err: fmt.Errorf("included plan: %w", err)})
-			return false
-		}
-		var kids []*Element
-		for _, c := range inc.Root.Children {
-			if c.Class == "TestPlan" {
-				kids = append(kids, c.Children...)
-			} else {
-				kids = append(kids, c)
-			}
-		}
-		for _, k := range kids {
-			k.Parent = e
-		}
-		e.Children = append(e.Children, kids...)
+		e.Problem = include(plan, e, depth)
 		return false
 	})
-	return errors.Join(errs...)
+}
+
+func include(plan *Plan, e *Element, depth int) error {
+	rel := strings.TrimSpace(e.Str("IncludeController.includepath"))
+	if rel == "" {
+		return errors.New("Include Controller has no file name")
+	}
+	if depth >= maxIncludeDepth {
+		return fmt.Errorf("includes nested deeper than %d (does %q include itself?)", maxIncludeDepth, rel)
+	}
+	path := rel
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(plan.Dir, rel)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("included plan: %w", err)
+	}
+	defer f.Close()
+	inc, err := read(f, path, filepath.Dir(path), depth+1)
+	if err != nil {
+		return fmt.Errorf("included plan: %w", err)
+	}
+	var kids []*Element
+	for _, c := range inc.Root.Children {
+		if c.Class == "TestPlan" {
+			kids = append(kids, c.Children...)
+		} else {
+			kids = append(kids, c)
+		}
+	}
+	for _, k := range kids {
+		k.Parent = e
+	}
+	e.Children = append(e.Children, kids...)
+	return nil
 }
