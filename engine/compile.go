@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sort"
 	"strings"
 
 	"github.com/gojm/gojm/jmx"
@@ -82,6 +83,7 @@ type ElementStatus struct {
 	Depth  int
 	Status Status
 	Reason string
+	order  int // position in the tree, for listing in document order
 }
 
 // udv is one user-defined variable, set once at the start of the run.
@@ -98,10 +100,12 @@ type compiler struct {
 	built    map[*jmx.Element]any // timers, processors, assertions: compiled once, shared
 	skip     bool
 	listener map[*jmx.Element]int
+	order    map[*jmx.Element]int // document order of every element
 }
 
 // Compile turns a loaded plan into a runnable one. It reports every problem
-// at once, each with its element's path.
+// at once, each with its element's path; with an error, the plan it returns
+// is only good for listing Elements.
 func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
 	log := opt.Log
 	if log == nil {
@@ -110,6 +114,8 @@ func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
 	p := &Plan{File: src.File, Dir: src.Dir, Props: NewProps(opt.Props), syms: newSymbols(), log: log}
 	c := &compiler{plan: p, built: map[*jmx.Element]any{}, skip: opt.SkipUnsupported, listener: map[*jmx.Element]int{}}
 	c.tp = templater{syms: p.syms, c: c}
+	c.order = map[*jmx.Element]int{}
+	src.Root.Walk(func(e *jmx.Element) bool { c.order[e] = len(c.order); return true })
 	p.lastOKSlot = p.syms.intern("JMeterThread.last_sample_ok")
 	if s, ok := p.Props.Get("sample_variables"); ok && strings.TrimSpace(s) != "" {
 		for _, n := range strings.Split(s, ",") {
@@ -147,8 +153,9 @@ func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
 			c.refuse(e, 1)
 		}
 	}
+	sort.SliceStable(p.Elements, func(i, j int) bool { return p.Elements[i].order < p.Elements[j].order })
 	if len(c.errs) > 0 {
-		return nil, errors.Join(c.errs...)
+		return p, errors.Join(c.errs...)
 	}
 	p.groups = orderGroups(p.groups)
 	return p, nil
@@ -313,7 +320,7 @@ var ErrUnsupported = errors.New("unsupported element")
 func (c *compiler) record(e *jmx.Element, s Status, reason string) { c.recordAt(e, 0, s, reason) }
 
 func (c *compiler) recordAt(e *jmx.Element, depth int, s Status, reason string) {
-	c.plan.Elements = append(c.plan.Elements, ElementStatus{Path: e.Path(), Class: e.Class, Depth: depth, Status: s, Reason: reason})
+	c.plan.Elements = append(c.plan.Elements, ElementStatus{Path: e.Path(), Class: e.Class, Depth: depth, Status: s, Reason: reason, order: c.order[e]})
 }
 
 // recordTree records an element and everything below it with one status.
