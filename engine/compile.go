@@ -132,7 +132,7 @@ func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
 	p.Serial = tp.Bool("TestPlan.serialize_threadgroups", false)
 	p.TearDownOnShutdown = tp.Bool("TestPlan.tearDown_on_shutdown", false)
 	c.record(tp, Runs, "")
-	c.userVariables(tp.Prop("TestPlan.user_defined_variables"), tp)
+	c.userVariables(tp.Prop("TestPlan.user_defined_variables").Prop("Arguments.arguments"), tp)
 
 	planFrame := c.frame(tp.Children, 1)
 	for _, e := range tp.Children {

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every test of the project on a fresh machine: installs what the tests
+# need, checks formatting and vet, then runs the Go tests with the race
+# detector. Tests that read ../shared skip with a message where it is absent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/go/bin"
+
+scripts/test-deps.sh
+
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:" $unformatted >&2
+  exit 1
+fi
+go vet ./...
+go test -race -count=1 -timeout 20m ./...
