@@ -116,3 +116,35 @@ func TestBookPlanSendsOneHundredRequests(t *testing.T) {
 		t.Errorf("latency %v elapsed %v", s.Latency, s.Elapsed)
 	}
 }
+
+// The quickstart example exercises user-defined variables, HTTP Request
+// Defaults, a Header Manager and ${__P()} thread and loop counts.
+func TestQuickstartExample(t *testing.T) {
+	rec := newRecorder(t, nil)
+	host, port := rec.hostPort()
+	sink := runPlan(t, "../examples/plans/quickstart.jmx", map[string]string{"host": host, "port": port, "users": "2", "loops": "3"})
+	if len(sink.samples) != 2*3*3 {
+		t.Fatalf("samples = %d, want 18", len(sink.samples))
+	}
+	if len(rec.reqs) != len(sink.samples) {
+		t.Fatalf("server saw %d requests for %d samples", len(rec.reqs), len(sink.samples))
+	}
+	threads := map[string]bool{}
+	for _, s := range sink.samples {
+		if !s.Success {
+			t.Errorf("%s failed: %s %s", s.Label, s.Code, s.Message)
+		}
+		threads[s.ThreadName] = true
+	}
+	if !threads["Readers 1-1"] || !threads["Readers 1-2"] || len(threads) != 2 {
+		t.Errorf("thread names %v", threads)
+	}
+	for _, r := range rec.reqs {
+		if got := r.Header.Get("Accept"); got != "text/html,application/json" {
+			t.Errorf("%s: Accept %q from the Header Manager", r.URL, got)
+		}
+		if r.URL.Path == "/grails-slc/book/list" && r.URL.Query().Get("page") == "" {
+			t.Errorf("%s: no page argument", r.URL)
+		}
+	}
+}
