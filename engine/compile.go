@@ -57,7 +57,9 @@ type Listener struct {
 	Path     string
 	GUIClass string // e.g. "GraphVisualizer" for Graph Results
 	Filename string // results file; "" when the listener only draws
-	XML      bool   // the file is XML rather than CSV
+	// Save holds the fields of the listener's saveConfig (which columns its
+	// file has: "time", "latency", "xml"…), as the plan wrote them.
+	Save map[string]string
 }
 
 // GraphResults reports whether the listener is JMeter's Graph Results.
@@ -223,7 +225,10 @@ func (c *compiler) compileScoped(e *jmx.Element, d elementDef, depth int) {
 func (c *compiler) listenerFor(e *jmx.Element, depth int) bool {
 	l := Listener{Name: e.Name, Path: e.Path(), GUIClass: e.GUIClass, Filename: strings.TrimSpace(e.Str("filename"))}
 	if sc := e.Prop("saveConfig"); sc != nil {
-		l.XML = sc.Bool("xml", false)
+		l.Save = map[string]string{}
+		for _, f := range sc.Members() {
+			l.Save[f.Name] = f.Value
+		}
 	}
 	if l.Filename == "" && !l.GraphResults() {
 		c.recordAt(e, depth, Ignored, guiOnly+" (no file name)")

@@ -109,3 +109,10 @@ func (p *Props) Set(name, value string) {
 	p.m[name] = value
 	p.mu.Unlock()
 }
+
+// Snapshot returns a copy of all properties.
+func (p *Props) Snapshot() map[string]string {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return maps.Clone(p.m)
+}

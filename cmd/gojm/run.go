@@ -180,8 +180,14 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		}
 		return 0, 0, 0
 	}
+	// The results file's columns follow the jmeter.save.saveservice.*
+	// properties, as JMeter's -l file does.
+	saveCfg, err := report.SaveConfigFromProperties(p.Props.Snapshot())
+	if err != nil {
+		return &exitErr{exitUsage, err}
+	}
 	if jtlPath != "" {
-		w, err := report.OpenJTL(jtlPath, p.SampleVars)
+		w, err := report.OpenResultFile(jtlPath, saveCfg, p.SampleVars)
 		if err != nil {
 			return err
 		}
@@ -199,7 +205,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		charts = chart.New(p.Name)
 		sinks = append(sinks, charts)
 	}
-	listeners, graphs, err := planListeners(p, outDir)
+	listeners, graphs, err := planListeners(p, outDir, saveCfg)
 	if err != nil {
 		sinks.Close()
 		return err
@@ -246,15 +252,16 @@ type graph struct {
 
 // planListeners opens the plan's own listeners: results files where the
 // plan names them, a Graph Results chart for each Graph Results listener.
-func planListeners(p *engine.Plan, outDir string) ([]report.Sink, []graph, error) {
+func planListeners(p *engine.Plan, outDir string, base report.SaveConfig) ([]report.Sink, []graph, error) {
 	sinks := make([]report.Sink, len(p.Listeners))
 	var graphs []graph
 	for i, l := range p.Listeners {
 		switch {
 		case l.Filename != "":
-			cfg := report.DefaultSaveConfig()
-			if l.XML {
-				cfg.XML = true
+			// The plan's saveConfig overrides the properties' defaults.
+			cfg := base
+			for k, v := range l.Save {
+				cfg.Set(k, v)
 			}
 			s, err := report.OpenResultFile(l.Filename, cfg, p.SampleVars)
 			if err != nil {
