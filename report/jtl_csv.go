@@ -1,0 +1,313 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// jtlBufferSize is the size of a JTL writer's buffer. Rows are written out
+// only whole, when the buffer passes jtlFlushAt, on Tick and on Close.
+const (
+	jtlBufferSize = 256 << 10
+	jtlFlushAt    = jtlBufferSize - 16<<10
+	maxSubDepth   = 10 // JMeter stops writing sub-results below this depth
+)
+
+// CSVWriter is a Sink writing samples as a JMeter CSV JTL, byte for byte as
+// JMeter 5.6 does: the configured columns in JMeter's order, sample
+// variables last, JMeter's quoting (a field holding the delimiter, a quote,
+// CR or LF is quoted, quotes doubled), "null" for a missing URL, and each
+// sub-result on its own row after its parent.
+//
+// Rows are encoded into a large buffer and written out only whole, so the
+// file never ends in a partial row. It implements Ticker: each tick writes
+// out what is buffered, so a file being watched stays at most a tick late.
+// Not safe for concurrent use (sinks are fed by one goroutine).
+type CSVWriter struct {
+	w      io.Writer
+	closer io.Closer
+	cols   []column
+	nvars  int
+	delim  byte
+	layout string // Go layout when timestamps are dates, "" for ms
+	loc    *time.Location
+	host   string
+	subs   bool
+	buf    []byte
+	err    error
+}
+
+// NewCSVWriter returns a CSVWriter with JMeter 5.6's default columns and a
+// header line, plus one column per sample variable (Sample.Vars), named in
+// the header as JMeter does: "name" in quotes.
+func NewCSVWriter(w io.Writer, varNames []string) *CSVWriter {
+	cw, _ := NewCSVWriterConfig(w, DefaultSaveConfig(), varNames) // the default config is valid
+	return cw
+}
+
+// NewCSVWriterConfig returns a CSVWriter saving what cfg says; it writes
+// the header line when cfg.FieldNames is set.
+func NewCSVWriterConfig(w io.Writer, cfg SaveConfig, varNames []string) (*CSVWriter, error) {
+	cw, err := newCSVWriter(w, cfg, len(varNames))
+	if err != nil {
+		return nil, err
+	}
+	if cfg.FieldNames {
+		cw.buf = append(cw.buf, cfg.CSVHeader(varNames)...)
+		cw.buf = append(cw.buf, '\n')
+	}
+	return cw, nil
+}
+
+func newCSVWriter(w io.Writer, cfg SaveConfig, nvars int) (*CSVWriter, error) {
+	cw := &CSVWriter{
+		w:     w,
+		cols:  cfg.columns(),
+		nvars: nvars,
+		delim: cfg.delim(),
+		subs:  cfg.SubResults,
+		buf:   make([]byte, 0, jtlBufferSize),
+		loc:   time.Local,
+	}
+	if cfg.Timestamp && cfg.TimestampFormat != "" && cfg.TimestampFormat != "ms" {
+		l, err := javaDateLayout(cfg.TimestampFormat)
+		if err != nil {
+			return nil, fmt.Errorf("jtl writer: %w", err)
+		}
+		cw.layout = l
+	}
+	if cfg.Hostname {
+		cw.host, _ = os.Hostname()
+	}
+	return cw, nil
+}
+
+// OpenJTL opens path for a CSV JTL with JMeter 5.6's default columns. Like
+// JMeter it appends to an existing file; the header is written only when
+// the file is new or empty. Parent directories are created.
+func OpenJTL(path string, varNames []string) (*CSVWriter, error) {
+	cfg := DefaultSaveConfig()
+	return openCSV(path, cfg, varNames)
+}
+
+func openCSV(path string, cfg SaveConfig, varNames []string) (*CSVWriter, error) {
+	f, empty, err := openAppend(path)
+	if err != nil {
+		return nil, err
+	}
+	cfg.FieldNames = cfg.FieldNames && empty
+	cw, err := NewCSVWriterConfig(f, cfg, varNames)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	cw.closer = f
+	return cw, nil
+}
+
+// OpenResultFile opens path for a results file as a ResultCollector with
+// save configuration cfg would: CSV or XML, appended to an existing file.
+func OpenResultFile(path string, cfg SaveConfig, varNames []string) (Sink, error) {
+	if cfg.XML {
+		return OpenXMLJTL(path, cfg, varNames)
+	}
+	return openCSV(path, cfg, varNames)
+}
+
+// openAppend opens path for appending, creating it and its directories,
+// and reports whether it was empty.
+func openAppend(path string) (*os.File, bool, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, false, fmt.Errorf("jtl: %w", err)
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, false, fmt.Errorf("jtl: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, false, fmt.Errorf("jtl: %w", err)
+	}
+	return f, st.Size() == 0, nil
+}
+
+// Add encodes s (and its sub-results) as rows.
+func (cw *CSVWriter) Add(s *Sample) {
+	if cw.err != nil {
+		return
+	}
+	cw.row(s, s.Vars)
+	if cw.subs {
+		cw.subRows(s, s.Vars, 0)
+	}
+	if len(cw.buf) >= jtlFlushAt {
+		cw.flush()
+	}
+}
+
+func (cw *CSVWriter) subRows(s *Sample, vars []string, depth int) {
+	if depth > maxSubDepth {
+		return
+	}
+	for _, sub := range s.Sub {
+		cw.row(sub, vars)
+		cw.subRows(sub, vars, depth+1)
+	}
+}
+
+func (cw *CSVWriter) row(s *Sample, vars []string) {
+	b := cw.buf
+	d := cw.delim
+	for i, c := range cw.cols {
+		if i > 0 {
+			b = append(b, d)
+		}
+		switch c {
+		case colTimeStamp:
+			if cw.layout != "" {
+				// Dates (a non-default timestamp_format) are written in the
+				// local time zone, as JMeter does; they allocate.
+				b = appendQuoted(b, s.Start.In(cw.loc).AppendFormat(nil, cw.layout), d)
+			} else {
+				b = strconv.AppendInt(b, s.Start.UnixMilli(), 10)
+			}
+		case colElapsed:
+			b = strconv.AppendInt(b, millis(s.Elapsed), 10)
+		case colLabel:
+			b = appendQuoted(b, s.Label, d)
+		case colResponseCode:
+			b = appendQuoted(b, s.Code, d)
+		case colResponseMessage:
+			b = appendQuoted(b, s.Message, d)
+		case colThreadName:
+			b = appendQuoted(b, s.ThreadName, d)
+		case colDataType:
+			b = appendQuoted(b, s.DataType, d)
+		case colSuccess:
+			b = strconv.AppendBool(b, s.Success)
+		case colFailureMessage:
+			b = appendQuoted(b, s.FailureMessage, d)
+		case colBytes:
+			b = strconv.AppendInt(b, s.Bytes, 10)
+		case colSentBytes:
+			b = strconv.AppendInt(b, s.SentBytes, 10)
+		case colGrpThreads:
+			b = strconv.AppendInt(b, int64(s.GrpThreads), 10)
+		case colAllThreads:
+			b = strconv.AppendInt(b, int64(s.AllThreads), 10)
+		case colURL:
+			if s.URL == "" {
+				b = append(b, "null"...)
+			} else {
+				b = appendQuoted(b, s.URL, d)
+			}
+		case colFilename:
+			// JMeter writes the name of a saved response file; gojm saves none.
+		case colLatency:
+			b = strconv.AppendInt(b, millis(s.Latency), 10)
+		case colEncoding:
+			b = append(b, "UTF-8"...) // JMeter 5.6's default when a sampler sets none
+		case colSampleCount:
+			b = append(b, '1')
+		case colErrorCount:
+			if s.Success {
+				b = append(b, '0')
+			} else {
+				b = append(b, '1')
+			}
+		case colHostname:
+			b = appendQuoted(b, cw.host, d)
+		case colIdleTime:
+			b = strconv.AppendInt(b, millis(s.Idle), 10)
+		case colConnect:
+			b = strconv.AppendInt(b, millis(s.Connect), 10)
+		}
+	}
+	for i := 0; i < cw.nvars; i++ {
+		if i > 0 || len(cw.cols) > 0 {
+			b = append(b, d)
+		}
+		if i < len(vars) {
+			b = appendQuoted(b, vars[i], d)
+		} else {
+			b = append(b, "null"...) // JMeter's text for an unset variable
+		}
+	}
+	cw.buf = append(b, '\n')
+}
+
+// millis is d in whole milliseconds, as JMeter records durations.
+func millis(d time.Duration) int64 { return int64(d / time.Millisecond) }
+
+// appendQuoted appends s, quoted as JMeter quotes CSV fields: only when it
+// holds the delimiter, a double quote, CR or LF; inner quotes are doubled.
+func appendQuoted[T string | []byte](b []byte, s T, delim byte) []byte {
+	i := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c <= '"' || c == delim { // one compare for ordinary text
+			if c == delim || c == '"' || c == '\n' || c == '\r' {
+				break
+			}
+		}
+	}
+	if i == len(s) {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	b = append(b, s[:i]...)
+	for ; i < len(s); i++ {
+		if s[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
+}
+
+// Tick writes out the buffered rows.
+func (cw *CSVWriter) Tick(time.Time) { cw.flush() }
+
+// Flush writes out the buffered rows.
+func (cw *CSVWriter) Flush() error {
+	cw.flush()
+	return cw.err
+}
+
+func (cw *CSVWriter) flush() {
+	if cw.err != nil || len(cw.buf) == 0 {
+		return
+	}
+	_, err := cw.w.Write(cw.buf)
+	if err != nil {
+		cw.err = fmt.Errorf("jtl: %w", err)
+	}
+	cw.buf = cw.buf[:0]
+}
+
+// Close writes out the buffered rows and closes the file OpenJTL opened.
+// It returns the first error met while writing.
+func (cw *CSVWriter) Close() error {
+	cw.flush()
+	err := cw.err
+	if cw.closer != nil {
+		if cerr := cw.closer.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("jtl: %w", cerr)
+		}
+		cw.closer = nil
+	}
+	if cw.err == nil {
+		cw.err = errClosed
+	}
+	return err
+}
+
+var errClosed = errors.New("jtl: writer closed")

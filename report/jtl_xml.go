@@ -1,0 +1,410 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	xmlHeader      = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
+	xmlResultsOpen = `<testResults version="1.2">` + "\n"
+	xmlResultsEnd  = "</testResults>"
+)
+
+// XMLWriter is a Sink writing samples as a JMeter XML JTL (a ResultCollector
+// whose saveConfig has xml=true): <testResults version="1.2"> holding one
+// <httpSample> (samples with a URL) or <sample> per result, attributes in
+// JMeter's order (t it lt ct ts s lb rc rm tn dt by sby ng na, then sample
+// variables), nested <assertionResult> elements and sub-samples, and the
+// <java.net.URL> element, indented and escaped as JMeter's XStream writer
+// does. Response data, sampler data and headers are not kept in a Sample and
+// are never written.
+//
+// Like CSVWriter it writes only whole samples and flushes on Tick; Close
+// ends the document.
+type XMLWriter struct {
+	w      io.Writer
+	closer io.Closer
+	cfg    SaveConfig
+	vars   []string // attribute names of the sample variables
+	layout string
+	host   string
+	buf    []byte
+	err    error
+}
+
+// NewXMLWriter returns an XMLWriter with JMeter 5.6's default fields (the
+// default save configuration) and writes the document's opening lines.
+func NewXMLWriter(w io.Writer, varNames []string) *XMLWriter {
+	xw, _ := NewXMLWriterConfig(w, DefaultSaveConfig(), varNames) // the default config is valid
+	return xw
+}
+
+// NewXMLWriterConfig returns an XMLWriter saving what cfg says.
+func NewXMLWriterConfig(w io.Writer, cfg SaveConfig, varNames []string) (*XMLWriter, error) {
+	xw, err := newXMLWriter(w, cfg, varNames)
+	if err != nil {
+		return nil, err
+	}
+	xw.start()
+	return xw, nil
+}
+
+func newXMLWriter(w io.Writer, cfg SaveConfig, varNames []string) (*XMLWriter, error) {
+	xw := &XMLWriter{w: w, cfg: cfg, buf: make([]byte, 0, jtlBufferSize)}
+	for _, v := range varNames {
+		xw.vars = append(xw.vars, xstreamName(v))
+	}
+	if cfg.Timestamp && cfg.TimestampFormat != "" && cfg.TimestampFormat != "ms" {
+		// JMeter's XML always holds milliseconds; validate the pattern anyway.
+		if _, err := javaDateLayout(cfg.TimestampFormat); err != nil {
+			return nil, fmt.Errorf("jtl writer: %w", err)
+		}
+	}
+	if cfg.Hostname {
+		xw.host, _ = os.Hostname()
+	}
+	return xw, nil
+}
+
+func (xw *XMLWriter) start() {
+	xw.buf = append(xw.buf, xmlHeader...)
+	if xw.cfg.XMLPI != "" {
+		xw.buf = append(xw.buf, xw.cfg.XMLPI...)
+		xw.buf = append(xw.buf, '\n')
+	}
+	xw.buf = append(xw.buf, xmlResultsOpen...)
+}
+
+// OpenXMLJTL opens path for an XML JTL. As JMeter does, an existing file's
+// closing </testResults> is cut off and new samples are appended before a
+// new one; a file without it (new, empty or not a JTL) gets the opening
+// lines first.
+func OpenXMLJTL(path string, cfg SaveConfig, varNames []string) (*XMLWriter, error) {
+	trimmed, err := trimXMLEnd(path)
+	if err != nil {
+		return nil, err
+	}
+	f, _, err := openAppend(path)
+	if err != nil {
+		return nil, err
+	}
+	xw, err := newXMLWriter(f, cfg, varNames)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	xw.closer = f
+	if !trimmed {
+		xw.start()
+	}
+	return xw, nil
+}
+
+// trimXMLEnd cuts an existing XML JTL just before its </testResults> and
+// reports whether it did.
+func trimXMLEnd(path string) (bool, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if os.IsNotExist(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("jtl: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("jtl: %w", err)
+	}
+	size := st.Size()
+	if size < int64(len(xmlHeader)+len(xmlResultsEnd)+len("<testResults>")) {
+		return false, nil
+	}
+	tail := int64(len(xmlResultsEnd) + 10)
+	if tail > size {
+		tail = size
+	}
+	buf := make([]byte, tail)
+	if _, err := f.ReadAt(buf, size-tail); err != nil {
+		return false, fmt.Errorf("jtl: %w", err)
+	}
+	i := bytes.LastIndex(buf, []byte(xmlResultsEnd))
+	if i < 0 {
+		return false, nil
+	}
+	if err := f.Truncate(size - tail + int64(i)); err != nil {
+		return false, fmt.Errorf("jtl: %w", err)
+	}
+	return true, nil
+}
+
+// Add encodes s with its assertion results and sub-samples.
+func (xw *XMLWriter) Add(s *Sample) {
+	if xw.err != nil {
+		return
+	}
+	xw.buf = xw.sample(xw.buf, s, s.Vars, 0)
+	xw.buf = append(xw.buf, '\n')
+	if len(xw.buf) >= jtlFlushAt {
+		xw.flush()
+	}
+}
+
+func indent(b []byte, depth int) []byte {
+	for range depth {
+		b = append(b, "  "...)
+	}
+	return b
+}
+
+func (xw *XMLWriter) sample(b []byte, s *Sample, vars []string, depth int) []byte {
+	c := &xw.cfg
+	name := "sample"
+	if s.URL != "" {
+		name = "httpSample"
+	}
+	b = append(b, '<')
+	b = append(b, name...)
+	num := func(b []byte, key string, v int64) []byte {
+		b = append(b, ' ')
+		b = append(b, key...)
+		b = append(b, `="`...)
+		b = strconv.AppendInt(b, v, 10)
+		return append(b, '"')
+	}
+	str := func(b []byte, key, v string) []byte {
+		b = append(b, ' ')
+		b = append(b, key...)
+		b = append(b, `="`...)
+		b = appendXMLText(b, v, true)
+		return append(b, '"')
+	}
+	if c.Time {
+		b = num(b, "t", millis(s.Elapsed))
+	}
+	if c.IdleTime {
+		b = num(b, "it", millis(s.Idle))
+	}
+	if c.Latency {
+		b = num(b, "lt", millis(s.Latency))
+	}
+	if c.ConnectTime {
+		b = num(b, "ct", millis(s.Connect))
+	}
+	if c.Timestamp {
+		b = num(b, "ts", s.Start.UnixMilli())
+	}
+	if c.Success {
+		b = str(b, "s", strconv.FormatBool(s.Success))
+	}
+	if c.Label {
+		b = str(b, "lb", s.Label)
+	}
+	if c.Code {
+		b = str(b, "rc", s.Code)
+	}
+	if c.Message {
+		b = str(b, "rm", s.Message)
+	}
+	if c.ThreadName {
+		b = str(b, "tn", s.ThreadName)
+	}
+	if c.DataType {
+		b = str(b, "dt", s.DataType)
+	}
+	if c.Encoding {
+		b = str(b, "de", "")
+	}
+	if c.Bytes {
+		b = num(b, "by", s.Bytes)
+	}
+	if c.SentBytes {
+		b = num(b, "sby", s.SentBytes)
+	}
+	if c.SampleCount {
+		b = num(b, "sc", 1)
+		ec := int64(1)
+		if s.Success {
+			ec = 0
+		}
+		b = num(b, "ec", ec)
+	}
+	if c.ThreadCounts {
+		b = num(b, "ng", int64(s.GrpThreads))
+		b = num(b, "na", int64(s.AllThreads))
+	}
+	if c.Hostname {
+		b = str(b, "hn", xw.host)
+	}
+	for i, v := range xw.vars {
+		val := ""
+		if i < len(vars) {
+			val = vars[i]
+		}
+		b = str(b, v, val)
+	}
+	children := c.Assertions && len(s.Assertions) > 0 ||
+		c.SubResults && len(s.Sub) > 0 ||
+		c.URL && s.URL != ""
+	if !children {
+		return append(b, "/>"...)
+	}
+	b = append(b, '>')
+	if c.Assertions {
+		for i := range s.Assertions {
+			b = xw.assertion(b, &s.Assertions[i], depth+1)
+		}
+	}
+	if c.SubResults {
+		for _, sub := range s.Sub {
+			b = append(b, '\n')
+			b = indent(b, depth+1)
+			b = xw.sample(b, sub, vars, depth+1)
+		}
+	}
+	if c.URL && s.URL != "" {
+		b = append(b, '\n')
+		b = indent(b, depth+1)
+		b = append(b, "<java.net.URL>"...)
+		b = appendXMLText(b, s.URL, false)
+		b = append(b, "</java.net.URL>"...)
+	}
+	b = append(b, '\n')
+	b = indent(b, depth)
+	b = append(b, "</"...)
+	b = append(b, name...)
+	return append(b, '>')
+}
+
+func (xw *XMLWriter) assertion(b []byte, a *AssertionResult, depth int) []byte {
+	elem := func(b []byte, name, v string) []byte {
+		b = append(b, '\n')
+		b = indent(b, depth+1)
+		b = append(b, '<')
+		b = append(b, name...)
+		b = append(b, '>')
+		b = appendXMLText(b, v, false)
+		b = append(b, "</"...)
+		b = append(b, name...)
+		return append(b, '>')
+	}
+	b = append(b, '\n')
+	b = indent(b, depth)
+	b = append(b, "<assertionResult>"...)
+	b = elem(b, "name", a.Name)
+	b = elem(b, "failure", strconv.FormatBool(a.Failure))
+	b = elem(b, "error", strconv.FormatBool(a.Error))
+	if a.Message != "" {
+		b = elem(b, "failureMessage", a.Message)
+	}
+	b = append(b, '\n')
+	b = indent(b, depth)
+	return append(b, "</assertionResult>"...)
+}
+
+// appendXMLText escapes s as XStream's PrettyPrintWriter does: & < > " '
+// and CR always; tab and LF literally in text but as references in
+// attributes; other control characters as hexadecimal references.
+func appendXMLText(b []byte, s string, attr bool) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var rep string
+		switch c {
+		case '&':
+			rep = "&amp;"
+		case '<':
+			rep = "&lt;"
+		case '>':
+			rep = "&gt;"
+		case '"':
+			rep = "&quot;"
+		case '\'':
+			rep = "&apos;"
+		case '\r':
+			rep = "&#xd;"
+		case '\t', '\n':
+			if !attr {
+				continue
+			}
+		case 0xc2: // U+0080..U+009F are ISO controls too
+			if i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
+				b = append(b, s[start:i]...)
+				b = append(b, "&#x"...)
+				b = strconv.AppendInt(b, int64(s[i+1]), 16)
+				b = append(b, ';')
+				i++
+				start = i + 1
+			}
+			continue
+		default:
+			if c >= 0x20 && c != 0x7f {
+				continue
+			}
+		}
+		b = append(b, s[start:i]...)
+		if rep != "" {
+			b = append(b, rep...)
+		} else {
+			b = append(b, "&#x"...)
+			b = strconv.AppendInt(b, int64(c), 16)
+			b = append(b, ';')
+		}
+		start = i + 1
+	}
+	return append(b, s[start:]...)
+}
+
+// xstreamName encodes an attribute name as XStream does: '$' becomes "_-"
+// and '_' becomes "__".
+func xstreamName(n string) string {
+	if !strings.ContainsAny(n, "$_") {
+		return n
+	}
+	r := strings.NewReplacer("_", "__", "$", "_-")
+	return r.Replace(n)
+}
+
+// Tick writes out the buffered samples.
+func (xw *XMLWriter) Tick(time.Time) { xw.flush() }
+
+// Flush writes out the buffered samples.
+func (xw *XMLWriter) Flush() error {
+	xw.flush()
+	return xw.err
+}
+
+func (xw *XMLWriter) flush() {
+	if xw.err != nil || len(xw.buf) == 0 {
+		return
+	}
+	if _, err := xw.w.Write(xw.buf); err != nil {
+		xw.err = fmt.Errorf("jtl: %w", err)
+	}
+	xw.buf = xw.buf[:0]
+}
+
+// Close ends the document, writes everything out and closes the file
+// OpenXMLJTL opened.
+func (xw *XMLWriter) Close() error {
+	if xw.err == nil {
+		xw.buf = append(xw.buf, "\n"+xmlResultsEnd+"\n"...)
+	}
+	xw.flush()
+	err := xw.err
+	if xw.closer != nil {
+		if cerr := xw.closer.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("jtl: %w", cerr)
+		}
+		xw.closer = nil
+	}
+	if xw.err == nil {
+		xw.err = errClosed
+	}
+	return err
+}

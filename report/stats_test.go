@@ -1,0 +1,208 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+type statsWant struct {
+	label                   string
+	count, errors           int64
+	mean                    float64
+	min, max                int64
+	median, p90             float64
+	throughput, kbps, apdex float64
+	transaction             bool
+}
+
+func near(a, b float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b))
+}
+
+// checkStats compares st with wants: "Total" first, then every label in
+// first-seen order.
+func checkStats(t *testing.T, st *Stats, wants []statsWant) {
+	t.Helper()
+	var order []string
+	for _, w := range wants {
+		l := st.Total()
+		if w.label != "Total" {
+			l = st.Label(w.label)
+			order = append(order, w.label)
+		}
+		if l == nil {
+			t.Errorf("no statistics for %q", w.label)
+			continue
+		}
+		got := statsWant{
+			label: l.Label, count: l.Count, errors: l.Errors, mean: l.Mean(), min: l.Min(), max: l.Max(),
+			median: l.Median(), p90: l.Percentile(90), throughput: l.Throughput(),
+			kbps: l.ReceivedKBPerSec(), apdex: l.Apdex(), transaction: l.Transaction,
+		}
+		if got.count != w.count || got.errors != w.errors || got.min != w.min || got.max != w.max ||
+			got.transaction != w.transaction || !near(got.mean, w.mean) || !near(got.median, w.median) ||
+			!near(got.p90, w.p90) || !near(got.throughput, w.throughput) || !near(got.kbps, w.kbps) ||
+			!near(got.apdex, w.apdex) {
+			t.Errorf("%s:\n got %+v\nwant %+v", w.label, got, w)
+		}
+	}
+	var labels []string
+	for _, l := range st.Labels() {
+		labels = append(labels, l.Label)
+	}
+	if !slices.Equal(labels, order) {
+		t.Errorf("labels in order %q, want %q", labels, order)
+	}
+}
+
+// legacyPercentile is Commons Math's LEGACY estimate on sorted values.
+func legacyPercentile(sorted []int64, p float64) float64 {
+	n := len(sorted)
+	pos := p / 100 * float64(n+1)
+	if p == 100 {
+		pos = float64(n)
+	}
+	if pos < 1 {
+		return float64(sorted[0])
+	}
+	if pos >= float64(n) {
+		return float64(sorted[n-1])
+	}
+	f := math.Floor(pos)
+	lo, hi := float64(sorted[int(f)-1]), float64(sorted[int(f)])
+	return lo + (pos-f)*(hi-lo)
+}
+
+func TestHistExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 3, 10, 999, 20000} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			var h msHist
+			vals := make([]int64, n)
+			for i := range vals {
+				v := int64(r.ExpFloat64() * 300)
+				if i%97 == 0 {
+					v = denseLimit + int64(r.IntN(5000)) // the sparse range
+				}
+				vals[i] = v
+				h.Add(v)
+			}
+			slices.Sort(vals)
+			for _, p := range []float64{1, 10, 50, 66.6, 90, 95, 99, 99.9, 100} {
+				if got, want := h.Percentile(p), legacyPercentile(vals, p); got != want {
+					t.Errorf("p%v = %v, want %v", p, got, want)
+				}
+			}
+			for _, k := range []int{1, n / 2, n} {
+				if k < 1 {
+					continue
+				}
+				if got := h.ValueAt(uint64(k)); got != vals[k-1] {
+					t.Errorf("ValueAt(%d) = %d, want %d", k, got, vals[k-1])
+				}
+			}
+			var sum, ss float64
+			for _, v := range vals {
+				sum += float64(v)
+			}
+			mean := sum / float64(n)
+			for _, v := range vals {
+				ss += (float64(v) - mean) * (float64(v) - mean)
+			}
+			if got, want := h.StdDev(), math.Sqrt(ss/float64(n)); math.Abs(got-want) > 1e-6*want+1e-9 {
+				t.Errorf("StdDev = %v, want %v", got, want)
+			}
+			if h.min != vals[0] || h.max != vals[n-1] || !near(h.Mean(), mean) {
+				t.Errorf("min %d max %d mean %v, want %d %d %v", h.min, h.max, h.Mean(), vals[0], vals[n-1], mean)
+			}
+		})
+	}
+}
+
+func TestStatsTransactions(t *testing.T) {
+	st := NewStats(StatsOptions{ApdexSatisfied: ms(100), ApdexTolerated: ms(400)})
+	add := func(label string, elapsed int64, ok bool, msg string) {
+		st.Add(&Sample{Start: t0, Elapsed: ms(elapsed), Label: label, Success: ok, Message: msg, Code: "200"})
+	}
+	add("a", 50, true, "OK")
+	add("b", 300, true, "OK")
+	add("a", 500, true, "OK")
+	add("T", 850, true, "Number of samples in transaction : 3, number of failing samples : 0")
+	add("Empty", 0, true, "Number of samples in transaction : 0, number of failing samples : 0")
+	add("b", 10, false, "Not Found")
+	checkStats(t, st, []statsWant{
+		// The Total leaves the transaction out, except for APDEX.
+		{label: "Total", count: 4, errors: 1, mean: 215, min: 10, max: 500, median: 175, p90: 500,
+			throughput: 8, apdex: (1 + 0.5) / 5},
+		{label: "a", count: 2, mean: 275, min: 50, max: 500, median: 275, p90: 500, throughput: 4, apdex: 0.5},
+		{label: "b", count: 2, errors: 1, mean: 155, min: 10, max: 300, median: 155, p90: 300,
+			throughput: 2000.0 / 300, apdex: 0.25},
+		{label: "T", count: 1, mean: 850, min: 850, max: 850, median: 850, p90: 850,
+			throughput: 1000.0 / 850, apdex: 0, transaction: true},
+	})
+}
+
+func TestWriteStatisticsJSON(t *testing.T) {
+	st := NewStats(StatsOptions{})
+	for _, s := range fixture() {
+		st.Add(s)
+	}
+	var buf bytes.Buffer
+	if err := WriteStatisticsJSON(&buf, st); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "statistics.json", buf.Bytes())
+}
+
+func TestJavaDouble(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0.0"}, {1, "1.0"}, {100, "100.0"}, {0.5, "0.5"}, {1.0 / 3, "0.3333333333333333"},
+		{666.6666666666666, "666.6666666666666"}, {1e7, "1.0E7"}, {12345678.9, "1.23456789E7"},
+		{0.001, "0.001"}, {0.0001, "1.0E-4"}, {-2.5, "-2.5"}, {math.NaN(), "NaN"}, {math.Inf(1), "Infinity"},
+		{1.5625, "1.5625"}, {9999999, "9999999.0"},
+	}
+	for _, tt := range tests {
+		if got := javaDouble(tt.in); got != tt.want {
+			t.Errorf("javaDouble(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := javaFloat(float32(100.0 / 3)); got != "33.333332" {
+		t.Errorf("javaFloat(100/3) = %q, want 33.333332", got)
+	}
+	if got := javaFloat(20); got != "20.0" {
+		t.Errorf("javaFloat(20) = %q", got)
+	}
+}
+
+func BenchmarkStatsAdd(b *testing.B) {
+	labels := []string{"home", "search", "login", "checkout", "logout", "static"}
+	samples := make([]Sample, 4096)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range samples {
+		samples[i] = Sample{
+			Start: t0.Add(ms(int64(i))), Elapsed: ms(int64(r.ExpFloat64() * 200)), Latency: ms(20),
+			Connect: ms(int64(r.IntN(3))), Label: labels[(i/3)%len(labels)], Code: "200",
+			Success: i%50 != 0, Bytes: 1000, SentBytes: 200, AllThreads: 10,
+		}
+	}
+	st := NewStats(StatsOptions{})
+	for i := range samples { // see every label and value range once
+		st.Add(&samples[i])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		st.Add(&samples[i&4095])
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "adds/s")
+}
