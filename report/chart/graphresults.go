@@ -95,7 +95,7 @@ func (g *GraphResults) Add(s *report.Sample) {
 		g.failures++
 	}
 	g.points.add(g.n, ms, s.Success)
-	if g.n%g.stride == 0 {
+	if g.n&(g.stride-1) == 0 { // the stride is a power of two
 		g.checkpoint()
 	}
 }
@@ -117,7 +117,7 @@ func (g *GraphResults) checkpoint() {
 		}
 		g.ncp = maxCheckpoints / 2
 		g.stride *= 2
-		if g.n%g.stride != 0 {
+		if g.n&(g.stride-1) != 0 {
 			return
 		}
 	}

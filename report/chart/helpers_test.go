@@ -33,7 +33,10 @@ func keep(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	name := t.Name() + "-" + filepath.Base(path)
+	name := t.Name()
+	if filepath.Ext(name) != ".png" {
+		name += "-" + filepath.Base(path)
+	}
 	out, err := os.Create(filepath.Join(*pngDir, sanitize(name)))
 	if err != nil {
 		t.Fatal(err)

@@ -133,27 +133,27 @@ func (a *pointBucket) merge(b *pointBucket, r *rng) {
 
 // pointStore is the fixed-size set of buckets.
 type pointStore struct {
-	width   int64 // samples per bucket
+	shift   uint // a bucket holds 1<<shift samples
 	buckets [pointBuckets]pointBucket
 	rng     rng
 }
 
 func (s *pointStore) init() {
-	s.width = 1
+	s.shift = 0
 	s.rng = 0x9E3779B97F4A7C15
 }
 
 // add records sample number seq (1, 2, 3, … in order).
 func (s *pointStore) add(seq int64, ms float64, ok bool) {
-	i := (seq - 1) / s.width
+	i := (seq - 1) >> s.shift
 	for i >= pointBuckets {
 		s.compact()
-		i = (seq - 1) / s.width
+		i = (seq - 1) >> s.shift
 	}
 	s.buckets[i].add(point{seq: seq, ms: float32(ms), fail: !ok}, &s.rng)
 }
 
-// compact merges buckets pairwise and doubles the width.
+// compact merges buckets pairwise, doubling the samples per bucket.
 func (s *pointStore) compact() {
 	for i := range pointBuckets / 2 {
 		a := s.buckets[2*i]
@@ -161,7 +161,7 @@ func (s *pointStore) compact() {
 		s.buckets[i] = a
 	}
 	clear(s.buckets[pointBuckets/2:])
-	s.width *= 2
+	s.shift++
 }
 
 // retained counts the points held.

@@ -89,7 +89,10 @@ func textStyle(f font.Font, size vg.Length, c color.Color) draw.TextStyle {
 
 // newPlot returns a plot styled like every chart of the package: sans-serif
 // text, grey axes, a light grid, no title (the figure draws it).
-func newPlot(xLabel, yLabel string) *plot.Plot {
+func newPlot(xLabel, yLabel string) *plot.Plot { return newPlotGrid(xLabel, yLabel, true) }
+
+// newPlotGrid is newPlot with or without the vertical grid lines.
+func newPlotGrid(xLabel, yLabel string, vertical bool) *plot.Plot {
 	p := plot.New()
 	p.BackgroundColor = nil // the figure paints the background
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
@@ -110,6 +113,9 @@ func newPlot(xLabel, yLabel string) *plot.Plot {
 	p.Y.Label.Text = yLabel
 	g := plotter.NewGrid()
 	g.Vertical = draw.LineStyle{Color: colorGrid, Width: vg.Points(0.6)}
+	if !vertical {
+		g.Vertical.Color = nil
+	}
 	g.Horizontal = draw.LineStyle{Color: colorGrid, Width: vg.Points(0.6)}
 	p.Add(g)
 	return p
@@ -232,13 +238,16 @@ func formatRate(v float64) string {
 	}
 }
 
-// shorten cuts s to at most n runes, marking the cut with an ellipsis.
+// shorten cuts s to at most n runes by taking out its middle, where long
+// labels differ least ("Transaction…number 12"), marked with an ellipsis.
 func shorten(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	head := (n - 1) * 3 / 5
+	tail := n - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
 // lineStyle is the style of a series line.

@@ -1,0 +1,320 @@
+package chart
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gojm/gojm/report"
+)
+
+func TestChartsWriteAll(t *testing.T) {
+	tests := []struct {
+		name string
+		run  synthetic
+	}{
+		{"ten minutes", synthetic{n: 30000, every: 20 * time.Millisecond, labels: []string{"Home", "Login", "Search", "Buy"},
+			groups: 2, threads: 40, failEach: 50, subs: 2}},
+		{"two seconds", synthetic{n: 40, every: 50 * time.Millisecond, labels: []string{"Home", "Login", "Search", "Buy"},
+			groups: 2, threads: 4, failEach: 5}},
+	}
+	want := []string{
+		"graph-results.png",
+		"response-times-over-time.png",
+		"latencies-over-time.png",
+		"connect-times-over-time.png",
+		"throughput-over-time.png",
+		"response-codes-per-second.png",
+		"active-threads-over-time.png",
+		"response-time-percentiles.png",
+		"response-time-distribution.png",
+		"time-vs-threads.png",
+	}
+	// The colours each chart must show: its series, legend thumbnails included.
+	labels := map[string]color.RGBA{"first label": seriesColor(0), "fourth label": seriesColor(3)}
+	colours := map[string]map[string]color.RGBA{
+		"graph-results.png":              {"data": colorData, "average": colorAverage, "median": colorMedian, "failures": colorFailure},
+		"response-times-over-time.png":   labels,
+		"latencies-over-time.png":        labels,
+		"connect-times-over-time.png":    labels,
+		"throughput-over-time.png":       {"hits": palette[0], "transactions": colorThroughput, "errors": palette[3]},
+		"response-codes-per-second.png":  {"200": codeClass[1][0], "500": codeClass[4][0]},
+		"active-threads-over-time.png":   {"group A": seriesColor(0), "group B": seriesColor(1), "all groups": colorAllLines},
+		"response-time-percentiles.png":  {"first label": seriesColor(0), "all samples": colorAllLines},
+		"response-time-distribution.png": {"samples": palette[0], "failed": colorFailure},
+		"time-vs-threads.png":            {"first label": seriesColor(0), "all samples": colorAllLines},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := New("plan.jmx")
+			tc.run.feed(c)
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(t.TempDir(), "charts") // WriteAll creates it
+			names, err := c.WriteAll(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(names, want) {
+				t.Fatalf("names\n got %q\nwant %q", names, want)
+			}
+			for _, name := range names {
+				t.Run(name, func(t *testing.T) {
+					img := decodePNG(t, filepath.Join(dir, name))
+					wantColours(t, img, colours[name], nil)
+				})
+			}
+		})
+	}
+}
+
+func TestTimelineEmpty(t *testing.T) {
+	tl := NewTimeline(TimelineConfig{})
+	names, err := tl.WriteAll(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != len(timelineCharts) {
+		t.Errorf("%d charts written, want %d", len(names), len(timelineCharts))
+	}
+}
+
+func TestTimelineWriteError(t *testing.T) {
+	tl := NewTimeline(TimelineConfig{})
+	if _, err := tl.WriteAll(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Fatal("writing into a missing directory: no error")
+	}
+}
+
+// Buckets double in width as the run outgrows them; no count is lost.
+func TestTimelineCompaction(t *testing.T) {
+	tests := []struct {
+		name      string
+		run       time.Duration
+		wantWidth time.Duration
+	}{
+		{"fits", 15 * time.Second, time.Second},
+		{"twice", 20 * time.Second, 2 * time.Second},
+		{"long", 100 * time.Second, 8 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := NewTimeline(TimelineConfig{Granularity: time.Second, MaxBuckets: 16})
+			n := int(tc.run / (10 * time.Millisecond))
+			synthetic{n: n, subs: 1, txnEach: 4}.feed(tl)
+			if tl.BucketWidth() != tc.wantWidth {
+				t.Errorf("bucket width %v, want %v", tl.BucketWidth(), tc.wantWidth)
+			}
+			var hits, top, txn int64
+			for _, b := range tl.buckets {
+				hits, top, txn = hits+b.hits, top+b.top, txn+b.txn
+			}
+			// Transaction Controller samples are not hits; sub-samples are.
+			wantTxn := int64((n + 3) / 4)
+			if top != int64(n) || txn != wantTxn || hits != int64(2*n)-wantTxn {
+				t.Errorf("top %d, txn %d, hits %d; want %d, %d, %d", top, txn, hits, n, wantTxn, int64(2*n)-wantTxn)
+			}
+			var perLabel int64
+			for _, l := range tl.allLabels() {
+				for _, b := range l.time {
+					perLabel += b.n
+				}
+			}
+			if perLabel != int64(n) {
+				t.Errorf("label buckets hold %d samples, want %d", perLabel, n)
+			}
+			if tl.used > len(tl.buckets) {
+				t.Errorf("%d buckets used of %d", tl.used, len(tl.buckets))
+			}
+		})
+	}
+}
+
+// A steady rate reads as that rate in every drawn bucket, the last included.
+func TestTimelineRates(t *testing.T) {
+	tests := []struct {
+		name  string
+		n     int
+		every time.Duration
+	}{
+		{"half a second", 50, 10 * time.Millisecond},
+		{"a minute", 6000, 10 * time.Millisecond},
+		{"ninety minutes, regrouped", 540000, 10 * time.Millisecond},
+		{"sparse", 120, time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := NewTimeline(TimelineConfig{})
+			synthetic{n: tc.n, every: tc.every}.feed(tl)
+			rate := float64(time.Second) / float64(tc.every)
+			v := tl.view()
+			if v.n > maxDisplayPoints {
+				t.Errorf("%d points drawn, want at most %d", v.n, maxDisplayPoints)
+			}
+			if v.n > minDisplayPoints && tc.n < v.n*samplesPerPoint {
+				t.Errorf("%d points for %d samples, want %d samples a point or at most %d points", v.n, tc.n, samplesPerPoint, minDisplayPoints)
+			}
+			n := v.rateBuckets()
+			for i, b := range regroup(tl.buckets, v.k, v.n)[:n] {
+				// A bucket may hold one sample more or less than the rate
+				// says; the last one is measured over the part the run covered.
+				d := v.width
+				if i == v.n-1 {
+					d = min(d, v.lastSpan)
+				}
+				tolerance := 1/d.Seconds() + 1e-9
+				if r := v.perSecond(i, b.hits); math.Abs(r-rate) > tolerance {
+					t.Errorf("bucket %d of %d (%v): %.2f hits/s, want %v ± %.2f", i, n, v.width, r, rate, tolerance)
+				}
+			}
+		})
+	}
+}
+
+// Labels beyond the tracked ones count under Other; charts draw the
+// busiest MaxLabels and fold the rest into one series.
+func TestTimelineLabelLimit(t *testing.T) {
+	labels := make([]string, 100)
+	for i := range labels {
+		labels[i] = fmt.Sprintf("label %03d", i)
+	}
+	tl := NewTimeline(TimelineConfig{MaxLabels: 5})
+	var s report.Sample
+	// Label i gets i+1 samples, so the busiest are the last ones.
+	for i, l := range labels {
+		for range i + 1 {
+			s.Start = base
+			s.Label = l
+			tl.Add(&s)
+		}
+	}
+	if len(tl.labels) != maxTrackedLabels || tl.otherLabel == nil {
+		t.Fatalf("%d labels tracked (other: %v), want %d and an Other", len(tl.labels), tl.otherLabel != nil, maxTrackedLabels)
+	}
+	shown, other := tl.shownLabels()
+	var names []string
+	var total int64
+	for _, l := range shown {
+		names = append(names, l.name)
+		total += l.n
+	}
+	want := []string{"label 059", "label 060", "label 061", "label 062", "label 063"}
+	if !slices.Equal(names, want) {
+		t.Errorf("shown %q, want %q", names, want)
+	}
+	if other == nil || total+other.n != tl.n || other.hist.TotalCount() != other.n {
+		t.Errorf("shown + other = %d + %v samples, want %d in all", total, other, tl.n)
+	}
+}
+
+func TestTimelineThreadAxisGrows(t *testing.T) {
+	tl := NewTimeline(TimelineConfig{})
+	var s report.Sample
+	for i := range 1000 {
+		s.Start = base.Add(time.Duration(i) * time.Millisecond)
+		s.AllThreads = i + 1
+		s.Elapsed = time.Duration(i+1) * time.Millisecond
+		tl.Add(&s)
+	}
+	if tl.threadWidth != 4 {
+		t.Errorf("thread bucket width %d, want 4 (1000 threads in %d buckets)", tl.threadWidth, threadBuckets)
+	}
+	var n, sum int64
+	for _, b := range tl.threadsAll {
+		n, sum = n+b.n, sum+b.sum
+	}
+	if n != 1000 || sum != 1000*1001/2*1000 {
+		t.Errorf("time vs threads holds %d samples summing %d µs, want 1000 and %d", n, sum, 1000*1001/2*1000)
+	}
+}
+
+func TestGroupName(t *testing.T) {
+	tests := []struct{ thread, want string }{
+		{"Thread Group 1-1", "Thread Group"},
+		{"Users 2-15", "Users"},
+		{"setUp Thread Group 1-1", "setUp Thread Group"},
+		{"Users", "Users"},
+		{"Users 1-", "Users 1-"},
+		{"Users -1", "Users -1"},
+		{"Users a-1", "Users a-1"},
+		{"", ""},
+	}
+	for _, tc := range tests {
+		if got := groupName(tc.thread); got != tc.want {
+			t.Errorf("groupName(%q) = %q, want %q", tc.thread, got, tc.want)
+		}
+	}
+}
+
+func TestCodeName(t *testing.T) {
+	tests := []struct{ code, want string }{
+		{"200", "200"},
+		{"", "(no code)"},
+		{"Non HTTP response code: java.net.SocketTimeoutException", "Non HTTP: SocketTimeoutException"},
+		{"Non HTTP response code: timeout", "Non HTTP: timeout"},
+	}
+	for _, tc := range tests {
+		if got := codeName(tc.code); got != tc.want {
+			t.Errorf("codeName(%q) = %q, want %q", tc.code, got, tc.want)
+		}
+	}
+}
+
+func TestTimelineAddAllocs(t *testing.T) {
+	tl := NewTimeline(TimelineConfig{})
+	var s report.Sample
+	s.Label, s.Code, s.ThreadName, s.Success = "Home", "200", "Users 1-1", true
+	i := 0
+	add := func() {
+		i++
+		s.Start = base.Add(time.Duration(i) * time.Millisecond)
+		s.Elapsed = time.Duration(i%100) * time.Millisecond
+		s.AllThreads = i % 300
+		tl.Add(&s)
+	}
+	for range 100_000 {
+		add()
+	}
+	if a := testing.AllocsPerRun(10_000, add); a != 0 {
+		t.Errorf("Add: %v allocations per sample, want 0", a)
+	}
+}
+
+func BenchmarkTimelineAdd(b *testing.B) {
+	tl := NewTimeline(TimelineConfig{})
+	labels := []string{"Home", "Login", "Search", "Checkout"}
+	var s report.Sample
+	s.Code, s.ThreadName, s.Success = "200", "Users 1-1", true
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		s.Start = base.Add(time.Duration(i) * time.Millisecond)
+		s.Elapsed = time.Duration(i%100) * time.Millisecond
+		s.Label = labels[i%len(labels)]
+		s.AllThreads = 50
+		tl.Add(&s)
+	}
+}
+
+func BenchmarkChartsAdd(b *testing.B) {
+	c := New("")
+	labels := []string{"Home", "Login", "Search", "Checkout"}
+	var s report.Sample
+	s.Code, s.ThreadName, s.Success = "200", "Users 1-1", true
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		s.Start = base.Add(time.Duration(i) * time.Millisecond)
+		s.Elapsed = time.Duration(i%100) * time.Millisecond
+		s.Label = labels[i%len(labels)]
+		s.AllThreads = 50
+		c.Add(&s)
+	}
+}
