@@ -17,6 +17,13 @@ type Element struct {
 	Name     string // testname attribute
 	Props    []*Prop
 	Children []*Element
+	// All holds the enabled and the disabled elements of the <hashTree>, in
+	// document order. Only a Module Controller looks at disabled elements:
+	// it may run a controller the plan keeps disabled as a library.
+	All []*Element
+	// Disabled is set on an element whose enabled attribute is "false"; such
+	// an element is in its parent's All but not in its Children.
+	Disabled bool
 	Parent   *Element
 	// File is the plan file the element was read from (differs from the
 	// root's file for elements inlined by an Include Controller).

@@ -105,14 +105,14 @@ func read(r io.Reader, name, dir string, depth int) (*Plan, error) {
 	if top == nil {
 		return nil, &Error{File: name, Err: errors.New("no <hashTree> under <jmeterTestPlan>")}
 	}
-	plan.Root.Children = readHashTree(top, plan.Root, name)
+	plan.Root.Children, plan.Root.All = readHashTree(top, plan.Root, name)
 	inlineIncludes(plan, depth)
 	return plan, nil
 }
 
-// readHashTree folds a <hashTree>'s (element, hashTree) pairs into elements.
-func readHashTree(ht *etree.Element, parent *Element, file string) []*Element {
-	var out []*Element
+// readHashTree folds a <hashTree>'s (element, hashTree) pairs into elements:
+// the enabled ones, and all of them (disabled ones marked) in document order.
+func readHashTree(ht *etree.Element, parent *Element, file string) (out, all []*Element) {
 	kids := ht.ChildElements()
 	for i := 0; i < len(kids); i++ {
 		x := kids[i]
@@ -124,9 +124,6 @@ func readHashTree(ht *etree.Element, parent *Element, file string) []*Element {
 			sub = kids[i+1]
 			i++
 		}
-		if strings.EqualFold(x.SelectAttrValue("enabled", "true"), "false") {
-			continue
-		}
 		e := &Element{
 			Tag:      x.Tag,
 			Class:    x.SelectAttrValue("testclass", x.Tag),
@@ -137,11 +134,16 @@ func readHashTree(ht *etree.Element, parent *Element, file string) []*Element {
 		}
 		e.Props = readProps(x)
 		if sub != nil {
-			e.Children = readHashTree(sub, e, file)
+			e.Children, e.All = readHashTree(sub, e, file)
+		}
+		all = append(all, e)
+		if strings.EqualFold(x.SelectAttrValue("enabled", "true"), "false") {
+			e.Disabled = true
+			continue
 		}
 		out = append(out, e)
 	}
-	return out
+	return out, all
 }
 
 // propKinds maps property tags to Prop.Kind.
@@ -156,6 +158,9 @@ var propKinds = map[string]string{
 	"collectionProp": "collection",
 	"objProp":        "object",
 	"mapProp":        "map",
+	// JMeter 2.x saved float properties of some elements (the Throughput
+	// Controller's percentage) under the class name.
+	"FloatProperty": "float",
 }
 
 func readProps(x *etree.Element) []*Prop {
@@ -268,5 +273,6 @@ func include(plan *Plan, e *Element, depth int) error {
 		k.Parent = e
 	}
 	e.Children = append(e.Children, kids...)
+	e.All = append(e.All, kids...)
 	return nil
 }
