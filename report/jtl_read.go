@@ -68,12 +68,11 @@ func isEmptyTransaction(s *Sample) bool {
 // Samples passed to sink are reused for the next row: a sink keeps copies.
 func ReadJTL(r io.Reader, name string, sink Sink, opt ReadOptions) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, err := br.Peek(4096)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+	c, err := firstSignificantByte(br)
+	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] == '<' {
+	if c == '<' {
 		return readXMLJTL(br, name, sink, opt)
 	}
 	return readCSVJTL(br, name, sink, opt)
@@ -152,10 +151,52 @@ func splitVarNames(v string) []string {
 	return parts
 }
 
+// peekUntil peeks at more and more of br, reading only what is needed
+// (a pipe is never waited on for more than it has), until done says the
+// bytes seen suffice, the buffer is full or the input ends.
+func peekUntil(br *bufio.Reader, done func([]byte) bool) ([]byte, error) {
+	n := 1
+	for {
+		_, err := br.Peek(n) // waits for n bytes at most
+		b, _ := br.Peek(br.Buffered())
+		if len(b) > 0 && done(b) {
+			return b, nil
+		}
+		if err != nil {
+			if err == io.EOF || err == bufio.ErrBufferFull {
+				err = nil
+			}
+			return b, err
+		}
+		n = br.Buffered() + 1
+		if n > br.Size() {
+			return b, nil
+		}
+	}
+}
+
+// firstSignificantByte returns the first byte after a byte order mark and
+// white space without consuming anything, or 0 for an empty input.
+func firstSignificantByte(br *bufio.Reader) (byte, error) {
+	var c byte
+	_, err := peekUntil(br, func(b []byte) bool {
+		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+		if len(b) < 3 && bytes.HasPrefix([]byte("\xef\xbb\xbf"), b) {
+			return false // maybe a byte order mark still arriving
+		}
+		if t := bytes.TrimLeft(b, " \t\r\n"); len(t) > 0 {
+			c = t[0]
+			return true
+		}
+		return false
+	})
+	return c, err
+}
+
 // firstLine returns the first line of br without consuming it or its line
 // end, or "" if it does not fit the buffer.
 func firstLine(br *bufio.Reader) string {
-	b, _ := br.Peek(br.Size())
+	b, _ := peekUntil(br, func(b []byte) bool { return bytes.ContainsAny(b, "\r\n") })
 	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
 		return string(b[:i])
 	}

@@ -3,11 +3,13 @@ package report
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -425,4 +427,61 @@ func BenchmarkReadJTLCSV(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// signal is a Sink telling a channel about each sample.
+type signal chan string
+
+func (s signal) Add(x *Sample) { s <- x.Label }
+func (s signal) Close() error  { return nil }
+
+// TestReadJTLStreams checks that a row is delivered as soon as it has
+// arrived, without waiting for more input (a JTL read from a pipe while
+// the run is still writing it). Within the bubble, a decoder waiting for
+// input that never comes is reported as a deadlock instead of hanging.
+func TestReadJTLStreams(t *testing.T) {
+	for _, in := range []string{
+		"label,success\na,true\n",
+		xmlHeader + xmlResultsOpen + `<sample lb="a" s="true"/>` + "\n",
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			got := make(signal)
+			done := make(chan error)
+			go func() { done <- ReadJTL(pr, "pipe", got, ReadOptions{}) }()
+			if _, err := io.WriteString(pw, in); err != nil {
+				t.Fatal(err)
+			}
+			if l := <-got; l != "a" { // the row arrives before the writer closes
+				t.Errorf("label %q", l)
+			}
+			pw.Close()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func BenchmarkReadJTLXML(b *testing.B) {
+	var buf bytes.Buffer
+	w := NewXMLWriter(&buf, nil)
+	for range 2000 {
+		for _, s := range fixture() {
+			w.Add(s)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if err := ReadJTL(bytes.NewReader(data), "bench.xml", Sinks{}, ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(2000*len(fixture())*b.N)/b.Elapsed().Seconds(), "samples/s")
 }
