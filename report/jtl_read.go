@@ -34,6 +34,7 @@ type JTLError struct {
 	Err    error
 }
 
+// Error formats the error as file:line: column: problem.
 func (e *JTLError) Error() string {
 	if e.Column != "" {
 		return fmt.Sprintf("%s:%d: %s: %v", e.File, e.Line, e.Column, e.Err)
@@ -41,6 +42,7 @@ func (e *JTLError) Error() string {
 	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
 }
 
+// Unwrap returns the underlying problem.
 func (e *JTLError) Unwrap() error { return e.Err }
 
 // tcPrefix starts the response message of a Transaction Controller's sample.
