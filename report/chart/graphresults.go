@@ -221,13 +221,6 @@ func (g *GraphResults) figure() *figure {
 		dev[i] = plotter.XY{X: x, Y: c.deviation}
 		tput[i] = plotter.XY{X: x, Y: c.throughput}
 	}
-	if yCut > 0 {
-		for _, s := range []plotter.XYs{avg, med, dev} {
-			for i := range s {
-				s[i].Y = min(s[i].Y, yCut)
-			}
-		}
-	}
 	devLine := xyLine(dev, colorDeviation, 1.6)
 	// The median is drawn wider and under the average so that both show
 	// where they coincide.
@@ -237,7 +230,7 @@ func (g *GraphResults) figure() *figure {
 	top.Add(devLine, medLine, avgLine)
 	bottom.Add(tputLine)
 	if yCut > 0 {
-		top.Y.Max = yCut
+		top.Y.Max = yCut // lines above it leave the plot, their values are in the legend
 	}
 
 	now := g.current()

@@ -76,16 +76,25 @@ func decodePNG(t *testing.T, path string) image.Image {
 	return img
 }
 
-// pixelsNear counts the pixels within tol of c on every channel.
-func pixelsNear(img image.Image, c color.RGBA, tol int) int {
-	n := 0
+// colourCounts counts the pixels of each colour (0xRRGGBB).
+func colourCounts(img image.Image) map[uint32]int {
+	m := make(map[uint32]int)
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bb, _ := img.At(x, y).RGBA()
-			if near(int(r>>8), int(c.R), tol) && near(int(g>>8), int(c.G), tol) && near(int(bb>>8), int(c.B), tol) {
-				n++
-			}
+			m[r>>8<<16|g>>8<<8|bb>>8]++
+		}
+	}
+	return m
+}
+
+// pixelsNear counts the pixels within tol of c on every channel.
+func pixelsNear(counts map[uint32]int, c color.RGBA, tol int) int {
+	n := 0
+	for rgb, k := range counts {
+		if near(int(rgb>>16), int(c.R), tol) && near(int(rgb>>8&0xff), int(c.G), tol) && near(int(rgb&0xff), int(c.B), tol) {
+			n += k
 		}
 	}
 	return n
@@ -103,15 +112,16 @@ const minPixels = 20
 // wantColours checks each named colour is present (or absent) in img.
 func wantColours(t *testing.T, img image.Image, present map[string]color.RGBA, absent map[string]color.RGBA) {
 	t.Helper()
+	counts := colourCounts(img)
 	for name, c := range present {
-		n := pixelsNear(img, c, colourTolerance)
+		n := pixelsNear(counts, c, colourTolerance)
 		if n < minPixels {
 			t.Errorf("%s %v: %d pixels, want at least %d", name, c, n, minPixels)
 		}
 		t.Logf("%s: %d pixels", name, n)
 	}
 	for name, c := range absent {
-		if n := pixelsNear(img, c, colourTolerance); n > 0 {
+		if n := pixelsNear(counts, c, colourTolerance); n > 0 {
 			t.Errorf("%s %v: %d pixels, want none", name, c, n)
 		}
 	}

@@ -496,9 +496,18 @@ func (t *Timeline) distributionFigure() *figure {
 	p := newPlot("Response time (ms)", "Samples")
 	p.X.Min, p.Y.Min = 0, 0
 	if t.n > 0 {
+		// Bars up to a high percentile, or to the slowest sample when it is
+		// not far beyond: a few far outliers would squash every bar.
+		q := 100.0
+		switch c := t.hist.TotalCount(); {
+		case c >= 1000:
+			q = 99.9
+		case c >= 100:
+			q = 99
+		}
 		mx := float64(t.hist.Max()) / 1000
-		hi := float64(t.hist.ValueAtQuantile(99.9)) / 1000
-		if mx <= 1.25*hi || hi == 0 {
+		hi := float64(t.hist.ValueAtQuantile(q)) / 1000
+		if mx <= 1.5*hi || hi == 0 {
 			hi = mx
 		}
 		step, _, _ := niceStep(max(hi, 0.001) / 50)
@@ -538,7 +547,11 @@ func (t *Timeline) distributionFigure() *figure {
 			f.addLegend("of which failed", failH)
 		}
 		if over > 0 {
-			f.notes = append(f.notes, fmt.Sprintf("%s samples above %s not shown", formatNumber(float64(over), 0), formatMs(float64(nb)*step)), "(slowest "+formatMs(mx)+")")
+			what := "samples"
+			if over == 1 {
+				what = "sample"
+			}
+			f.notes = append(f.notes, fmt.Sprintf("%s %s above %s not shown", formatNumber(float64(over), 0), what, formatMs(float64(nb)*step)), "(slowest "+formatMs(mx)+")")
 		}
 	}
 	t.emptyNote(f)

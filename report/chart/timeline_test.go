@@ -318,3 +318,91 @@ func BenchmarkChartsAdd(b *testing.B) {
 		c.Add(&s)
 	}
 }
+
+// However many samples, labels, codes and thread groups, what the Timeline
+// holds stays within its limits.
+func TestTimelineBoundedMemory(t *testing.T) {
+	tl := NewTimeline(TimelineConfig{})
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = fmt.Sprintf("name %d", i)
+	}
+	var s report.Sample
+	const n = 1_000_000
+	for i := range n {
+		s.Start = base.Add(time.Duration(i) * 5 * time.Millisecond) // 83 minutes
+		s.Elapsed = time.Duration(i%500) * time.Millisecond
+		s.Label = names[i%len(names)]
+		s.Code = names[i%97]
+		s.ThreadName = names[i%101] + " 1-1"
+		s.AllThreads = i % 5000
+		tl.Add(&s)
+	}
+	if len(tl.labels) != maxTrackedLabels || len(tl.labelIdx) != maxTrackedLabels {
+		t.Errorf("%d labels tracked (%d in the index), want %d", len(tl.labels), len(tl.labelIdx), maxTrackedLabels)
+	}
+	if len(tl.codes) != maxTrackedCodes || len(tl.codeIdx) != maxTrackedCodes {
+		t.Errorf("%d codes tracked (%d in the index), want %d", len(tl.codes), len(tl.codeIdx), maxTrackedCodes)
+	}
+	if len(tl.groups) != maxTrackedGroups || len(tl.groupIdx) != maxTrackedGroups {
+		t.Errorf("%d groups tracked (%d in the index), want %d", len(tl.groups), len(tl.groupIdx), maxTrackedGroups)
+	}
+	for _, l := range tl.allLabels() {
+		if len(l.time) != len(tl.buckets) || len(l.threads) != threadBuckets {
+			t.Fatalf("label %q holds %d time and %d thread buckets, want %d and %d", l.name, len(l.time), len(l.threads), len(tl.buckets), threadBuckets)
+		}
+	}
+	if len(tl.buckets) != 600 || tl.used > len(tl.buckets) {
+		t.Errorf("%d of %d time buckets used, want at most 600", tl.used, len(tl.buckets))
+	}
+	var total int64
+	for _, l := range tl.allLabels() {
+		total += l.n
+	}
+	if total != n || tl.otherLabel.n != n-int64(n/len(names)*maxTrackedLabels) {
+		t.Errorf("labels count %d samples (Other %d), want %d", total, tl.otherLabel.n, n)
+	}
+}
+
+// Odd samples (no timestamp, time running backwards, negative or huge
+// durations, huge thread counts, empty strings) are drawn without a panic.
+func TestChartsOddSamples(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(i int, s *report.Sample)
+	}{
+		{"zero time", func(i int, s *report.Sample) { s.Start = time.Time{} }},
+		{"backwards", func(i int, s *report.Sample) { s.Start = base.Add(-time.Duration(i) * time.Second) }},
+		{"negative elapsed", func(i int, s *report.Sample) { s.Elapsed = -time.Second }},
+		{"zero elapsed", func(i int, s *report.Sample) { s.Elapsed, s.Latency, s.Connect = 0, 0, 0 }},
+		{"two hours elapsed", func(i int, s *report.Sample) { s.Elapsed = 2 * time.Hour }},
+		{"one far outlier", func(i int, s *report.Sample) {
+			if i == 50 {
+				s.Elapsed = 50 * time.Minute
+			}
+		}},
+		{"a year later", func(i int, s *report.Sample) {
+			if i == 99 {
+				s.Start = s.Start.AddDate(1, 0, 0)
+			}
+		}},
+		{"huge thread counts", func(i int, s *report.Sample) { s.AllThreads, s.GrpThreads = 1<<40, -5 }},
+		{"empty strings", func(i int, s *report.Sample) { s.Label, s.Code, s.ThreadName = "", "", "" }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := New("")
+			i := 0
+			synthetic{n: 100, failEach: 7}.each(func(s *report.Sample) {
+				tc.mutate(i, s)
+				i++
+				c.Add(s)
+			})
+			// Drawing is what could panic; encoding is tested elsewhere.
+			c.Graph.figure().render()
+			for _, ch := range timelineCharts {
+				ch.draw(c.Timeline).render()
+			}
+		})
+	}
+}
