@@ -193,7 +193,9 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		}
 		sinks = append(sinks, w)
 	}
-	stats := report.NewStats(report.StatsOptions{})
+	// Statistics count sub-results as their own samples when the results
+	// file holds them, as JMeter's dashboard (which reads the file) does.
+	stats := report.NewStats(report.StatsOptions{SubResults: saveCfg.SubResults})
 	sinks = append(sinks, stats)
 	summaryOut := stdout
 	if f.quiet {
@@ -258,10 +260,11 @@ func planListeners(p *engine.Plan, outDir string, base report.SaveConfig) ([]rep
 	for i, l := range p.Listeners {
 		switch {
 		case l.Filename != "":
-			// The plan's saveConfig overrides the properties' defaults.
+			// A listener's saveConfig in the plan replaces the defaults as
+			// JMeter reads it: a column the plan does not name is off.
 			cfg := base
-			for k, v := range l.Save {
-				cfg.Set(k, v)
+			if l.Save != nil {
+				cfg, _ = report.CollectorSaveConfig(l.Save, base)
 			}
 			s, err := report.OpenResultFile(l.Filename, cfg, p.SampleVars)
 			if err != nil {
