@@ -245,5 +245,3 @@ func at(c PercentileCurve, q float64) float64 {
 	}
 	return ms(pts[len(pts)-1].Value)
 }
-
-var _ plot.Thumbnailer = (*plotter.BarChart)(nil)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/gojm/gojm/report"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -273,5 +272,3 @@ func (thickCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r})
 	c.Stroke(p)
 }
-
-var _ plot.Thumbnailer = (*plotter.Scatter)(nil)

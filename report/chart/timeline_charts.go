@@ -20,16 +20,16 @@ import (
 
 // File names of the charts, stable so pages can link to them.
 const (
-	FileGraphResults           = "graph-results.png"
-	FileResponseTimesOverTime  = "response-times-over-time.png"
-	FileLatenciesOverTime      = "latencies-over-time.png"
-	FileConnectTimesOverTime   = "connect-times-over-time.png"
-	FileThroughputOverTime     = "throughput-over-time.png"
-	FileResponseCodesPerSecond = "response-codes-per-second.png"
-	FileActiveThreadsOverTime  = "active-threads-over-time.png"
-	FileResponseTimePercentile = "response-time-percentiles.png"
-	FileResponseTimeHistogram  = "response-time-distribution.png"
-	FileTimeVsThreads          = "time-vs-threads.png"
+	FileGraphResults             = "graph-results.png"
+	FileResponseTimesOverTime    = "response-times-over-time.png"
+	FileLatenciesOverTime        = "latencies-over-time.png"
+	FileConnectTimesOverTime     = "connect-times-over-time.png"
+	FileThroughputOverTime       = "throughput-over-time.png"
+	FileResponseCodesPerSecond   = "response-codes-per-second.png"
+	FileActiveThreadsOverTime    = "active-threads-over-time.png"
+	FileResponseTimePercentiles  = "response-time-percentiles.png"
+	FileResponseTimeDistribution = "response-time-distribution.png"
+	FileTimeVsThreads            = "time-vs-threads.png"
 )
 
 // timelineCharts lists the Timeline's charts in the order WriteAll writes them.
@@ -43,8 +43,8 @@ var timelineCharts = []struct {
 	{FileThroughputOverTime, (*Timeline).throughputFigure},
 	{FileResponseCodesPerSecond, (*Timeline).codesFigure},
 	{FileActiveThreadsOverTime, (*Timeline).threadsFigure},
-	{FileResponseTimePercentile, (*Timeline).percentilesFigure},
-	{FileResponseTimeHistogram, (*Timeline).distributionFigure},
+	{FileResponseTimePercentiles, (*Timeline).percentilesFigure},
+	{FileResponseTimeDistribution, (*Timeline).distributionFigure},
 	{FileTimeVsThreads, (*Timeline).timeVsThreadsFigure},
 }
 
