@@ -55,6 +55,9 @@ func (c *Collector) loop() {
 		select {
 		case b, ok := <-c.in:
 			if !ok {
+				// The end of the run is a moment too: the last summary
+				// covers up to now, not just to the last sample.
+				c.sinks.Tick(c.now())
 				c.err = c.sinks.Close()
 				return
 			}

@@ -201,7 +201,9 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	if f.quiet {
 		summaryOut = io.Discard
 	}
-	sinks = append(sinks, report.NewSummariser(summaryOut, summariserInterval(p), threads))
+	summariser := report.NewSummariser(summaryOut, summariserInterval(p), threads)
+	summariser.Start(time.Now())
+	sinks = append(sinks, summariser)
 	var charts *chart.Charts
 	if outDir != "" {
 		charts = chart.New(p.Name)
