@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -26,14 +28,16 @@ const (
 	chartDPI    = 96
 )
 
-// The chart's colours; tests find the lines by them.
+// The chart's colours; tests find the lines by them. Throughput and mean
+// response keep the colours report/chart gives them (JMeter's green and
+// blue).
 var (
-	colorThroughput = color.RGBA{R: 31, G: 119, B: 180, A: 255} // blue
-	colorResponse   = color.RGBA{R: 255, G: 127, B: 14, A: 255} // orange
-	colorCPU        = color.RGBA{R: 214, G: 39, B: 40, A: 255}  // red
-	colorRSS        = color.RGBA{R: 44, G: 160, B: 44, A: 255}  // green
+	colorThroughput = color.RGBA{R: 0, G: 153, B: 0, A: 255}     // green
+	colorResponse   = color.RGBA{R: 0, G: 0, B: 255, A: 255}     // blue
+	colorCPU        = color.RGBA{R: 214, G: 39, B: 40, A: 255}   // red
+	colorRSS        = color.RGBA{R: 148, G: 103, B: 189, A: 255} // purple
 	colorProcs      = []color.RGBA{
-		{R: 148, G: 103, B: 189, A: 255}, // purple
+		{R: 255, G: 127, B: 14, A: 255},  // orange
 		{R: 140, G: 86, B: 75, A: 255},   // brown
 		{R: 227, G: 119, B: 194, A: 255}, // pink
 		{R: 0, G: 110, B: 110, A: 255},   // teal
@@ -42,17 +46,30 @@ var (
 	}
 )
 
+// chartFont is the typeface of all text, as in report/chart.
+var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
 // RunSeries is the load side of the server chart, one value per second of
 // the run, as the run's own reports count them.
 type RunSeries struct {
 	// Start is the wall time of second 0. When zero, the run is taken to
 	// have started when the watch did.
 	Start time.Time
-	// Throughput[i] is the requests completed in second i (per second).
+	// Step is the seconds each value covers (0 means 1): value i covers
+	// [i·Step, (i+1)·Step) after Start.
+	Step float64
+	// Throughput[i] is the requests per second completed in step i.
 	Throughput []float64
-	// MeanResponse[i] is the mean response time in second i, in
-	// milliseconds; NaN (or negative) for a second without samples.
+	// MeanResponse[i] is the mean response time in step i, in
+	// milliseconds; NaN (or negative) for a step without samples.
 	MeanResponse []float64
+}
+
+func (r RunSeries) step() float64 {
+	if r.Step > 0 {
+		return r.Step
+	}
+	return 1
 }
 
 // SaveChart draws the chart (see WriteChart) into the PNG file at path.
@@ -74,7 +91,7 @@ func SaveChart(path string, s Series, run RunSeries) error {
 // WriteChart draws the server chart as a 1200×700 PNG: panels stacked on
 // one time axis, throughput and mean response time of the run (each left
 // out when its slice is empty) above the watched processes' CPU % and RSS.
-// Every point stands at the end of the second (or tick) it covers. The
+// Every point stands at the end of the step (or tick) it covers. The
 // thick CPU and RSS lines are the sums over processes; with two to six
 // processes each also gets a thin dashed line.
 func WriteChart(w io.Writer, s Series, run RunSeries) error {
@@ -88,7 +105,7 @@ func WriteChart(w io.Writer, s Series, run RunSeries) error {
 		shift = s.Start.Sub(run.Start).Seconds()
 	}
 	xmax := 1.0
-	xmax = max(xmax, float64(len(run.Throughput)), float64(len(run.MeanResponse)))
+	xmax = max(xmax, run.step()*float64(max(len(run.Throughput), len(run.MeanResponse))))
 	if n := len(s.Total.Offsets); n > 0 {
 		xmax = max(xmax, s.Total.Offsets[n-1]+shift)
 	}
@@ -96,14 +113,14 @@ func WriteChart(w io.Writer, s Series, run RunSeries) error {
 	var panels []*panel
 	if len(run.Throughput) > 0 {
 		p := newPanel("Throughput (requests/s)")
-		if err := p.line("throughput", perSecond(run.Throughput), colorThroughput, 2, false, true); err != nil {
+		if err := p.line("throughput", perStep(run.Throughput, run.step()), colorThroughput, 2, false, true); err != nil {
 			return err
 		}
 		panels = append(panels, p)
 	}
 	if len(run.MeanResponse) > 0 {
 		p := newPanel("Mean response (ms)")
-		if err := p.line("mean response time", perSecond(run.MeanResponse), colorResponse, 2, false, true); err != nil {
+		if err := p.line("mean response time", perStep(run.MeanResponse, run.step()), colorResponse, 2, false, true); err != nil {
 			return err
 		}
 		panels = append(panels, p)
@@ -192,6 +209,10 @@ type panel struct {
 
 func newPanel(yLabel string) *panel {
 	p := plot.New()
+	for _, ts := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle,
+		&p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
+		ts.Font.Typeface, ts.Font.Variant = chartFont.Typeface, chartFont.Variant
+	}
 	p.Y.Label.Text = yLabel
 	p.Legend.Top = true
 	p.Legend.Left = true
@@ -253,15 +274,15 @@ func niceCeil(v float64) float64 {
 	return 10 * pow
 }
 
-// perSecond places value i at the end of second i, skipping seconds
-// without a value.
-func perSecond(v []float64) plotter.XYs {
+// perStep places value i at the end of step i, skipping steps without a
+// value.
+func perStep(v []float64, step float64) plotter.XYs {
 	xys := make(plotter.XYs, 0, len(v))
 	for i, y := range v {
 		if math.IsNaN(y) || math.IsInf(y, 0) || y < 0 {
 			continue
 		}
-		xys = append(xys, plotter.XY{X: float64(i + 1), Y: y})
+		xys = append(xys, plotter.XY{X: float64(i+1) * step, Y: y})
 	}
 	return xys
 }

@@ -164,3 +164,21 @@ func TestSaveChartFromCSV(t *testing.T) {
 		t.Error("SaveChart into a missing directory succeeded")
 	}
 }
+
+func TestChartHelpers(t *testing.T) {
+	for _, tt := range []struct{ in, want float64 }{
+		{0, 1}, {-5, 1}, {math.NaN(), 1}, {1, 1}, {1.1, 1.2}, {135, 150}, {2000, 2000}, {2001, 2500}, {7.5, 8}, {0.031, 0.04},
+	} {
+		if got := niceCeil(tt.in); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("niceCeil(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	xys := perStep([]float64{5, math.NaN(), 7, -1}, 2)
+	if len(xys) != 2 || xys[0].X != 2 || xys[0].Y != 5 || xys[1].X != 6 || xys[1].Y != 7 {
+		t.Errorf("perStep = %v, want (2,5) (6,7)", xys)
+	}
+	xys = offsets([]float64{1, 2, 3}, []float64{10, math.Inf(1), 30}, 0.5, 2)
+	if len(xys) != 2 || xys[0].X != 1.5 || xys[0].Y != 20 || xys[1].X != 3.5 || xys[1].Y != 60 {
+		t.Errorf("offsets = %v, want (1.5,20) (3.5,60)", xys)
+	}
+}
