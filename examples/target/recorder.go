@@ -53,7 +53,8 @@ func newRecorder(countOnly bool, maxBody int) *Recorder {
 }
 
 // Count is the number of requests received so far, recorded or not. A
-// request counts as soon as its headers reach the server.
+// request counts as soon as it reaches a handler (net/http's own 400s for
+// unparsable requests are not counted), before any byte of its response.
 func (rec *Recorder) Count() int64 { return rec.count.Load() }
 
 // Requests returns a copy of the log in order of arrival (empty when the
