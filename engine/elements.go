@@ -65,6 +65,26 @@ func init() {
 
 		"ConstantTimer": {kind: kTimer, timer: buildConstantTimer},
 
+		"RegexExtractor":    {kind: kPost, post: buildRegexExtractor},
+		"BoundaryExtractor": {kind: kPost, post: buildBoundaryExtractor},
+		"JSONPostProcessor": {kind: kPost, post: buildJSONExtractor},
+		"HtmlExtractor":     {kind: kPost, post: buildCSSExtractor},
+		"XPathExtractor":    {kind: kPost, post: buildXPathExtractor},
+		"XPath2Extractor":   {kind: kPost, post: buildXPath2Extractor},
+		"DebugPostProcessor": {kind: kIgnored, note: "a debugging aid: JMeter appends a sub-sample dumping the variables " +
+			"(stretching the sample's time and bytes); gojm leaves the sample as it is"},
+		"com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor": {kind: kPost, post: buildPluginJSONExtractor},
+
+		"ResponseAssertion": {kind: kAssertion, assertion: buildResponseAssertion},
+		"DurationAssertion": {kind: kAssertion, assertion: buildDurationAssertion},
+		"SizeAssertion":     {kind: kAssertion, assertion: buildSizeAssertion},
+		"MD5HexAssertion":   {kind: kAssertion, assertion: buildMD5Assertion},
+		"XMLAssertion":      {kind: kAssertion, assertion: buildXMLAssertion},
+		"JSONPathAssertion": {kind: kAssertion, assertion: buildJSONAssertion},
+		"XPathAssertion":    {kind: kAssertion, assertion: buildXPathAssertion},
+		"XPath2Assertion":   {kind: kAssertion, assertion: buildXPath2Assertion},
+		"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: buildPluginJSONAssertion},
+
 		"ResultCollector": {kind: kListener},
 		"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
 		"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},

@@ -43,8 +43,11 @@ type postProcessor interface {
 	post(vu *VU, r *result)
 }
 
+// assertion judges a made sample (and its sub-samples, as scoped): it
+// records its verdict on the sample it judged (success, failure message,
+// assertion results), as JMeter's JMeterThread.processAssertion does.
 type assertion interface {
-	assert(vu *VU, r *result) (failed bool, message string)
+	assertSample(vu *VU, r *result)
 }
 
 // sampleFunc makes one sample: it fills r on every path, failures included.
@@ -144,12 +147,7 @@ func (vu *VU) finish(r *result, sc *scope) flow {
 		p.post(vu, r)
 	}
 	for _, a := range sc.assertions {
-		if failed, msg := a.assert(vu, r); failed {
-			if r.Success {
-				r.FailureMessage = msg
-			}
-			r.Success = false
-		}
+		a.assertSample(vu, r)
 	}
 	vu.prevOK = r.Success
 	if r.Success {

@@ -52,6 +52,9 @@ type result struct {
 	body    []byte
 	header  http.Header
 	reqHead string
+	// msgSet records that an assertion has set the failure message: the
+	// JTL keeps the first one set, even an empty one.
+	msgSet bool
 }
 
 // sleep waits d, returning false when the virtual user must stop instead:

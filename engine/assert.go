@@ -1,0 +1,578 @@
+package engine
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
+)
+
+// This file runs assertions the way JMeter's JMeterThread does, and holds
+// the assertions that look at text and sizes: Response, Duration, Size,
+// MD5Hex and XML (well-formedness).
+
+// verdict is one assertion's outcome on one sample: JMeter's
+// AssertionResult. JMeter tells a message that was never set (null) from
+// an empty one, and the JTL's failureMessage is the first message set by
+// any assertion of the sample — even a passing one, even an empty one.
+type verdict struct {
+	failure, error bool
+	msg            string
+	hasMsg         bool
+}
+
+func failed(msg string) verdict  { return verdict{failure: true, msg: msg, hasMsg: true} }
+func errored(msg string) verdict { return verdict{error: true, msg: msg, hasMsg: true} }
+func passed() verdict            { return verdict{} }
+
+// passedWith is a passing verdict that still carries a message (JMeter
+// assertions that set an empty or informative message up front).
+func passedWith(msg string) verdict { return verdict{msg: msg, hasMsg: true} }
+
+// responseWasNull is AssertionResult.setResultForNull.
+func responseWasNull() verdict { return failed("Response was null") }
+
+// checker is the test of one assertion on one sample.
+type checker interface {
+	check(vu *VU, t *sampleView) verdict
+}
+
+// assertNode is a compiled assertion: its name (for the JTL), its scope
+// and its test. It implements the engine's assertion interface.
+type assertNode struct {
+	name  string
+	scope scopeKind
+	check checker
+	// rename is the name JMeter gives the result instead, when not "".
+	rename string
+}
+
+func newAssert(c *compiler, e *jmx.Element, ch checker) *assertNode {
+	return &assertNode{name: e.Name, scope: readScope(c, e).kind, check: ch}
+}
+
+// assertSample applies the assertion to a finished sample and, as its scope
+// says, to the sub-samples, recording each verdict on the sample it judged.
+func (a *assertNode) assertSample(vu *VU, r *result) {
+	if a.scope != scopeChildren {
+		t := mainTarget(r)
+		v := a.check.check(vu, &t)
+		a.record(&r.Sample, v, &r.msgSet)
+	}
+	if a.scope == scopeChildren || a.scope == scopeAll {
+		a.recurse(vu, &r.Sample, 3, &r.msgSet)
+	}
+}
+
+// recurse judges the sub-samples of s, down to level more levels, and
+// fails s when one of them failed (JMeter's "One or more sub-samples failed").
+func (a *assertNode) recurse(vu *VU, s *report.Sample, level int, msgSet *bool) {
+	if level < 0 {
+		return
+	}
+	childFailed := false
+	for _, sub := range s.Sub {
+		t := sampleView{s: sub}
+		set := sub.FailureMessage != ""
+		a.record(sub, a.check.check(vu, &t), &set)
+		a.recurse(vu, sub, level-1, &set)
+		if !sub.Success {
+			childFailed = true
+		}
+	}
+	if childFailed && s.Success {
+		a.record(s, failed("One or more sub-samples failed"), msgSet)
+	}
+}
+
+func (a *assertNode) record(s *report.Sample, v verdict, msgSet *bool) {
+	s.Success = s.Success && !v.failure && !v.error
+	name := a.name
+	if a.rename != "" {
+		name = a.rename
+	}
+	s.Assertions = append(s.Assertions, report.AssertionResult{Name: name, Failure: v.failure, Error: v.error, Message: v.msg})
+	if v.hasMsg && !*msgSet {
+		s.FailureMessage = v.msg
+		*msgSet = true
+	}
+}
+
+// groupedInt formats n as Java's MessageFormat does in an English locale.
+func groupedInt(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, ch := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(ch)
+	}
+	return b.String()
+}
+
+// Response Assertion ---------------------------------------------------
+
+// Assertion.test_type bits.
+const (
+	rtMatch     = 1
+	rtContains  = 1 << 1
+	rtNot       = 1 << 2
+	rtEquals    = 1 << 3
+	rtSubstring = 1 << 4
+	rtOr        = 1 << 5
+)
+
+type responseAssertion struct {
+	scope      sampleScope
+	field      field
+	fieldName  string // as failure messages name it
+	testType   int
+	patterns   []*Template
+	regexes    []*regexField // for contains and matches
+	assume     bool
+	custom     *Template
+	diffLen    int
+	deltaStart string
+	deltaEnd   string
+}
+
+func buildResponseAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+	a := &responseAssertion{
+		scope:      readScope(c, e),
+		testType:   jmx.Int(e.Str("Assertion.test_type"), rtContains),
+		assume:     e.Bool("Assertion.assume_success", false),
+		custom:     c.prop(e, "Assertion.custom_message"),
+		diffLen:    100,
+		deltaStart: "[[[",
+		deltaEnd:   "]]]",
+	}
+	if !e.Has("Assertion.test_type") {
+		a.testType = rtContains
+	}
+	if v, ok := c.plan.Props.Get("assertion.equals_section_diff_len"); ok {
+		a.diffLen = jmx.Int(v, 100)
+	}
+	if v, ok := c.plan.Props.Get("assertion.equals_diff_delta_start"); ok {
+		a.deltaStart = v
+	}
+	if v, ok := c.plan.Props.Get("assertion.equals_diff_delta_end"); ok {
+		a.deltaEnd = v
+	}
+	switch e.Str("Assertion.test_field") {
+	case "Assertion.response_data":
+		a.field, a.fieldName = fieldBody, "text"
+	case "Assertion.response_data_as_document":
+		return nil, errors.New("the field \"Document (text)\" needs Apache Tika, which gojm does not have")
+	case "Assertion.response_code":
+		a.field, a.fieldName = fieldCode, "code"
+	case "Assertion.response_message":
+		a.field, a.fieldName = fieldMessage, "message"
+	case "Assertion.request_headers":
+		a.field, a.fieldName = fieldRequestHeaders, "request headers"
+	case "Assertion.request_data":
+		a.field, a.fieldName = fieldRequestData, "request data"
+	case "Assertion.response_headers":
+		a.field, a.fieldName = fieldHeaders, "headers"
+	default: // Assertion.sample_label and anything else: the URL
+		a.field, a.fieldName = fieldURL, "URL"
+	}
+	if a.scope.kind == scopeVariable {
+		a.fieldName = "" // computed per sample from the variable's name
+	}
+	regex := a.testType&(rtContains|rtEquals|rtSubstring) == 0 || a.testType&rtContains != 0
+	for _, p := range e.Prop("Asserion.test_strings").Members() {
+		t := c.template(e, "test string", p.Value)
+		a.patterns = append(a.patterns, t)
+		if regex {
+			rf, err := newRegexField(t, a.testType&rtContains == 0)
+			if err != nil {
+				return nil, err
+			}
+			a.regexes = append(a.regexes, rf)
+		}
+	}
+	n := newAssert(c, e, a)
+	return n, nil
+}
+
+func (a *responseAssertion) check(vu *VU, t *sampleView) verdict {
+	if a.assume {
+		t.s.Success = true
+	}
+	var toCheck string
+	var isSet bool
+	if a.scope.kind == scopeVariable {
+		toCheck, isSet = vu.Vars.Get(a.scope.name.Eval(vu))
+		_ = isSet
+	} else if a.field == fieldRequestData {
+		toCheck = requestData(vu, t)
+	} else {
+		toCheck = t.text(a.field)
+	}
+	not := a.testType&rtNot != 0
+	or := a.testType&rtOr != 0
+	if toCheck == "" {
+		if not {
+			return passed()
+		}
+		return responseWasNull()
+	}
+	var orMsgs []string
+	for i, pt := range a.patterns {
+		pattern := pt.Eval(vu)
+		var found bool
+		switch {
+		case a.testType&rtContains != 0, a.testType&(rtEquals|rtSubstring) == 0:
+			re, p, err := a.regexes[i].get(vu)
+			if err != nil {
+				return errored("Bad test configuration org.apache.oro.text.MalformedCachePatternException: Invalid expression: " + p + "\n" + err.Error())
+			}
+			found = re.MatchString(toCheck)
+		case a.testType&rtEquals != 0:
+			found = toCheck == pattern
+		default:
+			found = strings.Contains(toCheck, pattern)
+		}
+		pass := found != not
+		if or {
+			if pass {
+				return passed()
+			}
+			orMsgs = append(orMsgs, a.failText(vu, pattern, toCheck))
+			continue
+		}
+		if !pass {
+			if msg := a.custom.Eval(vu); msg != "" {
+				return failed(msg)
+			}
+			return failed(a.failText(vu, pattern, toCheck))
+		}
+	}
+	if or && len(a.patterns) > 0 {
+		if msg := a.custom.Eval(vu); msg != "" {
+			return failed(msg)
+		}
+		return failed(strings.Join(orMsgs, "\t") + "\t")
+	}
+	return passed()
+}
+
+// failText is JMeter's "Test failed: text expected to contain /foo/".
+func (a *responseAssertion) failText(vu *VU, pattern, toCheck string) string {
+	var b strings.Builder
+	b.WriteString("Test failed: ")
+	if a.scope.kind == scopeVariable {
+		b.WriteString("variable(" + a.scope.name.Eval(vu) + ")")
+	} else {
+		b.WriteString(a.fieldName)
+	}
+	switch a.testType {
+	case rtContains, rtSubstring:
+		b.WriteString(" expected to contain ")
+	case rtNot | rtContains, rtNot | rtSubstring:
+		b.WriteString(" expected not to contain ")
+	case rtMatch:
+		b.WriteString(" expected to match ")
+	case rtNot | rtMatch:
+		b.WriteString(" expected not to match ")
+	case rtEquals:
+		b.WriteString(" expected to equal ")
+	case rtNot | rtEquals:
+		b.WriteString(" expected not to equal ")
+	default:
+		b.WriteString(" expected something using ")
+	}
+	b.WriteByte('/')
+	if a.testType&rtEquals != 0 {
+		b.WriteString(a.equalsDiff(toCheck, pattern))
+	} else {
+		b.WriteString(pattern)
+	}
+	b.WriteByte('/')
+	return b.String()
+}
+
+// equalsDiff is JMeter's comparison text for a failed Equals: the common
+// head and tail around the differing middle of each string, each section
+// cut to assertion.equals_section_diff_len characters.
+func (a *responseAssertion) equalsDiff(received, comparison string) string {
+	rec, cmp := []rune(received), []rune(comparison)
+	trunc := func(right bool, s []rune) string {
+		if len(s) <= a.diffLen {
+			return string(s)
+		}
+		if right {
+			return string(s[:a.diffLen]) + "..."
+		}
+		return "..." + string(s[len(s)-a.diffLen:])
+	}
+	first := 0
+	for first < len(rec) && first < len(cmp) && rec[first] == cmp[first] {
+		first++
+	}
+	head := ""
+	if first > 0 {
+		head = trunc(false, rec[:first])
+	}
+	lastRec, lastCmp := len(rec)-1, len(cmp)-1
+	for lastRec > first && lastCmp > first && rec[lastRec] == cmp[lastCmp] {
+		lastRec--
+		lastCmp--
+	}
+	tail := trunc(true, rec[lastRec+1:])
+	var recDelta, cmpDelta string
+	if tail == "" {
+		recDelta, cmpDelta = trunc(true, rec[first:]), trunc(true, cmp[first:])
+	} else {
+		recDelta, cmpDelta = trunc(true, rec[first:lastRec+1]), trunc(true, cmp[first:lastCmp+1])
+	}
+	rl, cl := len([]rune(recDelta)), len([]rune(cmpDelta))
+	if rl > cl {
+		cmpDelta += strings.Repeat(" ", rl-cl)
+	} else {
+		recDelta += strings.Repeat(" ", cl-rl)
+	}
+	return "\n\n****** received  : " + head + a.deltaStart + recDelta + a.deltaEnd + tail +
+		"\n\n****** comparison: " + head + a.deltaStart + cmpDelta + a.deltaEnd + tail + "\n\n"
+}
+
+// requestData is JMeter's HTTPSampleResult.getSamplerData for the main
+// sample: the method and URL, the body of methods that may have one, and
+// the cookies sent (gojm sees only a Cookie header the plan set itself).
+func requestData(vu *VU, t *sampleView) string {
+	if t.s.URL == "" || t.s != &vu.res.Sample || vu.req.Method == "" {
+		return ""
+	}
+	req := &vu.req
+	var b strings.Builder
+	b.WriteString(req.Method)
+	b.WriteByte(' ')
+	b.WriteString(t.s.URL)
+	b.WriteByte('\n')
+	switch req.Method {
+	case "HEAD", "OPTIONS", "TRACE":
+	default:
+		b.WriteString("\n" + req.Method + " data:\n")
+		b.Write(req.Body)
+		b.WriteByte('\n')
+	}
+	cookie := ""
+	for _, h := range req.Header {
+		if strings.EqualFold(h.Name, "Cookie") {
+			cookie = h.Value
+		}
+	}
+	if cookie != "" {
+		b.WriteString("\nCookie Data:\n" + cookie)
+	} else {
+		b.WriteString("\n[no cookies]")
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// Duration Assertion ---------------------------------------------------
+
+type durationAssertion struct{ max *Template }
+
+func buildDurationAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+	return newAssert(c, e, &durationAssertion{max: c.prop(e, "DurationAssertion.duration")}), nil
+}
+
+func (d *durationAssertion) check(vu *VU, t *sampleView) verdict {
+	max, err := strconv.ParseInt(strings.TrimSpace(d.max.Eval(vu)), 10, 64)
+	if err != nil || max <= 0 {
+		return passed()
+	}
+	took := t.s.Elapsed.Milliseconds()
+	if took > max {
+		return failed("The operation lasted too long: It took " + groupedInt(took) +
+			" milliseconds, but should not have lasted longer than " + groupedInt(max) + " milliseconds.")
+	}
+	return passed()
+}
+
+// Size Assertion -------------------------------------------------------
+
+type sizeAssertion struct {
+	scope sampleScope
+	what  string
+	size  *Template
+	op    int
+}
+
+// sizeOps are the Size Assertion's operators, 1-based, with the words of
+// JMeter's failure message.
+var sizeOps = [...]string{"", "been equal to", "not been equal to", "been greater than", "been less than",
+	"been greater or equal to", "been less than or equal to"}
+
+func buildSizeAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+	s := &sizeAssertion{
+		scope: readScope(c, e),
+		what:  e.Str("Assertion.test_field"),
+		size:  c.prop(e, "SizeAssertion.size"),
+		op:    jmx.Int(e.Str("SizeAssertion.operator"), 0),
+	}
+	return newAssert(c, e, s), nil
+}
+
+func (s *sizeAssertion) check(vu *VU, t *sampleView) verdict {
+	var got int64
+	if s.scope.kind == scopeVariable {
+		name := s.scope.name.Eval(vu)
+		v, ok := vu.Vars.Get(name)
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			if !ok {
+				v = "null"
+			}
+			return failed("Error parsing variable name: " + name + " value: " + v)
+		}
+		got = n
+	} else {
+		switch s.what {
+		case "SizeAssertion.response_headers":
+			got = t.headersSize()
+		case "SizeAssertion.response_data":
+			got = t.bodySize()
+		case "SizeAssertion.response_code":
+			got = int64(len([]rune(t.s.Code)))
+		case "SizeAssertion.response_message":
+			got = int64(len([]rune(t.s.Message)))
+		default:
+			got = t.s.Bytes
+		}
+	}
+	raw := s.size.Eval(vu)
+	want, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil {
+		v := errored(fmt.Sprintf("java.lang.NumberFormatException: For input string: %q", raw))
+		return v
+	}
+	var ok bool
+	switch s.op {
+	case 1:
+		ok = got == want
+	case 2:
+		ok = got != want
+	case 3:
+		ok = got > want
+	case 4:
+		ok = got < want
+	case 5:
+		ok = got >= want
+	case 6:
+		ok = got <= want
+	}
+	if ok {
+		return passed()
+	}
+	words := "ERROR - invalid condition"
+	if s.op >= 1 && s.op <= 6 {
+		words = sizeOps[s.op]
+	}
+	return failed("The result was the wrong size: It was " + groupedInt(got) + " bytes, but should have " +
+		words + " " + groupedInt(want) + " bytes.")
+}
+
+// MD5Hex Assertion -----------------------------------------------------
+
+type md5Assertion struct{ want *Template }
+
+func buildMD5Assertion(c *compiler, e *jmx.Element) (assertion, error) {
+	return newAssert(c, e, &md5Assertion{want: c.prop(e, "MD5HexAssertion.size")}), nil
+}
+
+func (m *md5Assertion) check(vu *VU, t *sampleView) verdict {
+	if len(t.body) == 0 {
+		return responseWasNull()
+	}
+	want := m.want.Eval(vu)
+	if want == "" {
+		return failed("MD5Hex to test against is empty")
+	}
+	sum := md5.Sum(t.body)
+	got := hex.EncodeToString(sum[:])
+	if !strings.EqualFold(got, want) {
+		return failed("Error asserting MD5 sum : got " + got + " but should have been " + want)
+	}
+	return passed()
+}
+
+// XML Assertion --------------------------------------------------------
+
+type xmlAssertion struct{}
+
+func buildXMLAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+	return newAssert(c, e, xmlAssertion{}), nil
+}
+
+// check tests that the body is well-formed XML. The failure message is Go's
+// parser's, not Xerces'.
+func (xmlAssertion) check(_ *VU, t *sampleView) verdict {
+	if len(t.body) == 0 {
+		return responseWasNull()
+	}
+	if err := wellFormed(t.body); err != nil {
+		return verdict{failure: true, error: true, msg: err.Error(), hasMsg: true}
+	}
+	return passed()
+}
+
+// wellFormed reports the first well-formedness error of an XML document.
+func wellFormed(b []byte) error {
+	d := xml.NewDecoder(strings.NewReader(bodyString(b)))
+	d.Strict = true
+	root := 0
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				root++
+				if root > 1 {
+					return errors.New("The markup in the document following the root element must be well-formed.")
+				}
+			}
+			depth++
+		case xml.EndElement:
+			depth--
+		case xml.CharData:
+			if depth == 0 && strings.TrimSpace(string(tok.(xml.CharData))) != "" {
+				if root == 0 {
+					return errors.New("Content is not allowed in prolog.")
+				}
+				return errors.New("Content is not allowed in trailing section.")
+			}
+		}
+	}
+	if root == 0 {
+		return errors.New("Premature end of file.")
+	}
+	if depth != 0 {
+		return errors.New("XML document structures must start and end within the same entity.")
+	}
+	return nil
+}

@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// JSON assertions: JMeter's JSON Assertion (JSONPathAssertion) and the
+// older jp@gc JSON Path Assertion, which differ in how they compare values
+// and in their messages.
+
+type jsonAssertion struct {
+	path     *jsonPathField
+	expected *Template
+	validate bool
+	isNull   bool
+	invert   bool
+	regex    *regexField // nil unless "Match as regular expression"
+	plugin   bool        // the jp@gc flavour
+}
+
+func buildJSONAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+	return newJSONAssertion(c, e, false)
+}
+
+func buildPluginJSONAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
+		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
+	}
+	return newJSONAssertion(c, e, true)
+}
+
+func newJSONAssertion(c *compiler, e *jmx.Element, plugin bool) (assertion, error) {
+	pf, err := newJSONPathField(c.prop(e, "JSON_PATH"))
+	if err != nil {
+		return nil, err
+	}
+	a := &jsonAssertion{
+		path:     pf,
+		expected: c.prop(e, "EXPECTED_VALUE"),
+		validate: e.Bool("JSONVALIDATION", false),
+		isNull:   e.Bool("EXPECT_NULL", false),
+		invert:   e.Bool("INVERT", false),
+		plugin:   plugin,
+	}
+	if e.Bool("ISREGEX", true) {
+		rf, err := newRegexField(a.expected, true)
+		if err != nil {
+			return nil, err
+		}
+		a.regex = rf
+	}
+	// Neither flavour is a scoped assertion: it always judges the main sample.
+	return &assertNode{name: e.Name, scope: scopeParent, check: a}, nil
+}
+
+func (a *jsonAssertion) check(vu *VU, t *sampleView) verdict {
+	body := bodyString(t.body)
+	if body == "" {
+		return responseWasNull()
+	}
+	err := a.doAssert(vu, body)
+	if !a.invert {
+		if err != nil {
+			return failed(err.Error())
+		}
+		return passedWith("")
+	}
+	if err != nil {
+		return passedWith("")
+	}
+	path := a.path.t.Eval(vu)
+	switch {
+	case a.validate && a.isNull:
+		return failed("Failed that JSONPath " + path + " not matches null")
+	case a.validate:
+		return failed("Failed that JSONPath " + path + " not matches " + a.expected.Eval(vu))
+	}
+	return failed("Failed that JSONPath not exists: " + path)
+}
+
+// doAssert returns nil when the assertion holds, else the failure message.
+func (a *jsonAssertion) doAssert(vu *VU, body string) error {
+	doc, err := parseJSON(body)
+	if err != nil {
+		return fmt.Errorf("net.minidev.json.parser.ParseException: %s", strings.TrimPrefix(err.Error(), errJSON.Error()+": "))
+	}
+	path, err := a.path.get(vu)
+	if err != nil {
+		return err
+	}
+	value, err := path.read(doc)
+	if err != nil {
+		return err
+	}
+	expected := a.expected.Eval(vu)
+	if !a.validate {
+		if arr, ok := value.([]any); ok && !a.plugin && len(arr) == 0 && !path.definite {
+			return fmt.Errorf("JSONPath '%s' is indefinite and the extracted Value is an empty Array. Please use an assertion value, to be sure to get a correct result. Expected value was '%s'", path.src, expected)
+		}
+		return nil
+	}
+	if arr, ok := value.([]any); ok {
+		if a.arrayMatched(vu, arr, expected) {
+			return nil
+		}
+	} else if a.isNull && value == nil || a.equals(vu, value, expected) {
+		return nil
+	}
+	// Both flavours print values through the same objectToString.
+	shown := pluginString
+	if a.isNull {
+		if a.plugin {
+			return fmt.Errorf("Value expected to be null, but found '%s'", javaString(value))
+		}
+		return fmt.Errorf("Value in json path '%s' expected to be null, but found '%s'", path.src, javaString(value))
+	}
+	switch {
+	case a.plugin && a.regex != nil:
+		return fmt.Errorf("Value expected to match regexp '%s', but it did not match: '%s'", expected, shown(value))
+	case a.plugin:
+		return fmt.Errorf("Value expected to be '%s', but found '%s'", expected, shown(value))
+	case a.regex != nil:
+		return fmt.Errorf("Value in json path '%s' expected to match regexp '%s', but it did not match: '%s'", path.src, expected, shown(value))
+	}
+	return fmt.Errorf("Value in json path '%s' expected to be '%s', but found '%s'", path.src, expected, shown(value))
+}
+
+func (a *jsonAssertion) arrayMatched(vu *VU, arr []any, expected string) bool {
+	if len(arr) == 0 && expected == "[]" {
+		return true
+	}
+	for _, v := range arr {
+		if v == nil && a.isNull || a.equals(vu, v, expected) {
+			return true
+		}
+	}
+	return a.equals(vu, arr, expected)
+}
+
+// equals compares a value with the expected text: as a regular expression
+// on its text, as text (jp@gc), or as JSON values (JMeter's assertion,
+// through json-smart's lenient parser and Java's equals).
+func (a *jsonAssertion) equals(vu *VU, v any, expected string) bool {
+	if a.regex != nil {
+		re, _, err := a.regex.get(vu)
+		if err != nil {
+			return false
+		}
+		return re.MatchString(pluginString(v))
+	}
+	if a.plugin {
+		return pluginString(v) == expected
+	}
+	return javaEquals(lenientJSON(expected), v)
+}
+
+// lenientJSON reads an expected value as json-smart's permissive
+// JSONValue.parse does, for the common cases: JSON when it is JSON, the
+// trimmed text itself when it is a bare word, else null.
+func lenientJSON(s string) any {
+	if v, err := parseJSON(strings.TrimSpace(s)); err == nil {
+		return v
+	}
+	t := strings.TrimSpace(s)
+	if t == "" || strings.ContainsAny(t[:1], "{[\"") {
+		return nil
+	}
+	if strings.HasPrefix(t, "'") && strings.HasSuffix(t, "'") && len(t) >= 2 {
+		return t[1 : len(t)-1]
+	}
+	return t
+}
+
+// javaEquals is Objects.equals over json-smart values: numbers equal only
+// within the same Java type.
+func javaEquals(x, y any) bool {
+	switch a := x.(type) {
+	case nil:
+		return y == nil
+	case string:
+		b, ok := y.(string)
+		return ok && a == b
+	case bool:
+		b, ok := y.(bool)
+		return ok && a == b
+	case int64:
+		b, ok := y.(int64)
+		return ok && a == b && javaClass(a) == javaClass(b)
+	case float64:
+		b, ok := y.(float64)
+		return ok && a == b
+	case json.Number:
+		b, ok := y.(json.Number)
+		return ok && a == b
+	case []any:
+		b, ok := y.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !javaEquals(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	case *jobj:
+		b, ok := y.(*jobj)
+		if !ok || len(a.keys) != len(b.keys) {
+			return false
+		}
+		for i, k := range a.keys {
+			bv, ok := b.ValueForKey(k)
+			if !ok || !javaEquals(a.vals[i], bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,265 @@
+package engine
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
+)
+
+// This file holds what every extractor and scoped assertion shares: which
+// samples they look at (JMeter's Sample.scope), which part of a sample
+// (the "field to check"), and how they leave variables behind.
+
+// scopeKind is JMeter's Sample.scope: the main sample, its sub-samples,
+// both, or a variable instead of a sample.
+type scopeKind uint8
+
+const (
+	scopeParent scopeKind = iota
+	scopeChildren
+	scopeAll
+	scopeVariable
+)
+
+// sampleScope is a compiled Sample.scope with its variable name.
+type sampleScope struct {
+	kind scopeKind
+	name *Template // Scope.variable
+}
+
+func readScope(c *compiler, e *jmx.Element) sampleScope {
+	s := sampleScope{name: c.prop(e, "Scope.variable")}
+	switch e.StrOr("Sample.scope", "parent") {
+	case "children":
+		s.kind = scopeChildren
+	case "all":
+		s.kind = scopeAll
+	case "variable":
+		s.kind = scopeVariable
+	}
+	return s
+}
+
+// target is what an extractor or assertion sees of one sample. Sub-samples
+// carry no body or headers yet (the HTTP sampler keeps only the main one's).
+type sampleView struct {
+	s       *report.Sample
+	body    []byte
+	header  http.Header
+	reqHead string
+}
+
+func mainTarget(r *result) sampleView {
+	return sampleView{s: &r.Sample, body: r.body, header: r.header, reqHead: r.reqHead}
+}
+
+// samples returns the samples the scope covers, in JMeter's order: the main
+// sample, then its sub-samples and theirs (four levels down at most).
+// scopeParent returns the main sample without allocating.
+func (sc sampleScope) samples(r *result, buf []sampleView) []sampleView {
+	buf = buf[:0]
+	if sc.kind == scopeParent || sc.kind == scopeAll {
+		buf = append(buf, mainTarget(r))
+	}
+	if sc.kind == scopeChildren || sc.kind == scopeAll {
+		buf = appendSubs(buf, r.Sub, 4)
+	}
+	return buf
+}
+
+func appendSubs(buf []sampleView, subs []*report.Sample, level int) []sampleView {
+	for _, s := range subs {
+		buf = append(buf, sampleView{s: s})
+	}
+	if level > 0 {
+		for _, s := range subs {
+			buf = appendSubs(buf, s.Sub, level-1)
+		}
+	}
+	return buf
+}
+
+// field is the part of a sample an extractor or assertion reads.
+type field uint8
+
+const (
+	fieldBody field = iota
+	fieldBodyUnescaped
+	fieldBodyDocument
+	fieldHeaders
+	fieldRequestHeaders
+	fieldURL
+	fieldCode
+	fieldMessage
+	fieldRequestData
+)
+
+// extractField reads the "field to check" of a Regular Expression or
+// Boundary Extractor (the historic property name is useHeaders).
+func extractField(e *jmx.Element, prop string) (field, error) {
+	v := e.StrOr(prop, "false")
+	switch strings.ToLower(v) {
+	case "", "false":
+		return fieldBody, nil
+	case "true":
+		return fieldHeaders, nil
+	case "request_headers":
+		return fieldRequestHeaders, nil
+	case "unescaped":
+		return fieldBodyUnescaped, nil
+	case "url":
+		return fieldURL, nil
+	case "code":
+		return fieldCode, nil
+	case "message":
+		return fieldMessage, nil
+	case "as_document":
+		return 0, fmt.Errorf("%s: the field \"Body (as a Document)\" needs Apache Tika, which gojm does not have", prop)
+	}
+	return fieldBody, nil
+}
+
+// bodyString views a body as a string without copying. The bytes are
+// reused by the next sample: a value kept beyond this sample (a variable)
+// must be copied with strings.Clone first.
+func bodyString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// text returns the field of the sample as text; it may alias the body.
+func (t *sampleView) text(f field) string {
+	switch f {
+	case fieldBody:
+		return bodyString(t.body)
+	case fieldBodyUnescaped:
+		return html.UnescapeString(bodyString(t.body))
+	case fieldHeaders:
+		return t.responseHeaders()
+	case fieldRequestHeaders:
+		return t.reqHead
+	case fieldURL:
+		return t.s.URL
+	case fieldCode:
+		return t.s.Code
+	case fieldMessage:
+		return t.s.Message
+	}
+	return ""
+}
+
+// responseHeaders renders the response headers as JMeter shows them: the
+// status line, then one "Name: value" line per header, each ending in \n.
+// Go's HTTP client keeps neither the order nor the spelling of the names on
+// the wire, so headers come sorted by their canonical names.
+func (t *sampleView) responseHeaders() string {
+	if t.header == nil && t.s.Code == "" {
+		return ""
+	}
+	if _, err := strconv.Atoi(t.s.Code); err != nil {
+		return "" // no HTTP response: JMeter has no headers either
+	}
+	var b strings.Builder
+	b.WriteString("HTTP/1.1 ")
+	b.WriteString(t.s.Code)
+	if t.s.Message != "" {
+		b.WriteByte(' ')
+		b.WriteString(t.s.Message)
+	}
+	b.WriteByte('\n')
+	names := make([]string, 0, len(t.header))
+	for k := range t.header {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		for _, v := range t.header[k] {
+			b.WriteString(k)
+			b.WriteString(": ")
+			b.WriteString(v)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// headerCount is the number of header lines (for JMeter's header size).
+func (t *sampleView) headerCount() int {
+	n := 0
+	for _, v := range t.header {
+		n += len(v)
+	}
+	return n
+}
+
+// headersSize is JMeter's SampleResult.getHeadersSize for an HTTP sample:
+// the header block as it travels, CRLF line ends and the blank line included.
+func (t *sampleView) headersSize() int64 {
+	h := t.responseHeaders()
+	if h == "" {
+		return 0
+	}
+	return int64(len(h) + t.headerCount() + 1 + 2)
+}
+
+// bodySize is JMeter's getBodySizeAsLong: received bytes less the headers.
+func (t *sampleView) bodySize() int64 {
+	if t.s.Bytes == 0 {
+		return int64(len(t.body))
+	}
+	return t.s.Bytes - t.headersSize()
+}
+
+// putVar sets a variable, copying the value so that it never aliases a
+// response body.
+func putVar(vu *VU, name, value string) {
+	vu.Vars.Put(name, strings.Clone(value))
+}
+
+// matchNr is the "_matchNr" suffix every extractor uses.
+const matchNrSuffix = "_matchNr"
+
+// countVar reads an integer variable such as name_matchNr; 0 when absent.
+func countVar(vu *VU, name string) int {
+	s, ok := vu.Vars.Get(name)
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// intProp evaluates an integer field as JMeter's getPropertyAsInt does:
+// blank or non-numeric text gives def.
+func intProp(vu *VU, t *Template, def int) int {
+	return jmx.Int(t.Eval(vu), def)
+}
+
+// nthName is name_n.
+func nthName(name string, n int) string {
+	return name + "_" + strconv.Itoa(n)
+}
+
+// pick returns the index of the match a match number selects among n
+// matches (1-based numbers, 0 for a random one), or -1 when there is none.
+func pick(vu *VU, number, n int) int {
+	if n <= 0 || number > n {
+		return -1
+	}
+	if number == 0 {
+		return vu.rng.IntN(n)
+	}
+	return number - 1
+}

@@ -1,0 +1,1074 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/gojm/gojm/jmx"
+	"github.com/ohler55/ojg/jp"
+)
+
+// JSON extractors: JMeter's JSON Extractor (JSONPostProcessor) and the
+// older jp@gc JSON Path Extractor. JMeter evaluates JSONPath with Jayway's
+// library over json-smart values; gojm evaluates it with ojg's jp package
+// over values that keep the document's key order (as json-smart's
+// LinkedHashMap does), and writes extracted values back as Java would:
+// numbers through Double.toString, objects through json-smart (slashes
+// escaped, top-level keys in java.util.HashMap order).
+
+// jobj is a JSON object that keeps its keys in document order. It satisfies
+// ojg's jp.Keyed, so JSONPath wildcards and deep scans see keys in order.
+type jobj struct {
+	keys []string
+	vals []any
+	idx  map[string]int // built for larger objects
+}
+
+func (o *jobj) find(k string) int {
+	if o.idx != nil {
+		if i, ok := o.idx[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, key := range o.keys {
+		if key == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// ValueForKey implements jp.Keyed.
+func (o *jobj) ValueForKey(k string) (any, bool) {
+	if i := o.find(k); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
+}
+
+// SetValueForKey implements jp.Keyed; a repeated key keeps its first place.
+func (o *jobj) SetValueForKey(k string, v any) {
+	if i := o.find(k); i >= 0 {
+		o.vals[i] = v
+		return
+	}
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, v)
+	if o.idx != nil {
+		o.idx[k] = len(o.keys) - 1
+	} else if len(o.keys) > 16 {
+		o.idx = make(map[string]int, len(o.keys))
+		for i, key := range o.keys {
+			o.idx[key] = i
+		}
+	}
+}
+
+// RemoveValueForKey implements jp.Keyed.
+func (o *jobj) RemoveValueForKey(k string) {
+	i := o.find(k)
+	if i < 0 {
+		return
+	}
+	o.keys = append(o.keys[:i], o.keys[i+1:]...)
+	o.vals = append(o.vals[:i], o.vals[i+1:]...)
+	if o.idx != nil {
+		delete(o.idx, k)
+		for j := i; j < len(o.keys); j++ {
+			o.idx[o.keys[j]] = j
+		}
+	}
+}
+
+// Keys implements jp.Keyed.
+func (o *jobj) Keys() []string { return o.keys }
+
+// errJSON is a document that is not JSON.
+var errJSON = errors.New("not a JSON document")
+
+// parseJSON reads a JSON document into *jobj, []any, string, int64,
+// float64, json.Number (integers beyond int64), bool and nil.
+func parseJSON(s string) (any, error) {
+	p := jsonParser{s: s}
+	p.ws()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.ws()
+	if p.i < len(p.s) {
+		return nil, p.errorf("unexpected character (%c)", p.s[p.i])
+	}
+	return v, nil
+}
+
+type jsonParser struct {
+	s string
+	i int
+}
+
+func (p *jsonParser) errorf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format+" at position %d", append([]any{errJSON}, append(args, p.i)...)...)
+}
+
+func (p *jsonParser) ws() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) value(depth int) (any, error) {
+	if depth > 1000 {
+		return nil, p.errorf("nested too deep")
+	}
+	if p.i >= len(p.s) {
+		return nil, p.errorf("unexpected end")
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		p.i++
+		o := &jobj{}
+		p.ws()
+		if p.i < len(p.s) && p.s[p.i] == '}' {
+			p.i++
+			return o, nil
+		}
+		for {
+			p.ws()
+			if p.i >= len(p.s) || p.s[p.i] != '"' {
+				return nil, p.errorf("expected a key")
+			}
+			k, err := p.str()
+			if err != nil {
+				return nil, err
+			}
+			p.ws()
+			if p.i >= len(p.s) || p.s[p.i] != ':' {
+				return nil, p.errorf("expected ':'")
+			}
+			p.i++
+			p.ws()
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			o.SetValueForKey(k, v)
+			p.ws()
+			if p.i < len(p.s) && p.s[p.i] == ',' {
+				p.i++
+				continue
+			}
+			if p.i < len(p.s) && p.s[p.i] == '}' {
+				p.i++
+				return o, nil
+			}
+			return nil, p.errorf("expected ',' or '}'")
+		}
+	case c == '[':
+		p.i++
+		a := []any{}
+		p.ws()
+		if p.i < len(p.s) && p.s[p.i] == ']' {
+			p.i++
+			return a, nil
+		}
+		for {
+			p.ws()
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+			p.ws()
+			if p.i < len(p.s) && p.s[p.i] == ',' {
+				p.i++
+				continue
+			}
+			if p.i < len(p.s) && p.s[p.i] == ']' {
+				p.i++
+				return a, nil
+			}
+			return nil, p.errorf("expected ',' or ']'")
+		}
+	case c == '"':
+		return p.str()
+	case c == 't' && strings.HasPrefix(p.s[p.i:], "true"):
+		p.i += 4
+		return true, nil
+	case c == 'f' && strings.HasPrefix(p.s[p.i:], "false"):
+		p.i += 5
+		return false, nil
+	case c == 'n' && strings.HasPrefix(p.s[p.i:], "null"):
+		p.i += 4
+		return nil, nil
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	default:
+		r, _ := utf8.DecodeRuneInString(p.s[p.i:])
+		return nil, p.errorf("unexpected character (%c)", r)
+	}
+}
+
+func (p *jsonParser) number() (any, error) {
+	start := p.i
+	isFloat := false
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if c >= '0' && c <= '9' {
+			p.i++
+		} else if c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-' {
+			isFloat = true
+			p.i++
+		} else {
+			break
+		}
+	}
+	text := p.s[start:p.i]
+	if !isFloat {
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return n, nil
+		}
+		if text == "-" {
+			return nil, p.errorf("bad number")
+		}
+		return json.Number(text), nil
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return nil, p.errorf("bad number %s", text)
+	}
+	return f, nil
+}
+
+func (p *jsonParser) str() (string, error) {
+	p.i++ // opening quote
+	start := p.i
+	for p.i < len(p.s) && p.s[p.i] != '"' && p.s[p.i] != '\\' {
+		p.i++
+	}
+	if p.i < len(p.s) && p.s[p.i] == '"' {
+		p.i++
+		return p.s[start : p.i-1], nil
+	}
+	var b strings.Builder
+	b.WriteString(p.s[start:p.i])
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return b.String(), nil
+		case c == '\\' && p.i+1 < len(p.s):
+			p.i++
+			switch e := p.s[p.i]; e {
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 't':
+				b.WriteByte('\t')
+			case 'u':
+				if p.i+4 >= len(p.s) {
+					return "", p.errorf("bad \\u escape")
+				}
+				n, err := strconv.ParseUint(p.s[p.i+1:p.i+5], 16, 16)
+				if err != nil {
+					return "", p.errorf("bad \\u escape")
+				}
+				p.i += 4
+				r := rune(n)
+				if utf16.IsSurrogate(r) && p.i+6 < len(p.s) && p.s[p.i+1] == '\\' && p.s[p.i+2] == 'u' {
+					if m, err := strconv.ParseUint(p.s[p.i+3:p.i+7], 16, 16); err == nil {
+						if d := utf16.DecodeRune(r, rune(m)); d != utf8.RuneError {
+							r = d
+							p.i += 6
+						}
+					}
+				}
+				b.WriteRune(r)
+			default:
+				b.WriteByte(e)
+			}
+			p.i++
+		default:
+			b.WriteByte(c)
+			p.i++
+		}
+	}
+	return "", p.errorf("unterminated string")
+}
+
+// Writing values as Java does -------------------------------------------
+
+// javaDouble is Java's Double.toString.
+func javaDouble(f float64) string {
+	if math.IsNaN(f) {
+		return "NaN"
+	}
+	if math.IsInf(f, 0) {
+		if f > 0 {
+			return "Infinity"
+		}
+		return "-Infinity"
+	}
+	if f == 0 {
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	a := math.Abs(f)
+	if a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±xx
+	mant, exp, _ := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
+}
+
+// javaDecimal is java.text.DecimalFormat("#.#") with at least one and at
+// most 340 fraction digits: plain notation, as the JSON assertions print
+// doubles.
+func javaDecimal(f float64) string {
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// javaString is Java's toString of an extracted JSON value (JSONManager and
+// JSONPostProcessor): strings as they are, numbers and booleans as Java
+// prints them, objects and arrays as json-smart writes them.
+func javaString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case json.Number:
+		return string(x)
+	case float64:
+		return javaDouble(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case *jobj:
+		var b strings.Builder
+		writeJSONObject(&b, x, true)
+		return b.String()
+	case []any:
+		var b strings.Builder
+		writeJSON(&b, x)
+		return b.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// pluginString is the jp@gc plugins' objectToString: like javaString but
+// doubles in plain notation.
+func pluginString(v any) string {
+	if f, ok := v.(float64); ok {
+		return javaDecimal(f)
+	}
+	return javaString(v)
+}
+
+func writeJSON(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case string:
+		b.WriteByte('"')
+		escapeJSON4Web(b, x)
+		b.WriteByte('"')
+	case *jobj:
+		writeJSONObject(b, x, false)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSON(b, e)
+		}
+		b.WriteByte(']')
+	default:
+		b.WriteString(javaString(v))
+	}
+}
+
+// writeJSONObject writes an object as json-smart does. The extracted object
+// itself is copied into a java.util.HashMap (net.minidev.json.JSONObject)
+// before it is written, so its keys come in HashMap order; objects inside it
+// keep the document's order.
+func writeJSONObject(b *strings.Builder, o *jobj, top bool) {
+	b.WriteByte('{')
+	order := func(i int) int { return i }
+	var perm []int
+	if top {
+		perm = javaHashOrder(o.keys)
+		order = func(i int) int { return perm[i] }
+	}
+	for i := range o.keys {
+		j := order(i)
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		escapeJSON4Web(b, o.keys[j])
+		b.WriteString(`":`)
+		writeJSON(b, o.vals[j])
+	}
+	b.WriteByte('}')
+}
+
+// escapeJSON4Web escapes a string as json-smart's default style does:
+// quotes, backslashes, control characters, '/' and the ranges
+// U+007F–U+009F and U+2000–U+20FF.
+func escapeJSON4Web(b *strings.Builder, s string) {
+	const hexd = "0123456789ABCDEF"
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '/':
+			b.WriteString(`\/`)
+		default:
+			if r <= 0x1F || r >= 0x7F && r <= 0x9F || r >= 0x2000 && r <= 0x20FF {
+				b.WriteString(`\u`)
+				b.WriteByte(hexd[r>>12&0xF])
+				b.WriteByte(hexd[r>>8&0xF])
+				b.WriteByte(hexd[r>>4&0xF])
+				b.WriteByte(hexd[r&0xF])
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+}
+
+// javaHashOrder returns the order in which a java.util.HashMap built from a
+// map of these keys (in this order) iterates them: by bucket of the spread
+// String.hashCode, then by insertion within a bucket.
+func javaHashOrder(keys []string) []int {
+	n := len(keys)
+	t := int(float32(n)/float32(0.75) + 1)
+	size := 1
+	for size < t {
+		size <<= 1
+	}
+	buckets := make([][]int, size)
+	for i, k := range keys {
+		h := javaStringHash(k)
+		h ^= h >> 16
+		idx := h & uint32(size-1)
+		buckets[idx] = append(buckets[idx], i)
+	}
+	out := make([]int, 0, n)
+	for _, bk := range buckets {
+		out = append(out, bk...)
+	}
+	return out
+}
+
+// javaStringHash is String.hashCode over the UTF-16 code units of s.
+func javaStringHash(s string) uint32 {
+	var h uint32
+	for _, r := range s {
+		if r >= 0x10000 {
+			r1, r2 := utf16.EncodeRune(r)
+			h = 31*h + uint32(r1)
+			h = 31*h + uint32(r2)
+			continue
+		}
+		h = 31*h + uint32(r)
+	}
+	return h
+}
+
+// JSONPath ----------------------------------------------------------------
+
+// jsonPath is a compiled JSONPath expression in Jayway's dialect.
+type jsonPath struct {
+	src      string
+	expr     jp.Expr
+	definite bool
+	fn       string // a trailing Jayway function: length, size, min, max…
+}
+
+// jaywayFuncs are the path functions Jayway accepts at the end of a path.
+var jaywayFuncs = map[string]bool{"length": true, "size": true, "min": true, "max": true, "avg": true,
+	"stddev": true, "sum": true, "keys": true, "first": true, "last": true}
+
+// compileJSONPath compiles a Jayway path. As Jayway does, a path that does
+// not start with '$' or '@' is taken relative to the root.
+func compileJSONPath(src string) (*jsonPath, error) {
+	p := strings.TrimSpace(src)
+	if !strings.HasPrefix(p, "$") && !strings.HasPrefix(p, "@") {
+		p = "$." + p
+	}
+	jpth := &jsonPath{src: src}
+	if strings.HasSuffix(p, ")") {
+		if i := strings.LastIndex(p, "."); i > 0 {
+			name, rest, ok := strings.Cut(p[i+1:], "(")
+			if ok && jaywayFuncs[name] && strings.TrimSpace(strings.TrimSuffix(rest, ")")) == "" {
+				jpth.fn = name
+				p = p[:i]
+			}
+		}
+	}
+	x, err := jp.ParseString(p)
+	if err != nil {
+		return nil, fmt.Errorf("JSONPath %q: %w", src, err)
+	}
+	jpth.expr = x
+	jpth.definite = true
+	for _, f := range x {
+		switch f.(type) {
+		case jp.Root, jp.At, jp.Child, jp.Nth, jp.Bracket:
+		default:
+			jpth.definite = false
+		}
+	}
+	return jpth, nil
+}
+
+// jsonPathField is a JSONPath field of an element: compiled once when
+// constant, on each use otherwise.
+type jsonPathField struct {
+	t   *Template
+	p   *jsonPath
+	err error
+}
+
+func newJSONPathField(t *Template) (*jsonPathField, error) {
+	f := &jsonPathField{t: t}
+	if t.Const() {
+		f.p, f.err = compileJSONPath(t.Raw())
+		if f.err != nil {
+			return nil, f.err
+		}
+	}
+	return f, nil
+}
+
+func (f *jsonPathField) get(vu *VU) (*jsonPath, error) {
+	if f.p != nil {
+		return f.p, nil
+	}
+	return compileJSONPath(f.t.Eval(vu))
+}
+
+// all returns every value the path selects (Jayway's ALWAYS_RETURN_LIST);
+// a path ending in a function selects nothing there (Jayway refuses
+// functions with that option, and JMeter's extractor falls back to its
+// default value).
+func (p *jsonPath) all(doc any) []any {
+	if p.fn != "" {
+		return nil
+	}
+	if p.definite {
+		v, err := p.walk(doc)
+		if err != nil {
+			return nil
+		}
+		return []any{v}
+	}
+	return p.expr.Get(doc)
+}
+
+// read is Jayway's JsonPath.read with the default configuration: the value
+// of a definite path (an error when it is missing), the list of values of an
+// indefinite one, or a function's result.
+func (p *jsonPath) read(doc any) (any, error) {
+	var v any
+	if p.definite {
+		w, err := p.walk(doc)
+		if err != nil {
+			return nil, err
+		}
+		v = w
+	} else {
+		v = p.expr.Get(doc)
+		if v.([]any) == nil {
+			v = []any{}
+		}
+	}
+	if p.fn == "" {
+		return v, nil
+	}
+	return jaywayFunction(p.fn, v, p.src)
+}
+
+// walk follows a definite path, failing with Jayway's messages.
+func (p *jsonPath) walk(doc any) (any, error) {
+	cur := doc
+	path := "$"
+	for i, f := range p.expr {
+		leaf := i == len(p.expr)-1
+		switch k := f.(type) {
+		case jp.Root, jp.At:
+		case jp.Child:
+			o, ok := cur.(*jobj)
+			if !ok {
+				return nil, fmt.Errorf("Expected to find an object with property ['%s'] in path %s but found '%s'. This is not a json object according to the JsonProvider: 'com.jayway.jsonpath.spi.json.JsonSmartJsonProvider'.", string(k), path, javaClass(cur))
+			}
+			next := path + "['" + string(k) + "']"
+			v, ok := o.ValueForKey(string(k))
+			if !ok {
+				if leaf {
+					return nil, errors.New("No results for path: " + p.jaywayString())
+				}
+				return nil, errors.New("Missing property in path " + next)
+			}
+			cur, path = v, next
+		case jp.Nth:
+			a, ok := cur.([]any)
+			if !ok {
+				return nil, fmt.Errorf("Filter: [%d] can only be applied to arrays. Current context is: %s", int(k), javaString(cur))
+			}
+			n := int(k)
+			if n < 0 {
+				n += len(a)
+			}
+			if n < 0 || n >= len(a) {
+				return nil, errors.New("No results for path: " + p.jaywayString())
+			}
+			cur, path = a[n], path+"["+strconv.Itoa(int(k))+"]"
+		case jp.Bracket:
+		}
+	}
+	return cur, nil
+}
+
+// jaywayString renders the path as Jayway's Path.toString does.
+func (p *jsonPath) jaywayString() string {
+	var b strings.Builder
+	for _, f := range p.expr {
+		switch k := f.(type) {
+		case jp.Root:
+			b.WriteByte('$')
+		case jp.At:
+			b.WriteByte('@')
+		case jp.Child:
+			b.WriteString("['" + string(k) + "']")
+		case jp.Nth:
+			b.WriteString("[" + strconv.Itoa(int(k)) + "]")
+		case jp.Wildcard:
+			b.WriteString("[*]")
+		case jp.Descent:
+			b.WriteString("..")
+		case *jp.Filter:
+			b.WriteString("[?]")
+		case jp.Bracket:
+		default:
+			b.WriteString(fmt.Sprint(f))
+		}
+	}
+	return b.String()
+}
+
+// javaClass names the Java class json-smart would hold a value in.
+func javaClass(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "java.lang.String"
+	case int64:
+		if x >= math.MinInt32 && x <= math.MaxInt32 {
+			return "java.lang.Integer"
+		}
+		return "java.lang.Long"
+	case json.Number:
+		return "java.math.BigInteger"
+	case float64:
+		return "java.lang.Double"
+	case bool:
+		return "java.lang.Boolean"
+	case []any:
+		return "net.minidev.json.JSONArray"
+	case *jobj:
+		return "java.util.LinkedHashMap"
+	}
+	return "java.lang.Object"
+}
+
+// jaywayFunction applies a trailing path function to what the path read.
+func jaywayFunction(fn string, v any, src string) (any, error) {
+	switch fn {
+	case "length", "size":
+		switch x := v.(type) {
+		case []any:
+			return int64(len(x)), nil
+		case *jobj:
+			return int64(len(x.keys)), nil
+		case string:
+			return int64(len(utf16.Encode([]rune(x)))), nil
+		}
+		return nil, fmt.Errorf("Aggregation function attempted to calculate value using empty array")
+	case "keys":
+		if o, ok := v.(*jobj); ok {
+			out := make([]any, len(o.keys))
+			for i, k := range o.keys {
+				out[i] = k
+			}
+			return out, nil
+		}
+		return nil, fmt.Errorf("Invalid function call for path %s", src)
+	case "first", "last":
+		a, ok := v.([]any)
+		if !ok || len(a) == 0 {
+			return nil, fmt.Errorf("Aggregation function attempted to calculate value using empty array")
+		}
+		if fn == "first" {
+			return a[0], nil
+		}
+		return a[len(a)-1], nil
+	}
+	a, _ := v.([]any)
+	var nums []float64
+	for _, e := range a {
+		switch n := e.(type) {
+		case int64:
+			nums = append(nums, float64(n))
+		case float64:
+			nums = append(nums, n)
+		}
+	}
+	if len(nums) == 0 {
+		return nil, errors.New("Aggregation function attempted to calculate value using empty array")
+	}
+	var sum, min, max float64 = 0, math.Inf(1), math.Inf(-1)
+	for _, n := range nums {
+		sum += n
+		min = math.Min(min, n)
+		max = math.Max(max, n)
+	}
+	switch fn {
+	case "sum":
+		return sum, nil
+	case "min":
+		return min, nil
+	case "max":
+		return max, nil
+	case "avg":
+		return sum / float64(len(nums)), nil
+	}
+	mean := sum / float64(len(nums))
+	var sq float64
+	for _, n := range nums {
+		sq += (n - mean) * (n - mean)
+	}
+	return math.Sqrt(sq / float64(len(nums))), nil
+}
+
+// JSON Extractor ----------------------------------------------------------
+
+// jsonExtract is one variable of a JSON Extractor.
+type jsonExtract struct {
+	ref    *Template
+	path   *jsonPathField
+	def    *Template
+	number int
+}
+
+type jsonExtractor struct {
+	name   string
+	scope  sampleScope
+	vars   []jsonExtract
+	concat bool
+}
+
+// splitJava is Java's String.split(";"): trailing empty pieces dropped
+// unless keepTrailing (split(";", -1)).
+func splitJava(s string, keepTrailing bool) []string {
+	parts := strings.Split(s, ";")
+	if !keepTrailing {
+		for len(parts) > 1 && parts[len(parts)-1] == "" {
+			parts = parts[:len(parts)-1]
+		}
+	}
+	return parts
+}
+
+func buildJSONExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+	names := splitJava(e.Str("JSONPostProcessor.referenceNames"), false)
+	paths := splitJava(e.Str("JSONPostProcessor.jsonPathExprs"), false)
+	defs := splitJava(e.Str("JSONPostProcessor.defaultValues"), true)
+	if len(names) != len(paths) || len(names) != len(defs) {
+		return nil, errors.New("Mismatch between number of variables, json expressions and default values")
+	}
+	numbers := make([]int, len(defs))
+	if m := e.Str("JSONPostProcessor.match_numbers"); strings.TrimSpace(m) != "" {
+		for i, s := range strings.Split(m, ";") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				return nil, fmt.Errorf("match number %q is not a number", s)
+			}
+			if i >= len(numbers) {
+				return nil, errors.New("more match numbers than variables")
+			}
+			numbers[i] = n
+		}
+	}
+	x := &jsonExtractor{name: e.Name, scope: readScope(c, e), concat: e.Bool("JSONPostProcessor.compute_concat", false)}
+	for i := range paths {
+		pf, err := newJSONPathField(c.template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))
+		if err != nil {
+			return nil, err
+		}
+		x.vars = append(x.vars, jsonExtract{
+			ref:    c.template(e, "JSONPostProcessor.referenceNames", strings.TrimSpace(names[i])),
+			path:   pf,
+			def:    c.template(e, "JSONPostProcessor.defaultValues", defs[i]),
+			number: numbers[i],
+		})
+	}
+	return x, nil
+}
+
+func (x *jsonExtractor) post(vu *VU, r *result) {
+	var docs []any
+	var bad error
+	hasInput := false
+	if x.scope.kind == scopeVariable {
+		hasInput = true
+		if s, ok := vu.Vars.Get(x.scope.name.Eval(vu)); ok {
+			if d, err := parseJSON(s); err == nil {
+				docs = append(docs, d)
+			} else {
+				bad = err
+			}
+		} else {
+			bad = errors.New("the variable is not defined")
+		}
+	} else {
+		var buf [1]sampleView
+		for _, t := range x.scope.samples(r, buf[:0]) {
+			s := bodyString(t.body)
+			if strings.TrimSpace(s) == "" {
+				continue
+			}
+			hasInput = true
+			if d, err := parseJSON(s); err == nil {
+				docs = append(docs, d)
+			} else {
+				bad = err
+			}
+		}
+	}
+	for i := range x.vars {
+		v := &x.vars[i]
+		ref, def := v.ref.Eval(vu), v.def.Eval(vu)
+		vu.Vars.Remove(ref + matchNrSuffix)
+		for n := 1; ; n++ {
+			name := nthName(ref, n)
+			if _, ok := vu.Vars.Get(name); !ok {
+				break
+			}
+			vu.Vars.Remove(name)
+		}
+		if !hasInput {
+			vu.Vars.Put(ref, def)
+			continue
+		}
+		path, err := v.path.get(vu)
+		if err == nil {
+			err = bad
+		}
+		if err != nil {
+			vu.warnf("JSON Extractor %q: %v", x.name, err)
+			vu.Vars.Put(ref, def)
+			continue
+		}
+		var found []any
+		for _, d := range docs {
+			found = append(found, path.all(d)...)
+		}
+		x.save(vu, ref, def, v.number, found)
+	}
+}
+
+// save stores the values found for one variable as JMeter's
+// JSONPostProcessor does.
+func (x *jsonExtractor) save(vu *VU, ref, def string, number int, found []any) {
+	str := func(v any) string {
+		if v == nil {
+			return def
+		}
+		return javaString(v)
+	}
+	switch {
+	case len(found) == 0:
+		vu.Vars.Put(ref, def)
+		vu.Vars.Put(ref+matchNrSuffix, "0")
+		if number < 0 && x.concat {
+			vu.Vars.Put(ref+"_ALL", "")
+		}
+		return
+	case len(found) == 1:
+		name := ref
+		if number < 0 {
+			name = nthName(ref, 1)
+		}
+		vu.Vars.Put(name, str(found[0]))
+		if number < 0 && x.concat {
+			vu.Vars.Put(ref+"_ALL", str(found[0]))
+		}
+	case number < 0:
+		var all strings.Builder
+		for i, v := range found {
+			s := str(v)
+			vu.Vars.Put(nthName(ref, i+1), s)
+			if x.concat {
+				if i > 0 {
+					all.WriteByte(',')
+				}
+				all.WriteString(s)
+			}
+		}
+		if x.concat {
+			vu.Vars.Put(ref+"_ALL", all.String())
+		}
+	case number == 0:
+		vu.Vars.Put(ref, str(found[vu.rng.IntN(len(found))]))
+	case number > len(found):
+		vu.Vars.Put(ref, def)
+	default:
+		vu.Vars.Put(ref, str(found[number-1]))
+	}
+	if number != 0 {
+		vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(len(found)))
+	}
+}
+
+// jp@gc JSON Path Extractor -------------------------------------------------
+
+type pluginJSONExtractor struct {
+	name    string
+	ref     *Template
+	path    *jsonPathField
+	def     *Template
+	fromVar bool
+	src     *Template
+}
+
+func buildPluginJSONExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
+		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
+	}
+	pf, err := newJSONPathField(c.prop(e, "JSONPATH"))
+	if err != nil {
+		return nil, err
+	}
+	return &pluginJSONExtractor{
+		name:    e.Name,
+		ref:     c.prop(e, "VAR"),
+		path:    pf,
+		def:     c.prop(e, "DEFAULT"),
+		fromVar: e.Str("SUBJECT") == "VAR",
+		src:     c.prop(e, "VARIABLE"),
+	}, nil
+}
+
+func (x *pluginJSONExtractor) post(vu *VU, r *result) {
+	ref := x.ref.Eval(vu)
+	var in string
+	ok := true
+	if x.fromVar {
+		in, ok = vu.Vars.Get(x.src.Eval(vu))
+	} else {
+		in = bodyString(r.body)
+	}
+	clear := func() {
+		for k := 1; ; k++ {
+			n := nthName(ref, k)
+			if _, ok := vu.Vars.Get(n); !ok {
+				return
+			}
+			vu.Vars.Remove(n)
+		}
+	}
+	fail := func(err error) {
+		vu.warnf("jp@gc JSON Path Extractor %q: %v", x.name, err)
+		vu.Vars.Put(ref, x.def.Eval(vu))
+		vu.Vars.Put(ref+matchNrSuffix, "0")
+		clear()
+	}
+	if !ok {
+		fail(errors.New("the source variable is not defined"))
+		return
+	}
+	doc, err := parseJSON(in)
+	if err != nil {
+		fail(err)
+		return
+	}
+	path, err := x.path.get(vu)
+	if err != nil {
+		fail(err)
+		return
+	}
+	v, err := path.read(doc)
+	if err != nil {
+		fail(err)
+		return
+	}
+	arr, isArr := v.([]any)
+	if !isArr {
+		vu.Vars.Put(ref, pluginString(v))
+		return
+	}
+	if len(arr) == 0 {
+		fail(errors.New("Extracted array is empty"))
+		return
+	}
+	vu.Vars.Put(ref, pluginString(v))
+	vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(len(arr)))
+	clear()
+	for n, e := range arr {
+		vu.Vars.Put(nthName(ref, n+1), pluginString(e))
+	}
+}

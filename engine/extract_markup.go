@@ -1,0 +1,553 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/andybalholm/cascadia"
+	"github.com/antchfx/htmlquery"
+	"github.com/antchfx/xmlquery"
+	"github.com/antchfx/xpath"
+	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
+	"golang.org/x/net/html"
+)
+
+// Markup extractors: the CSS Selector Extractor (HtmlExtractor, JSoup's
+// selectors run by cascadia) and the XPath and XPath2 Extractors (run by
+// antchfx/xpath over xmlquery documents, or htmlquery ones for tolerant
+// HTML parsing).
+
+// CSS Selector Extractor --------------------------------------------------
+
+type cssExtractor struct {
+	name     string
+	scope    sampleScope
+	ref      *Template
+	sel      *Template
+	fixed    cascadia.Sel
+	attr     *Template
+	match    *Template
+	def      *Template
+	emptyDef bool
+}
+
+// jsoupIndex matches JSoup's sibling-index pseudo-classes, which cascadia
+// spells as :nth-child.
+var jsoupIndex = regexp.MustCompile(`:(eq|lt|gt)\((\d+)\)`)
+
+// compileCSS compiles a JSoup selector with cascadia, rewriting :eq(n),
+// :lt(n) and :gt(n) first.
+func compileCSS(s string) (cascadia.Sel, error) {
+	s = jsoupIndex.ReplaceAllStringFunc(s, func(m string) string {
+		p := jsoupIndex.FindStringSubmatch(m)
+		n, _ := strconv.Atoi(p[2])
+		switch p[1] {
+		case "eq":
+			return ":nth-child(" + strconv.Itoa(n+1) + ")"
+		case "lt":
+			return ":nth-child(-n+" + strconv.Itoa(n) + ")"
+		}
+		return ":nth-child(n+" + strconv.Itoa(n+2) + ")"
+	})
+	sel, err := cascadia.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("CSS selector %q: %w", s, err)
+	}
+	return sel, nil
+}
+
+func buildCSSExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+	if impl := e.Str("HtmlExtractor.extractor_impl"); impl != "" && impl != "JSOUP" && impl != "JODD" {
+		return nil, fmt.Errorf("extractor implementation %q is unknown", impl)
+	}
+	x := &cssExtractor{
+		name:     e.Name,
+		scope:    readScope(c, e),
+		ref:      c.prop(e, "HtmlExtractor.refname"),
+		sel:      c.prop(e, "HtmlExtractor.expr"),
+		attr:     c.prop(e, "HtmlExtractor.attribute"),
+		match:    c.prop(e, "HtmlExtractor.match_number"),
+		def:      c.prop(e, "HtmlExtractor.default"),
+		emptyDef: e.Bool("HtmlExtractor.default_empty_value", false),
+	}
+	if x.sel.Const() {
+		sel, err := compileCSS(x.sel.Raw())
+		if err != nil {
+			return nil, err
+		}
+		x.fixed = sel
+	}
+	return x, nil
+}
+
+func (x *cssExtractor) post(vu *VU, r *result) {
+	ref := x.ref.Eval(vu)
+	number := intProp(vu, x.match, 0)
+	if def := x.def.Eval(vu); def != "" || x.emptyDef {
+		vu.Vars.Put(ref, def)
+	}
+	sel := x.fixed
+	if sel == nil {
+		var err error
+		if sel, err = compileCSS(x.sel.Eval(vu)); err != nil {
+			vu.warnf("CSS Selector Extractor %q: %v", x.name, err)
+			return
+		}
+	}
+	attr := strings.TrimSpace(x.attr.Eval(vu))
+	var matches []string
+	find := func(in string) {
+		doc, err := html.Parse(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		for _, n := range cascadia.QueryAll(doc, sel) {
+			if number > 0 && len(matches) == number {
+				return
+			}
+			if attr != "" {
+				matches = append(matches, htmlAttr(n, attr))
+			} else {
+				matches = append(matches, jsoupText(n))
+			}
+		}
+	}
+	if x.scope.kind == scopeVariable {
+		in, _ := vu.Vars.Get(x.scope.name.Eval(vu))
+		if in == "" {
+			return
+		}
+		find(in)
+	} else {
+		var buf [1]sampleView
+		for _, t := range x.scope.samples(r, buf[:0]) {
+			find(bodyString(t.body))
+			if number > 0 && len(matches) == number {
+				break
+			}
+		}
+	}
+	prev := 0
+	if _, ok := vu.Vars.Get(ref + matchNrSuffix); ok {
+		prev = countVar(vu, ref+matchNrSuffix)
+		vu.Vars.Remove(ref + matchNrSuffix)
+	}
+	count := 0
+	if number >= 0 {
+		if i := pick(vu, number, len(matches)); i >= 0 {
+			vu.Vars.Put(ref, matches[i])
+		}
+	} else {
+		count = len(matches)
+		vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(count))
+		for i, m := range matches {
+			vu.Vars.Put(nthName(ref, i+1), m)
+		}
+	}
+	for i := count + 1; i <= prev; i++ {
+		vu.Vars.Remove(nthName(ref, i))
+	}
+}
+
+// htmlAttr is JSoup's Element.attr: the value, or "" when absent.
+func htmlAttr(n *html.Node, name string) string {
+	name = strings.ToLower(name)
+	for _, a := range n.Attr {
+		if strings.ToLower(a.Key) == name {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// jsoupBlock are the tags JSoup treats as blocks when it joins text.
+var jsoupBlock = map[string]bool{}
+
+func init() {
+	for _, t := range strings.Fields(`html head body frameset script noscript style meta link title frame noframes
+		section nav aside hgroup header footer p h1 h2 h3 h4 h5 h6 ul ol pre div blockquote hr address figure
+		figcaption form fieldset ins del dl dt dd li table caption thead tfoot tbody colgroup col tr th td video
+		audio canvas details menu plaintext template article main svg math center dir applet marquee listing`) {
+		jsoupBlock[t] = true
+	}
+}
+
+// jsoupText is JSoup's Element.text(): the text of the element and its
+// descendants, whitespace collapsed, a space between blocks and at <br>.
+func jsoupText(n *html.Node) string {
+	var b strings.Builder
+	lastSpace := func() bool {
+		s := b.String()
+		return s == "" || s[len(s)-1] == ' '
+	}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			prevWS := lastSpace()
+			for _, r := range n.Data {
+				if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' {
+					if !prevWS {
+						b.WriteByte(' ')
+						prevWS = true
+					}
+					continue
+				}
+				b.WriteRune(r)
+				prevWS = false
+			}
+		case html.ElementNode:
+			if (jsoupBlock[n.Data] || n.Data == "br") && !lastSpace() {
+				b.WriteByte(' ')
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return strings.TrimSpace(b.String())
+}
+
+// XPath documents -----------------------------------------------------------
+
+// xpathDoc is a parsed document ready for XPath: XML, or tolerant HTML.
+type xpathDoc struct {
+	xml  *xmlquery.Node
+	html *html.Node
+	ns   map[string]string // prefixes declared on the document element
+}
+
+func parseXPathDoc(s string, tolerant bool) (*xpathDoc, error) {
+	if tolerant {
+		n, err := htmlquery.Parse(strings.NewReader(s))
+		if err != nil {
+			return nil, err
+		}
+		return &xpathDoc{html: n}, nil
+	}
+	n, err := xmlquery.Parse(strings.NewReader(s))
+	if err != nil {
+		return nil, err
+	}
+	if n.SelectElement("*") == nil && xmlRoot(n) == nil {
+		return nil, errors.New("Premature end of file.")
+	}
+	d := &xpathDoc{xml: n}
+	if root := xmlRoot(n); root != nil {
+		for _, a := range root.Attr {
+			if a.Name.Space == "xmlns" {
+				if d.ns == nil {
+					d.ns = map[string]string{}
+				}
+				d.ns[a.Name.Local] = a.Value
+			}
+		}
+	}
+	return d, nil
+}
+
+func xmlRoot(n *xmlquery.Node) *xmlquery.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == xmlquery.ElementNode {
+			return c
+		}
+	}
+	return nil
+}
+
+func (d *xpathDoc) nav() xpath.NodeNavigator {
+	if d.html != nil {
+		return htmlquery.CreateXPathNavigator(d.html)
+	}
+	return xmlquery.CreateXPathNavigator(d.xml)
+}
+
+// outer renders the node under a navigator as markup (the "fragment" option).
+func outer(n xpath.NodeNavigator) string {
+	switch x := n.(type) {
+	case *xmlquery.NodeNavigator:
+		if n.NodeType() == xpath.AttributeNode {
+			return n.Value()
+		}
+		return x.Current().OutputXML(true)
+	case *htmlquery.NodeNavigator:
+		if n.NodeType() == xpath.AttributeNode {
+			return n.Value()
+		}
+		return htmlquery.OutputHTML(x.Current(), true)
+	}
+	return n.Value()
+}
+
+// xpathField is an XPath expression field: compiled once when constant.
+type xpathField struct {
+	t     *Template
+	fixed *xpath.Expr
+	ns    map[string]string
+}
+
+func newXPathField(t *Template, ns map[string]string) (*xpathField, error) {
+	f := &xpathField{t: t, ns: ns}
+	if t.Const() && strings.TrimSpace(t.Raw()) != "" {
+		x, err := compileXPath(t.Raw(), ns)
+		if err != nil {
+			return nil, err
+		}
+		f.fixed = x
+	}
+	return f, nil
+}
+
+func compileXPath(s string, ns map[string]string) (*xpath.Expr, error) {
+	var x *xpath.Expr
+	var err error
+	if len(ns) > 0 {
+		x, err = xpath.CompileWithNS(s, ns)
+	} else {
+		x, err = xpath.Compile(s)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("XPath %q: %w", s, err)
+	}
+	return x, nil
+}
+
+// get returns the expression, compiled with the document's own prefixes
+// added when asked.
+func (f *xpathField) get(vu *VU, doc *xpathDoc) (*xpath.Expr, string, error) {
+	src := f.t.Eval(vu)
+	if doc != nil && len(doc.ns) > 0 {
+		ns := map[string]string{}
+		for k, v := range doc.ns {
+			ns[k] = v
+		}
+		for k, v := range f.ns {
+			ns[k] = v
+		}
+		x, err := compileXPath(src, ns)
+		return x, src, err
+	}
+	if f.fixed != nil {
+		return f.fixed, src, nil
+	}
+	x, err := compileXPath(src, f.ns)
+	return x, src, err
+}
+
+// xpathNumber prints an XPath 1.0 number as Xalan's XNumber.toString does.
+func xpathNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == math.Trunc(f) && math.Abs(f) < 1e18:
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// addAssertionFailure records an extractor's trouble on the sample as a
+// failed assertion result, as JMeter's XPath extractors do; failSample also
+// marks the sample failed.
+func addAssertionFailure(r *result, name, msg string, failSample bool) {
+	r.Assertions = append(r.Assertions, report.AssertionResult{Name: name, Failure: true, Message: msg})
+	if !r.msgSet {
+		r.FailureMessage, r.msgSet = msg, true
+	}
+	if failSample {
+		r.Success = false
+	}
+}
+
+// XPath Extractor --------------------------------------------------------
+
+type xpathExtractor struct {
+	name     string
+	v2       bool
+	scope    sampleScope
+	ref      *Template
+	query    *xpathField
+	def      *Template
+	match    *Template
+	fragment bool
+	tolerant bool
+}
+
+func buildXPathExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+	q, err := newXPathField(c.prop(e, "XPathExtractor.xpathQuery"), nil)
+	if err != nil {
+		return nil, err
+	}
+	return &xpathExtractor{
+		name:     e.Name,
+		scope:    readScope(c, e),
+		ref:      c.prop(e, "XPathExtractor.refname"),
+		query:    q,
+		def:      c.prop(e, "XPathExtractor.default"),
+		match:    c.prop(e, "XPathExtractor.matchNumber"),
+		fragment: e.Bool("XPathExtractor.fragment", false),
+		tolerant: e.Bool("XPathExtractor.tolerant", false),
+	}, nil
+}
+
+func buildXPath2Extractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+	q, err := newXPathField(c.prop(e, "XPathExtractor2.xpathQuery"), parseNamespaces(e.Str("XPathExtractor2.namespaces")))
+	if err != nil {
+		return nil, err
+	}
+	return &xpathExtractor{
+		name:     e.Name,
+		v2:       true,
+		scope:    readScope(c, e),
+		ref:      c.prop(e, "XPathExtractor2.refname"),
+		query:    q,
+		def:      c.prop(e, "XPathExtractor2.default"),
+		match:    c.prop(e, "XPathExtractor2.matchNumber"),
+		fragment: e.Bool("XPathExtractor2.fragment", false),
+	}, nil
+}
+
+// parseNamespaces reads "prefix=uri" lines (JMeter's XPath2 namespaces).
+func parseNamespaces(s string) map[string]string {
+	var m map[string]string
+	for _, line := range strings.Split(s, "\n") {
+		k, v, ok := strings.Cut(strings.TrimRight(line, "\r"), "=")
+		if !ok {
+			continue
+		}
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[k] = v
+	}
+	return m
+}
+
+func (x *xpathExtractor) post(vu *VU, r *result) {
+	ref := x.ref.Eval(vu)
+	vu.Vars.Put(ref, x.def.Eval(vu))
+	nr := ref + "_matchNr"
+	prev := countVar(vu, nr)
+	vu.Vars.Put(nr, "0")
+	vu.Vars.Remove(ref + "_1")
+	def := -1
+	if x.v2 {
+		def = 0
+	}
+	number := intProp(vu, x.match, def)
+	var matches []*string
+	var inputs []string
+	if x.scope.kind == scopeVariable {
+		if s, ok := vu.Vars.Get(x.scope.name.Eval(vu)); ok && s != "" {
+			inputs = append(inputs, s)
+		}
+	} else {
+		var buf [1]sampleView
+		for _, t := range x.scope.samples(r, buf[:0]) {
+			if x.v2 {
+				// JMeter's XPath2 Extractor reads the main sample once per
+				// sample in scope.
+				inputs = append(inputs, bodyString(r.body))
+			} else {
+				inputs = append(inputs, bodyString(t.body))
+			}
+		}
+	}
+	for _, in := range inputs {
+		doc, err := parseXPathDoc(in, x.tolerant)
+		if err != nil {
+			vu.warnf("XPath Extractor %q: %v", x.name, err)
+			addAssertionFailure(r, x.name, err.Error()+"\nSee log file for further details.", x.tolerant)
+			return
+		}
+		expr, src, err := x.query.get(vu, doc)
+		if err != nil {
+			addAssertionFailure(r, x.name, err.Error()+"\nSee log file for further details.", false)
+			return
+		}
+		if strings.TrimSpace(src) == "" {
+			continue
+		}
+		matches = x.values(vu, doc, expr, number, matches)
+	}
+	count := len(matches)
+	vu.Vars.Put(nr, strconv.Itoa(count))
+	if count > 0 && matches[0] != nil {
+		vu.Vars.Put(ref, *matches[0])
+	}
+	for i, m := range matches {
+		if m != nil {
+			vu.Vars.Put(nthName(ref, i+1), *m)
+		}
+	}
+	vu.Vars.Remove(nthName(ref, count+1))
+	for i := count + 2; i <= prev; i++ {
+		vu.Vars.Remove(nthName(ref, i))
+	}
+}
+
+// values evaluates the expression and appends the selected values: nil
+// for an XPath 1.0 element whose first child is not text (JMeter's
+// getValueForNode), the string value for XPath2.
+func (x *xpathExtractor) values(vu *VU, doc *xpathDoc, expr *xpath.Expr, number int, out []*string) []*string {
+	res := expr.Evaluate(doc.nav())
+	it, ok := res.(*xpath.NodeIterator)
+	if !ok {
+		var s string
+		switch v := res.(type) {
+		case float64:
+			s = xpathNumber(v)
+		case bool:
+			s = strconv.FormatBool(v)
+		case string:
+			s = v
+		default:
+			return out
+		}
+		if x.v2 && number > 1 {
+			return out
+		}
+		return append(out, &s)
+	}
+	var nodes []xpath.NodeNavigator
+	for it.MoveNext() {
+		nodes = append(nodes, it.Current().Copy())
+	}
+	pickOne := number
+	if number == 0 && len(nodes) > 0 {
+		pickOne = vu.rng.IntN(len(nodes)) + 1
+	}
+	for i, n := range nodes {
+		if pickOne >= 0 && pickOne != i+1 {
+			continue
+		}
+		out = append(out, x.nodeValue(n))
+	}
+	return out
+}
+
+func (x *xpathExtractor) nodeValue(n xpath.NodeNavigator) *string {
+	if x.fragment {
+		s := outer(n)
+		return &s
+	}
+	if x.v2 || n.NodeType() != xpath.ElementNode {
+		s := n.Value()
+		return &s
+	}
+	c := n.Copy()
+	if !c.MoveToChild() || c.NodeType() == xpath.ElementNode {
+		return nil
+	}
+	s := c.Value()
+	return &s
+}

@@ -1,0 +1,256 @@
+package engine
+
+import (
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
+)
+
+// Unit-level harness: elements built in memory, compiled with a fresh
+// compiler, run on a fake result.
+
+func testCompiler() *compiler {
+	p := &Plan{Props: NewProps(nil), syms: newSymbols(), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	c := &compiler{plan: p, built: map[*jmx.Element]any{}, listener: map[*jmx.Element]int{}}
+	c.tp = templater{syms: p.syms, c: c}
+	return c
+}
+
+func testVU(c *compiler) *VU {
+	return &VU{plan: c.plan, group: &group{}, Name: "TG 1-1", Vars: newVars(c.plan.syms),
+		rng: rand.New(rand.NewPCG(1, 2)), log: c.plan.log}
+}
+
+// el builds an element from name/value pairs; a value starting with "\x00"
+// is a collection of strings separated by "\x00".
+func el(class string, kv ...string) *jmx.Element {
+	e := &jmx.Element{Class: class, Name: class}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if strings.HasPrefix(kv[i+1], "\x00") {
+			p := &jmx.Prop{Kind: "collection", Name: kv[i]}
+			for _, s := range strings.Split(kv[i+1][1:], "\x00") {
+				p.Props = append(p.Props, &jmx.Prop{Kind: "string", Name: "0", Value: s})
+			}
+			e.Props = append(e.Props, p)
+			continue
+		}
+		e.Props = append(e.Props, &jmx.Prop{Kind: "string", Name: kv[i], Value: kv[i+1]})
+	}
+	return e
+}
+
+func strs(s ...string) string { return "\x00" + strings.Join(s, "\x00") }
+
+// fakeResult is an HTTP-like sample with a body and headers.
+func fakeResult(body string) *result {
+	return &result{
+		Sample: report.Sample{Label: "req", Code: "200", Message: "OK", Success: true,
+			URL: "http://127.0.0.1:8080/login?x=1", Elapsed: 1500 * time.Millisecond, Bytes: int64(len(body) + 100)},
+		body:    []byte(body),
+		header:  http.Header{"Content-Type": {"text/html"}, "Set-Cookie": {"sid=abc"}},
+		reqHead: "Accept: */*\n",
+	}
+}
+
+// vars renders the named variables as "name=value" (or "name unset").
+func vars(vu *VU, names ...string) string {
+	var out []string
+	for _, n := range names {
+		if v, ok := vu.Vars.Get(n); ok {
+			out = append(out, n+"="+v)
+		} else {
+			out = append(out, n+" unset")
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func runPost(t *testing.T, e *jmx.Element, build func(*compiler, *jmx.Element) (postProcessor, error), r *result, pre map[string]string) *VU {
+	t.Helper()
+	c := testCompiler()
+	p, err := build(c, e)
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	if len(c.errs) > 0 {
+		t.Fatalf("compile: %v", c.errs)
+	}
+	vu := testVU(c)
+	for k, v := range pre {
+		vu.Vars.Put(k, v)
+	}
+	p.post(vu, r)
+	return vu
+}
+
+func TestRegexExtractor(t *testing.T) {
+	body := `<a id="12">x</a><a id="34">y</a><a id="56">z</a>`
+	cases := []struct {
+		name  string
+		props []string
+		pre   map[string]string
+		check []string
+		want  string
+	}{
+		{"first match with groups", []string{"RegexExtractor.regex", `id="(\d+)"`, "RegexExtractor.template", "$1$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v"},
+			nil, []string{"v", "v_g", "v_g0", "v_g1", "v_matchNr"}, `v=12; v_g=1; v_g0=id="12"; v_g1=12; v_matchNr unset`},
+		{"second match", []string{"RegexExtractor.regex", `id="(\d+)"`, "RegexExtractor.template", "[$1$]", "RegexExtractor.match_number", "2", "RegexExtractor.refname", "v"},
+			nil, []string{"v"}, `v=[34]`},
+		{"all matches", []string{"RegexExtractor.regex", `id="(\d+)">(\w)`, "RegexExtractor.template", "$2$$1$", "RegexExtractor.match_number", "-1", "RegexExtractor.refname", "v"},
+			map[string]string{"v_matchNr": "5", "v_4": "old", "v_5": "old", "v_g": "1", "v_g0": "old", "v_g1": "old"},
+			[]string{"v_matchNr", "v_1", "v_2", "v_3", "v_4", "v_5", "v_1_g2", "v_g0", "v_g"}, `v_matchNr=3; v_1=x12; v_2=y34; v_3=z56; v_4 unset; v_5 unset; v_1_g2=x; v_g0 unset; v_g unset`},
+		{"no match keeps default", []string{"RegexExtractor.regex", `nope(\d)`, "RegexExtractor.template", "$1$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v", "RegexExtractor.default", "NOT_FOUND"},
+			map[string]string{"v_g": "1", "v_g1": "old"}, []string{"v", "v_g", "v_g1"}, `v=NOT_FOUND; v_g unset; v_g1 unset`},
+		{"no match, no default: previous value stays", []string{"RegexExtractor.regex", `nope`, "RegexExtractor.template", "$0$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v"},
+			map[string]string{"v": "before"}, []string{"v"}, `v=before`},
+		{"empty default requested", []string{"RegexExtractor.regex", `nope`, "RegexExtractor.template", "$0$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v", "RegexExtractor.default_empty_value", "true"},
+			map[string]string{"v": "before"}, []string{"v"}, `v=`},
+		{"unmatched group renders null", []string{"RegexExtractor.regex", `id="(\d+)"(z)?`, "RegexExtractor.template", "$1$-$2$-$9$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v"},
+			nil, []string{"v", "v_g2"}, `v=12-null-null; v_g2 unset`},
+		{"headers", []string{"RegexExtractor.regex", `Set-Cookie: sid=(\w+)`, "RegexExtractor.template", "$1$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v", "RegexExtractor.useHeaders", "true"},
+			nil, []string{"v"}, `v=abc`},
+		{"status line in headers", []string{"RegexExtractor.regex", `^HTTP/1.1 (\d+) (\w+)\n`, "RegexExtractor.template", "$1$ $2$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v", "RegexExtractor.useHeaders", "true"},
+			nil, []string{"v"}, `v=200 OK`},
+		{"URL", []string{"RegexExtractor.regex", `x=(\d)`, "RegexExtractor.template", "$1$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v", "RegexExtractor.useHeaders", "URL"},
+			nil, []string{"v"}, `v=1`},
+		{"code and message", []string{"RegexExtractor.regex", `\d+`, "RegexExtractor.template", "$0$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v", "RegexExtractor.useHeaders", "code"},
+			nil, []string{"v"}, `v=200`},
+		{"request headers", []string{"RegexExtractor.regex", `Accept: (.*)`, "RegexExtractor.template", "$1$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v", "RegexExtractor.useHeaders", "request_headers"},
+			nil, []string{"v"}, `v=*/*`},
+		{"unescaped body", []string{"RegexExtractor.regex", `<b>(.)`, "RegexExtractor.template", "$1$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v", "RegexExtractor.useHeaders", "unescaped"},
+			nil, []string{"v"}, `v=Q`},
+		{"variable scope", []string{"RegexExtractor.regex", `(\w+)@`, "RegexExtractor.template", "$1$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v", "Sample.scope", "variable", "Scope.variable", "mail"},
+			map[string]string{"mail": "joe@example.com"}, []string{"v"}, `v=joe`},
+		{"pattern from a variable", []string{"RegexExtractor.regex", `${p}="(\d+)"`, "RegexExtractor.template", "$1$", "RegexExtractor.match_number", "3", "RegexExtractor.refname", "v"},
+			map[string]string{"p": "id"}, []string{"v"}, `v=56`},
+		{"POSIX class", []string{"RegexExtractor.regex", `id="(\p{Digit}+)"`, "RegexExtractor.template", "$1$", "RegexExtractor.match_number", "1", "RegexExtractor.refname", "v"},
+			nil, []string{"v"}, `v=12`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := fakeResult(body)
+			if tc.name == "unescaped body" {
+				r = fakeResult("&lt;b&gt;Q")
+			}
+			vu := runPost(t, el("RegexExtractor", tc.props...), buildRegexExtractor, r, tc.pre)
+			if got := vars(vu, tc.check...); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRegexExtractorRandomMatchIsOneOfThem(t *testing.T) {
+	seen := map[string]bool{}
+	c := testCompiler()
+	p, err := buildRegexExtractor(c, el("RegexExtractor", "RegexExtractor.regex", `\d`, "RegexExtractor.template", "$0$",
+		"RegexExtractor.match_number", "0", "RegexExtractor.refname", "v"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vu := testVU(c)
+	for range 50 {
+		p.post(vu, fakeResult("1 2 3"))
+		v, _ := vu.Vars.Get("v")
+		seen[v] = true
+	}
+	if len(seen) != 3 || !seen["1"] || !seen["2"] || !seen["3"] {
+		t.Errorf("random matches seen: %v", seen)
+	}
+}
+
+func TestJavaRegexTranslation(t *testing.T) {
+	cases := []struct{ in, want, err string }{
+		{`a\d+b`, `a\d+b`, ""},
+		{`\p{Alpha}[\p{Digit}_]`, `[[:alpha:]][[:digit:]_]`, ""},
+		{`x\Z`, `x(?:\n?\z)`, ""},
+		{`\e\0101`, `\x1B\x{41}`, ""},
+		{`[]a]`, `[\]a]`, ""},
+		{`a+?b*?`, `a+?b*?`, ""},
+		{`\Q(a)\E+`, `\Q(a)\E+`, ""},
+		{`(?<name>\w+)`, `(?<name>\w+)`, ""},
+		{`foo(?=bar)`, "", "look-ahead"},
+		{`(?<!x)y`, "", "negative look-behind"},
+		{`(a)\1`, "", "back-reference"},
+		{`a++`, "", "possessive"},
+		{`(?>a)`, "", "atomic"},
+		{`[a-z&&[^b]]`, "", "intersection"},
+	}
+	for _, tc := range cases {
+		got, err := javaRegex(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("javaRegex(%q) error = %v, want one mentioning %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("javaRegex(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestRegexExtractorRefusesLookaheadAtCompileTime(t *testing.T) {
+	c := testCompiler()
+	_, err := buildRegexExtractor(c, el("RegexExtractor", "RegexExtractor.regex", `id=(?=\d)`, "RegexExtractor.refname", "v"))
+	if err == nil || !strings.Contains(err.Error(), "RE2") || !strings.Contains(err.Error(), "look-ahead") {
+		t.Fatalf("err = %v, want a refusal naming RE2 and the look-ahead", err)
+	}
+	if _, err := buildRegexExtractor(c, el("RegexExtractor", "RegexExtractor.useHeaders", "as_document")); err == nil {
+		t.Error("Body as a Document accepted")
+	}
+}
+
+func TestBoundaryExtractor(t *testing.T) {
+	cases := []struct {
+		name  string
+		body  string
+		props []string
+		pre   map[string]string
+		check []string
+		want  string
+	}{
+		{"first", `<a>1</a><a>2</a>`, []string{"BoundaryExtractor.lboundary", "<a>", "BoundaryExtractor.rboundary", "</a>", "BoundaryExtractor.match_number", "1"},
+			nil, []string{"v"}, "v=1"},
+		{"second", `<a>1</a><a>2</a>`, []string{"BoundaryExtractor.lboundary", "<a>", "BoundaryExtractor.rboundary", "</a>", "BoundaryExtractor.match_number", "2"},
+			nil, []string{"v"}, "v=2"},
+		{"all, overlapping as JMeter finds them", `<x<y>`, []string{"BoundaryExtractor.lboundary", "<", "BoundaryExtractor.rboundary", ">", "BoundaryExtractor.match_number", "-1"},
+			map[string]string{"v_3": "old", "v_matchNr": "3"}, []string{"v_matchNr", "v_1", "v_2", "v_3"}, "v_matchNr=2; v_1=x<y; v_2=y; v_3 unset"},
+		{"none, default", `abc`, []string{"BoundaryExtractor.lboundary", "[", "BoundaryExtractor.rboundary", "]", "BoundaryExtractor.match_number", "1", "BoundaryExtractor.default", "NF"},
+			nil, []string{"v"}, "v=NF"},
+		{"blank default is not set", `abc`, []string{"BoundaryExtractor.lboundary", "[", "BoundaryExtractor.rboundary", "]", "BoundaryExtractor.match_number", "1", "BoundaryExtractor.default", " "},
+			map[string]string{"v": "keep"}, []string{"v"}, "v=keep"},
+		{"empty left boundary", `token;rest`, []string{"BoundaryExtractor.lboundary", "", "BoundaryExtractor.rboundary", ";", "BoundaryExtractor.match_number", "1"},
+			nil, []string{"v"}, "v=token"},
+		{"empty right boundary", `x=token`, []string{"BoundaryExtractor.lboundary", "=", "BoundaryExtractor.rboundary", "", "BoundaryExtractor.match_number", "1"},
+			nil, []string{"v"}, "v=token"},
+		{"headers", `x`, []string{"BoundaryExtractor.lboundary", "sid=", "BoundaryExtractor.rboundary", "\n", "BoundaryExtractor.match_number", "1", "BoundaryExtractor.useHeaders", "true"},
+			nil, []string{"v"}, "v=abc"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			props := append([]string{"BoundaryExtractor.refname", "v"}, tc.props...)
+			vu := runPost(t, el("BoundaryExtractor", props...), buildBoundaryExtractor, fakeResult(tc.body), tc.pre)
+			if got := vars(vu, tc.check...); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestExtractedValuesDoNotAliasTheBody(t *testing.T) {
+	r := fakeResult(`id=12`)
+	vu := runPost(t, el("RegexExtractor", "RegexExtractor.regex", `id=(\d+)`, "RegexExtractor.template", "$1$",
+		"RegexExtractor.match_number", "1", "RegexExtractor.refname", "v"), buildRegexExtractor, r, nil)
+	copy(r.body, "XXXXX")
+	if got := vars(vu, "v", "v_g1"); got != "v=12; v_g1=12" {
+		t.Errorf("after the body buffer was reused: %s", got)
+	}
+}

@@ -1,0 +1,358 @@
+package engine
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// The Regular Expression Extractor (RegexExtractor) and the Boundary
+// Extractor (BoundaryExtractor): text extractors over a field of the sample.
+
+// regexExtractor is a compiled Regular Expression Extractor.
+type regexExtractor struct {
+	name     string
+	scope    sampleScope
+	field    field
+	ref      *Template
+	re       *regexField
+	tmpl     *Template
+	parts    []tmplPart // the template parsed once when constant
+	match    *Template
+	def      *Template
+	emptyDef bool
+}
+
+// tmplPart is a piece of a $1$ template: literal text or a group number.
+type tmplPart struct {
+	lit   string
+	group int // -1 for literal text
+}
+
+// parseRegexTemplate splits "id=$1$&x=$2$" into literal and group parts.
+func parseRegexTemplate(s string) []tmplPart {
+	var out []tmplPart
+	lit := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i+1 || j >= len(s) || s[j] != '$' {
+			continue
+		}
+		n, err := strconv.Atoi(s[i+1 : j])
+		if err != nil {
+			continue
+		}
+		if i > lit {
+			out = append(out, tmplPart{lit: s[lit:i], group: -1})
+		}
+		out = append(out, tmplPart{group: n})
+		lit = j + 1
+		i = j
+	}
+	if lit < len(s) {
+		out = append(out, tmplPart{lit: s[lit:], group: -1})
+	}
+	return out
+}
+
+func buildRegexExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+	f, err := extractField(e, "RegexExtractor.useHeaders")
+	if err != nil {
+		return nil, err
+	}
+	re, err := newRegexField(c.prop(e, "RegexExtractor.regex"), false)
+	if err != nil {
+		return nil, err
+	}
+	x := &regexExtractor{
+		name:     e.Name,
+		scope:    readScope(c, e),
+		field:    f,
+		ref:      c.prop(e, "RegexExtractor.refname"),
+		re:       re,
+		tmpl:     c.prop(e, "RegexExtractor.template"),
+		match:    c.prop(e, "RegexExtractor.match_number"),
+		def:      c.prop(e, "RegexExtractor.default"),
+		emptyDef: e.Bool("RegexExtractor.default_empty_value", false),
+	}
+	if x.tmpl.Const() {
+		x.parts = parseRegexTemplate(x.tmpl.Raw())
+	}
+	return x, nil
+}
+
+// reMatch is one match: its input and submatch offsets.
+type reMatch struct {
+	in  string
+	idx []int
+}
+
+func (m *reMatch) group(i int) (string, bool) {
+	if 2*i+1 >= len(m.idx) || m.idx[2*i] < 0 {
+		return "", false
+	}
+	return m.in[m.idx[2*i]:m.idx[2*i+1]], true
+}
+
+func (x *regexExtractor) post(vu *VU, r *result) {
+	ref := x.ref.Eval(vu)
+	number := intProp(vu, x.match, 0)
+	if def := x.def.Eval(vu); def != "" || x.emptyDef {
+		vu.Vars.Put(ref, def)
+	}
+	re, pattern, err := x.re.get(vu)
+	if err != nil {
+		vu.warnf("Regular Expression Extractor %q: error in pattern %q: %v", x.name, pattern, err)
+		return
+	}
+	var matches []reMatch
+	find := func(in string) {
+		limit := -1
+		if number > 0 {
+			limit = number - len(matches)
+		}
+		for _, idx := range re.FindAllStringSubmatchIndex(in, limit) {
+			matches = append(matches, reMatch{in: in, idx: idx})
+		}
+	}
+	if x.scope.kind == scopeVariable {
+		if in, ok := vu.Vars.Get(x.scope.name.Eval(vu)); ok {
+			find(in)
+		}
+	} else {
+		var buf [1]sampleView
+		for _, t := range x.scope.samples(r, buf[:0]) {
+			find(t.text(x.field))
+			if number > 0 && len(matches) >= number {
+				break
+			}
+		}
+	}
+	parts := x.parts
+	if parts == nil && !x.tmpl.Const() {
+		parts = parseRegexTemplate(x.tmpl.Eval(vu))
+	}
+	prev := 0
+	if _, ok := vu.Vars.Get(ref + matchNrSuffix); ok {
+		prev = countVar(vu, ref+matchNrSuffix)
+		vu.Vars.Remove(ref + matchNrSuffix)
+	}
+	count := 0
+	if number >= 0 {
+		if i := pick(vu, number, len(matches)); i >= 0 {
+			putVar(vu, ref, render(parts, &matches[i]))
+			saveGroups(vu, ref, &matches[i])
+		} else {
+			removeGroups(vu, ref)
+		}
+	} else {
+		removeGroups(vu, ref)
+		count = len(matches)
+		vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(count))
+		for i := range matches {
+			n := nthName(ref, i+1)
+			putVar(vu, n, render(parts, &matches[i]))
+			saveGroups(vu, n, &matches[i])
+		}
+	}
+	for i := count + 1; i <= prev; i++ {
+		n := nthName(ref, i)
+		vu.Vars.Remove(n)
+		removeGroups(vu, n)
+	}
+}
+
+// render fills a $n$ template from a match. A group that did not take part
+// in the match, or does not exist, renders as "null" (JMeter's ORO engine).
+func render(parts []tmplPart, m *reMatch) string {
+	if len(parts) == 1 && parts[0].group >= 0 {
+		if s, ok := m.group(parts[0].group); ok {
+			return s
+		}
+		return "null"
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.group < 0 {
+			b.WriteString(p.lit)
+			continue
+		}
+		if s, ok := m.group(p.group); ok {
+			b.WriteString(s)
+		} else {
+			b.WriteString("null")
+		}
+	}
+	return b.String()
+}
+
+// saveGroups sets base_g0 … base_gN and base_g (the number of groups),
+// removing groups left over from an earlier match with more of them.
+func saveGroups(vu *VU, base string, m *reMatch) {
+	g := base + "_g"
+	prev := countVar(vu, g)
+	groups := len(m.idx) / 2
+	for i := 0; i < groups; i++ {
+		if s, ok := m.group(i); ok {
+			putVar(vu, g+strconv.Itoa(i), s)
+		} else {
+			vu.Vars.Remove(g + strconv.Itoa(i))
+		}
+	}
+	vu.Vars.Put(g, strconv.Itoa(groups-1))
+	for i := groups; i <= prev; i++ {
+		vu.Vars.Remove(g + strconv.Itoa(i))
+	}
+}
+
+// removeGroups removes base_g and base_g0 … base_gN.
+func removeGroups(vu *VU, base string) {
+	g := base + "_g"
+	n := countVar(vu, g)
+	vu.Vars.Remove(g)
+	for i := 0; i <= n; i++ {
+		vu.Vars.Remove(g + strconv.Itoa(i))
+	}
+}
+
+// boundaryExtractor is a compiled Boundary Extractor.
+type boundaryExtractor struct {
+	name        string
+	scope       sampleScope
+	field       field
+	ref         *Template
+	left, right *Template
+	match       *Template
+	def         *Template
+	emptyDef    bool
+}
+
+func buildBoundaryExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+	f, err := extractField(e, "BoundaryExtractor.useHeaders")
+	if err != nil {
+		return nil, err
+	}
+	x := &boundaryExtractor{
+		name:     e.Name,
+		scope:    readScope(c, e),
+		field:    f,
+		ref:      c.prop(e, "BoundaryExtractor.refname"),
+		left:     c.prop(e, "BoundaryExtractor.lboundary"),
+		right:    c.prop(e, "BoundaryExtractor.rboundary"),
+		match:    c.prop(e, "BoundaryExtractor.match_number"),
+		def:      c.prop(e, "BoundaryExtractor.default"),
+		emptyDef: e.Bool("BoundaryExtractor.default_empty_value", false),
+	}
+	if x.ref.Const() && x.ref.Raw() == "" {
+		return nil, errors.New("the variable name (BoundaryExtractor.refname) is empty")
+	}
+	return x, nil
+}
+
+func (x *boundaryExtractor) post(vu *VU, r *result) {
+	ref := x.ref.Eval(vu)
+	if ref == "" {
+		vu.warnf("Boundary Extractor %q: no variable name", x.name)
+		return
+	}
+	if def := x.def.Eval(vu); strings.TrimSpace(def) != "" || x.emptyDef {
+		vu.Vars.Put(ref, def)
+	}
+	number := intProp(vu, x.match, 0)
+	prev := 0
+	if _, ok := vu.Vars.Get(ref + matchNrSuffix); ok {
+		prev = countVar(vu, ref+matchNrSuffix)
+		vu.Vars.Remove(ref + matchNrSuffix)
+	}
+	left, right := x.left.Eval(vu), x.right.Eval(vu)
+	var matches []string
+	if x.scope.kind == scopeVariable {
+		in, _ := vu.Vars.Get(x.scope.name.Eval(vu))
+		matches = boundaries(left, right, number, in, nil)
+	} else {
+		var buf [1]sampleView
+		for _, t := range x.scope.samples(r, buf[:0]) {
+			matches = boundaries(left, right, -1, t.text(x.field), matches)
+		}
+		if number > 0 {
+			if number <= len(matches) {
+				matches = matches[number-1 : number]
+			} else {
+				matches = nil
+			}
+		}
+	}
+	count := 0
+	switch {
+	case number >= 0 && len(matches) == 0:
+	case number == 0:
+		putVar(vu, ref, matches[vu.rng.IntN(len(matches))])
+	case number > 0:
+		if len(matches) == 1 {
+			putVar(vu, ref, matches[0])
+		}
+	default:
+		count = len(matches)
+		vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(count))
+		for i, m := range matches {
+			putVar(vu, nthName(ref, i+1), m)
+		}
+	}
+	for i := count + 1; i <= prev; i++ {
+		vu.Vars.Remove(nthName(ref, i))
+	}
+}
+
+// boundaries appends the text between left and right boundaries in s, as
+// JMeter's Boundary Extractor finds it: the search for the next left
+// boundary resumes right after the previous left boundary, so matches may
+// overlap. number > 0 keeps only that match; an empty boundary means the
+// start or the end of the input.
+func boundaries(left, right string, number int, s string, out []string) []string {
+	if strings.TrimSpace(s) == "" {
+		return out
+	}
+	switch {
+	case left == "" && right == "":
+		return append(out, s)
+	case left == "":
+		if i := strings.Index(s, right); i >= 0 {
+			return append(out, s[:i])
+		}
+	case right == "":
+		if i := strings.Index(s, left); i >= 0 {
+			return append(out, s[i+len(left):])
+		}
+	}
+	found := 0
+	for start := 0; ; start += len(left) {
+		i := strings.Index(s[start:], left)
+		if i < 0 {
+			break
+		}
+		start += i
+		j := strings.Index(s[start+len(left):], right)
+		if j < 0 {
+			break
+		}
+		found++
+		m := s[start+len(left) : start+len(left)+j]
+		if number <= 0 {
+			out = append(out, m)
+		} else if found == number {
+			return append(out, m)
+		}
+		if len(left) == 0 {
+			break // an empty left boundary would find itself forever
+		}
+	}
+	return out
+}
