@@ -47,6 +47,7 @@ type Plan struct {
 	lastOKSlot int
 	udv        []udv
 	nslots     int
+	files      dataFiles // CSV Data Set readers and __CSVRead files (csv.go)
 	log        *slog.Logger
 }
 
@@ -92,6 +93,9 @@ type ElementStatus struct {
 type udv struct {
 	slot  int
 	value *Template
+	// first marks the first variable of its element: an element's values
+	// are all evaluated before any is set (setUserVariables).
+	first bool
 }
 
 // compiler holds the state of one compilation.
@@ -206,6 +210,9 @@ func (c *compiler) compileScoped(e *jmx.Element, d elementDef, depth int) {
 	case kAssertion:
 		v, err = d.assertion(c, e)
 	case kConfig:
+		if d.iteration != nil {
+			v, err = d.iteration(c, e) // CSV Data Set, Counter, Random Variable
+		}
 		if e.Class == "Arguments" {
 			c.userVariables(e.Prop("Arguments.arguments"), e)
 		}
@@ -246,8 +253,10 @@ func (c *compiler) listenerFor(e *jmx.Element, depth int) bool {
 }
 
 // userVariables adds an Arguments collection to the variables set at the
-// start of the run, top to bottom, each able to use those before it.
+// start of the run, element by element from top to bottom: a value can use
+// the variables of the elements before its own.
 func (c *compiler) userVariables(args *jmx.Prop, e *jmx.Element) {
+	first := true
 	for _, a := range args.Members() {
 		name := a.Str("Argument.name")
 		if name == "" {
@@ -258,7 +267,8 @@ func (c *compiler) userVariables(args *jmx.Prop, e *jmx.Element) {
 			c.fail(e, fmt.Errorf("variable %q: %w", name, err))
 			continue
 		}
-		c.plan.udv = append(c.plan.udv, udv{slot: c.plan.syms.intern(name), value: t})
+		c.plan.udv = append(c.plan.udv, udv{slot: c.plan.syms.intern(name), value: t, first: first})
+		first = false
 	}
 }
 

@@ -32,6 +32,9 @@ type elementDef struct {
 	pre        func(c *compiler, e *jmx.Element) (preProcessor, error)
 	post       func(c *compiler, e *jmx.Element) (postProcessor, error)
 	assertion  func(c *compiler, e *jmx.Element) (assertion, error)
+	// iteration builds a config element that its controller tells when an
+	// iteration starts (config_iteration.go).
+	iteration func(c *compiler, e *jmx.Element) (iterationListener, error)
 }
 
 const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"
@@ -62,6 +65,11 @@ func init() {
 		"HeaderManager":     {kind: kConfig},
 		"CookieManager":     {kind: kConfig},
 		"Arguments":         {kind: kConfig}, // user-defined variables, applied at start
+
+		"CSVDataSet":           {kind: kConfig, iteration: buildCSVDataSet},
+		"CounterConfig":        {kind: kConfig, iteration: buildCounterConfig},
+		"RandomVariableConfig": {kind: kConfig, iteration: buildRandomVariable},
+		"UserParameters":       {kind: kPre, pre: buildUserParameters},
 
 		"ConstantTimer": {kind: kTimer, timer: buildConstantTimer},
 

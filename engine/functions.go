@@ -2,32 +2,83 @@ package engine
 
 import (
 	"crypto/rand"
+	"encoding/hex"
 	"fmt"
-	"math"
+	"net"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
-	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
-// functions is the table of JMeter functions gojm runs, by name. A
-// ${__name(…)} call of any other function is refused when the plan is
-// compiled.
+// functions is the table of JMeter functions gojm runs, by name, with
+// JMeter's argument counts. A ${__name(…)} call of any other function is
+// refused when the plan is compiled.
 var functions map[string]funcDef
+
+// refusedFunctions are functions that run code from the plan in a JVM
+// language gojm does not embed: a plan calling one is refused by name.
+var refusedFunctions = map[string]string{
+	"__groovy":    "gojm does not run Groovy; rewrite the expression with __jexl3 or __javaScript",
+	"__BeanShell": "gojm does not run BeanShell; rewrite the expression with __jexl3 or __javaScript",
+	"__jexl":      "the JEXL 1 function was removed from JMeter; use __jexl3",
+}
 
 func init() {
 	functions = map[string]funcDef{
-		"__P":               {0, 2, buildP},
-		"__property":        {1, 3, buildProperty},
-		"__setProperty":     {2, 3, buildSetProperty},
-		"__threadNum":       {0, 0, constFn(func(vu *VU) string { return strconv.Itoa(vu.Num) })},
-		"__threadGroupName": {0, 0, constFn(func(vu *VU) string { return vu.group.name })},
-		"__samplerName":     {0, 1, buildSamplerName},
-		"__Random":          {2, 3, buildRandom},
-		"__time":            {0, 2, buildTime},
-		"__UUID":            {0, 0, constFn(func(*VU) string { return uuid4() })},
-		"__counter":         {1, 2, buildCounter},
-		"__V":               {1, 2, buildV},
+		"__P":                      {1, 2, fnP},
+		"__property":               {1, 3, fnProperty},
+		"__setProperty":            {2, 3, fnSetProperty},
+		"__isPropDefined":          {1, 1, fnIsPropDefined},
+		"__threadNum":              {0, 0, constFn(func(vu *VU) string { return strconv.Itoa(vu.Num) })},
+		"__threadGroupName":        {0, 0, constFn(func(vu *VU) string { return vu.group.name })},
+		"__TestPlanName":           {0, 0, constFn(func(vu *VU) string { return vu.plan.testPlanFile() })},
+		"__samplerName":            {0, 1, fnSamplerName},
+		"__Random":                 {2, 3, fnRandom},
+		"__RandomString":           {1, 3, fnRandomString},
+		"__RandomFromMultipleVars": {1, 2, fnRandomFromMultipleVars},
+		"__UUID":                   {0, 0, constFn(func(*VU) string { return uuid4() })},
+		"__counter":                {1, 2, fnCounter},
+		"__V":                      {1, 2, fnV},
+		"__eval":                   {1, 1, fnEval},
+		"__evalVar":                {1, 1, fnEvalVar},
+		"__isVarDefined":           {1, 1, fnIsVarDefined},
+		"__intSum":                 {2, -1, fnIntSum},
+		"__longSum":                {2, -1, fnLongSum},
+		"__split":                  {2, 3, fnSplit},
+		"__char":                   {1, -1, fnChar},
+		"__changeCase":             {1, 3, fnChangeCase},
+		"__machineName":            {0, 1, fnMachineName},
+		"__machineIP":              {0, 1, fnMachineIP},
+		"__log":                    {1, 4, fnLog(true)},
+		"__logn":                   {1, 3, fnLog(false)},
+
+		"__time":            {0, 2, fnTime},
+		"__timeShift":       {4, 5, fnTimeShift},
+		"__dateTimeConvert": {3, 4, fnDateTimeConvert},
+		"__RandomDate":      {3, 5, fnRandomDate},
+
+		"__urlencode":            {1, 1, fnURLEncode},
+		"__urldecode":            {1, 1, fnURLDecode},
+		"__escapeHtml":           {1, 1, fnEscapeHTML},
+		"__unescapeHtml":         {1, 1, fnUnescapeHTML},
+		"__escapeXml":            {1, 1, fnEscapeXML},
+		"__unescape":             {1, 1, fnUnescape},
+		"__escapeOroRegexpChars": {1, 2, fnEscapeRegexp},
+		"__digest":               {2, 5, fnDigest},
+		"__base64Encode":         {1, 2, fnBase64Encode},
+		"__base64Decode":         {1, 2, fnBase64Decode},
+
+		"__StringFromFile": {1, 4, fnStringFromFile},
+		"__FileToString":   {1, 3, fnFileToString},
+		"__CSVRead":        {2, 2, fnCSVRead},
+
+		"__jexl2":      {1, 2, fnJexl},
+		"__jexl3":      {1, 2, fnJexl},
+		"__javaScript": {1, 2, fnJavaScript},
 	}
 }
 
@@ -38,10 +89,21 @@ func constFn(f func(vu *VU) string) func(*templater, []*Template) (Function, err
 
 // storeAs returns f, also saving its value in the variable named by the
 // optional argument v, as JMeter's functions with a "name of variable"
-// argument do.
+// argument do (a blank name saves nothing).
 func storeAs(v *Template, f func(vu *VU) string) Function {
 	if v == nil {
 		return FuncFunc(f)
+	}
+	if v.Const() {
+		name := strings.TrimSpace(v.Raw())
+		if name == "" {
+			return FuncFunc(f)
+		}
+		return FuncFunc(func(vu *VU) string {
+			s := f(vu)
+			vu.Vars.Put(name, s)
+			return s
+		})
 	}
 	return FuncFunc(func(vu *VU) string {
 		s := f(vu)
@@ -59,66 +121,84 @@ func optArg(args []*Template, i int) *Template {
 	return nil
 }
 
-// ${__P(name,default)}: a property, or the default ("1" when none is given
-// and the property is unset, as JMeter does).
-func buildP(_ *templater, args []*Template) (Function, error) {
-	if len(args) == 0 {
-		return FuncFunc(func(*VU) string { return "1" }), nil
+// evalOr evaluates an optional argument, giving def when it is absent.
+func evalOr(t *Template, vu *VU, def string) string {
+	if t == nil {
+		return def
 	}
+	return t.Eval(vu)
+}
+
+// propDefault is JMeter's JMeterUtils.getPropDefault: the property, or the
+// default, trimmed either way.
+func propDefault(vu *VU, name, def string) string {
+	if s, ok := vu.plan.Props.Get(name); ok {
+		return strings.TrimSpace(s)
+	}
+	return strings.TrimSpace(def)
+}
+
+// ${__P(name,default)}: a property, or the default ("1" when none is given).
+func fnP(_ *templater, args []*Template) (Function, error) {
 	name, def := args[0], optArg(args, 1)
 	return FuncFunc(func(vu *VU) string {
-		if s, ok := vu.plan.Props.Get(name.Eval(vu)); ok {
-			return s
-		}
-		if def != nil {
-			return def.Eval(vu)
-		}
-		return "1"
+		return propDefault(vu, name.Eval(vu), evalOr(def, vu, "1"))
 	}), nil
 }
 
 // ${__property(name,var,default)}: a property, or the default (the
 // property's name when none is given).
-func buildProperty(_ *templater, args []*Template) (Function, error) {
+func fnProperty(_ *templater, args []*Template) (Function, error) {
 	name, v, def := args[0], optArg(args, 1), optArg(args, 2)
 	return storeAs(v, func(vu *VU) string {
 		n := name.Eval(vu)
-		if s, ok := vu.plan.Props.Get(n); ok {
-			return s
-		}
-		if def != nil {
-			return def.Eval(vu)
-		}
-		return n
+		return propDefault(vu, n, evalOr(def, vu, n))
 	}), nil
 }
 
 // ${__setProperty(name,value,returnOriginal)}
-func buildSetProperty(_ *templater, args []*Template) (Function, error) {
+func fnSetProperty(_ *templater, args []*Template) (Function, error) {
 	name, value, ret := args[0], args[1], optArg(args, 2)
 	return FuncFunc(func(vu *VU) string {
 		n := name.Eval(vu)
 		old, _ := vu.plan.Props.Get(n)
 		vu.plan.Props.Set(n, value.Eval(vu))
-		if ret != nil && strings.EqualFold(ret.Eval(vu), "true") {
+		if ret != nil && strings.EqualFold(strings.TrimSpace(ret.Eval(vu)), "true") {
 			return old
 		}
 		return ""
 	}), nil
 }
 
-func buildSamplerName(_ *templater, args []*Template) (Function, error) {
+// ${__isPropDefined(name)}: "true" or "false".
+func fnIsPropDefined(_ *templater, args []*Template) (Function, error) {
+	return FuncFunc(func(vu *VU) string {
+		_, ok := vu.plan.Props.Get(args[0].Eval(vu))
+		return strconv.FormatBool(ok)
+	}), nil
+}
+
+func fnSamplerName(_ *templater, args []*Template) (Function, error) {
 	return storeAs(optArg(args, 0), func(vu *VU) string { return vu.SamplerName }), nil
 }
 
+// testPlanFile is the plan's file name without its folder (__TestPlanName).
+func (p *Plan) testPlanFile() string {
+	f := p.File
+	if i := strings.LastIndexAny(f, `/\`); i >= 0 {
+		f = f[i+1:]
+	}
+	return f
+}
+
 // ${__Random(min,max,var)}: an integer in [min, max].
-func buildRandom(_ *templater, args []*Template) (Function, error) {
+func fnRandom(_ *templater, args []*Template) (Function, error) {
 	lo, hi, v := args[0], args[1], optArg(args, 2)
 	return storeAs(v, func(vu *VU) string {
 		a, err1 := strconv.ParseInt(strings.TrimSpace(lo.Eval(vu)), 10, 64)
 		b, err2 := strconv.ParseInt(strings.TrimSpace(hi.Eval(vu)), 10, 64)
 		if err1 != nil || err2 != nil || b < a {
-			vu.warnf("__Random(%s,%s): bounds are not integers with min <= max", lo.Eval(vu), hi.Eval(vu))
+			vu.warnf("__Random(%s,%s): the bounds are not whole numbers with min <= max", lo.Eval(vu), hi.Eval(vu))
 			return ""
 		}
 		span := uint64(b-a) + 1
@@ -129,36 +209,78 @@ func buildRandom(_ *templater, args []*Template) (Function, error) {
 	}), nil
 }
 
-// ${__time(format,var)}: the current time in milliseconds, or formatted with
-// a Java SimpleDateFormat pattern; "/1000" gives seconds.
-func buildTime(_ *templater, args []*Template) (Function, error) {
-	format, v := optArg(args, 0), optArg(args, 1)
+// ${__RandomString(length,chars,var)}: length characters drawn from chars,
+// or from any printable Unicode character when chars is blank.
+func fnRandomString(_ *templater, args []*Template) (Function, error) {
+	length, chars, v := args[0], optArg(args, 1), optArg(args, 2)
+	var constChars []rune
+	if chars != nil && chars.Const() {
+		constChars = []rune(strings.TrimSpace(chars.Raw()))
+	}
 	return storeAs(v, func(vu *VU) string {
-		now := time.Now()
-		f := ""
-		if format != nil {
-			f = format.Eval(vu)
+		n, err := strconv.Atoi(length.Eval(vu))
+		if err != nil || n < 0 {
+			vu.warnf("__RandomString: length %q is not a whole number", length.Eval(vu))
+			return ""
 		}
-		switch {
-		case f == "":
-			return strconv.FormatInt(now.UnixMilli(), 10)
-		case strings.HasPrefix(f, "/"):
-			div, err := strconv.ParseInt(f[1:], 10, 64)
-			if err != nil || div == 0 {
-				return strconv.FormatInt(now.UnixMilli(), 10)
+		set := constChars
+		if chars != nil && !chars.Const() {
+			set = []rune(strings.TrimSpace(chars.Eval(vu)))
+		}
+		var b strings.Builder
+		b.Grow(n)
+		for range n {
+			if len(set) > 0 {
+				b.WriteRune(set[vu.rng.IntN(len(set))])
+				continue
 			}
-			return strconv.FormatInt(now.UnixMilli()/div, 10)
+			for {
+				r := rune(0x20 + vu.rng.IntN(0xFFFD-0x20))
+				if unicode.IsPrint(r) && !unicode.Is(unicode.Cs, r) {
+					b.WriteRune(r)
+					break
+				}
+			}
 		}
-		return FormatJavaTime(now, f)
+		return b.String()
+	}), nil
+}
+
+// ${__RandomFromMultipleVars(var1|var2…,var)}: the value of one of the
+// named variables (or of one of the name_1… values of a multi-valued one).
+func fnRandomFromMultipleVars(_ *templater, args []*Template) (Function, error) {
+	names, v := args[0], optArg(args, 1)
+	return storeAs(v, func(vu *VU) string {
+		var vals []string
+		for _, n := range strings.Split(names.Eval(vu), "|") {
+			n = strings.TrimSpace(n)
+			if cnt, ok := vu.Vars.Get(n + "_matchNr"); ok {
+				k, _ := strconv.Atoi(cnt)
+				for i := 1; i <= k; i++ {
+					if s, ok := vu.Vars.Get(n + "_" + strconv.Itoa(i)); ok {
+						vals = append(vals, s)
+					}
+				}
+			} else if s, ok := vu.Vars.Get(n); ok {
+				vals = append(vals, s)
+			}
+		}
+		if len(vals) == 0 {
+			return ""
+		}
+		return vals[vu.rng.IntN(len(vals))]
 	}), nil
 }
 
 // ${__counter(perUser,var)}: 1, 2, 3… for each virtual user (TRUE) or for
-// the whole run (FALSE).
-func buildCounter(tp *templater, args []*Template) (Function, error) {
+// the whole run (FALSE). Each call in the plan counts on its own.
+func fnCounter(tp *templater, args []*Template) (Function, error) {
 	perUser := strings.EqualFold(strings.TrimSpace(args[0].Raw()), "TRUE")
 	v := optArg(args, 1)
 	if perUser {
+		if tp.runtime {
+			return nil, fmt.Errorf("__counter(TRUE) cannot be built while the plan runs")
+		}
 		slot := tp.c.newSlot()
 		return storeAs(v, func(vu *VU) string {
 			vu.state[slot]++
@@ -169,19 +291,316 @@ func buildCounter(tp *templater, args []*Template) (Function, error) {
 	return storeAs(v, func(*VU) string { return strconv.FormatInt(n.Add(1), 10) }), nil
 }
 
-// ${__V(name,default)}: the variable whose name is itself computed.
-func buildV(_ *templater, args []*Template) (Function, error) {
+// ${__V(name,default)}: the variable whose name is itself computed, or the
+// default (the name itself when none is given).
+func fnV(_ *templater, args []*Template) (Function, error) {
 	name, def := args[0], optArg(args, 1)
 	return FuncFunc(func(vu *VU) string {
 		n := name.Eval(vu)
 		if s, ok := vu.Vars.Get(n); ok {
 			return s
 		}
-		if def != nil {
-			return def.Eval(vu)
-		}
-		return n
+		return evalOr(def, vu, n)
 	}), nil
+}
+
+// evalCache holds templates compiled while the plan runs (__eval,
+// __evalVar), by source text. It stops growing at evalCacheMax entries:
+// text past that is compiled on every call.
+type evalCache struct {
+	tp   templater
+	m    sync.Map // string → *Template
+	size atomic.Int64
+}
+
+const evalCacheMax = 4096
+
+func (c *evalCache) eval(vu *VU, src string) string {
+	if !strings.Contains(src, "${") {
+		return src
+	}
+	if t, ok := c.m.Load(src); ok {
+		return t.(*Template).Eval(vu)
+	}
+	t, err := c.tp.compile(src)
+	if err != nil {
+		vu.warnf("__eval: %v", err)
+		return src
+	}
+	if c.size.Load() < evalCacheMax {
+		if _, loaded := c.m.LoadOrStore(src, t); !loaded {
+			c.size.Add(1)
+		}
+	}
+	return t.Eval(vu)
+}
+
+func (tp *templater) newEvalCache() *evalCache {
+	return &evalCache{tp: templater{syms: tp.syms, c: tp.c, runtime: true}}
+}
+
+// ${__eval(text)}: text's ${…} references, evaluated.
+func fnEval(tp *templater, args []*Template) (Function, error) {
+	cache := tp.newEvalCache()
+	return FuncFunc(func(vu *VU) string { return cache.eval(vu, args[0].Eval(vu)) }), nil
+}
+
+// ${__evalVar(name)}: the value of a variable, with its ${…} references
+// evaluated; "" when the variable is not defined.
+func fnEvalVar(tp *templater, args []*Template) (Function, error) {
+	cache := tp.newEvalCache()
+	return FuncFunc(func(vu *VU) string {
+		s, ok := vu.Vars.Get(args[0].Eval(vu))
+		if !ok {
+			return ""
+		}
+		return cache.eval(vu, s)
+	}), nil
+}
+
+// ${__isVarDefined(name)}: "true" or "false".
+func fnIsVarDefined(_ *templater, args []*Template) (Function, error) {
+	return FuncFunc(func(vu *VU) string {
+		_, ok := vu.Vars.Get(args[0].Eval(vu))
+		return strconv.FormatBool(ok)
+	}), nil
+}
+
+// sum is __intSum and __longSum: every argument but the last is a number;
+// the last is a number too, or else the name of the variable to set.
+func fnSum(bits int) func(*templater, []*Template) (Function, error) {
+	name := "__intSum"
+	if bits == 64 {
+		name = "__longSum"
+	}
+	return func(_ *templater, args []*Template) (Function, error) {
+		return FuncFunc(func(vu *VU) string {
+			var sum int64
+			for _, a := range args[:len(args)-1] {
+				n, err := strconv.ParseInt(a.Eval(vu), 10, bits)
+				if err != nil {
+					vu.warnf("%s: %v", name, err)
+					return ""
+				}
+				sum += n
+			}
+			last := strings.TrimSpace(args[len(args)-1].Eval(vu))
+			n, err := strconv.ParseInt(last, 10, bits)
+			if err == nil {
+				sum += n
+				last = ""
+			}
+			if bits == 32 {
+				sum = int64(int32(sum)) // Java int arithmetic wraps
+			}
+			s := strconv.FormatInt(sum, 10)
+			if last != "" {
+				vu.Vars.Put(last, s)
+			}
+			return s
+		}), nil
+	}
+}
+
+var (
+	fnIntSum  = fnSum(32)
+	fnLongSum = fnSum(64)
+)
+
+// ${__split(text,var,separator)}: sets var, var_n and var_1… from text cut
+// at any of the separator's characters (default ","). An empty field is
+// "?", an empty first field is dropped, as JMeter's StringTokenizer-based
+// split does.
+func fnSplit(_ *templater, args []*Template) (Function, error) {
+	text, prefix, sep := args[0], args[1], optArg(args, 2)
+	return FuncFunc(func(vu *VU) string {
+		s := text.Eval(vu)
+		p := strings.TrimSpace(prefix.Eval(vu))
+		delims := evalOr(sep, vu, ",")
+		if delims == "" {
+			delims = ","
+		}
+		parts := splitTokens(s, delims, "?")
+		vu.Vars.Put(p, s)
+		vu.Vars.Put(p+"_n", strconv.Itoa(len(parts)))
+		for i, v := range parts {
+			vu.Vars.Put(p+"_"+strconv.Itoa(i+1), v)
+		}
+		vu.Vars.Remove(p + "_" + strconv.Itoa(len(parts)+1))
+		return s
+	}), nil
+}
+
+// splitTokens is JOrphanUtils.split(s, delims, def): delims is a set of
+// characters; two delimiters in a row and a trailing one give def.
+func splitTokens(s, delims, def string) []string {
+	var out []string
+	lastWasDelim := false
+	start := -1
+	for i, r := range s {
+		if strings.ContainsRune(delims, r) {
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			} else if lastWasDelim {
+				out = append(out, def)
+			}
+			lastWasDelim = true
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		lastWasDelim = false
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	} else if lastWasDelim {
+		out = append(out, def)
+	}
+	return out
+}
+
+// ${__char(65,0x42,…)}: the characters with those codes (decimal, 0x or #
+// hexadecimal, 0 octal).
+func fnChar(_ *templater, args []*Template) (Function, error) {
+	return FuncFunc(func(vu *VU) string {
+		var b strings.Builder
+		for _, a := range args {
+			s := strings.TrimSpace(a.Eval(vu))
+			n, err := decodeJavaLong(s)
+			if err != nil {
+				vu.warnf("__char: could not parse %q", s)
+				continue
+			}
+			b.WriteRune(rune(uint16(n))) // Java's (char) cast
+		}
+		return b.String()
+	}), nil
+}
+
+// decodeJavaLong is Java's Long.decode: optional sign, then 0x, 0X or # for
+// hexadecimal, a leading 0 for octal, or decimal.
+func decodeJavaLong(s string) (int64, error) {
+	neg := false
+	t := s
+	if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
+		neg = t[0] == '-'
+		t = t[1:]
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(t, "0x"), strings.HasPrefix(t, "0X"):
+		base, t = 16, t[2:]
+	case strings.HasPrefix(t, "#"):
+		base, t = 16, t[1:]
+	case len(t) > 1 && t[0] == '0':
+		base, t = 8, t[1:]
+	}
+	if t == "" || t[0] == '-' || t[0] == '+' {
+		return 0, fmt.Errorf("bad number %q", s)
+	}
+	n, err := strconv.ParseInt(t, base, 64)
+	if neg {
+		n = -n
+	}
+	return n, err
+}
+
+// ${__changeCase(text,mode,var)}: UPPER (default), LOWER or CAPITALIZE.
+func fnChangeCase(_ *templater, args []*Template) (Function, error) {
+	text, mode, v := args[0], optArg(args, 1), optArg(args, 2)
+	return storeAs(v, func(vu *VU) string {
+		s := text.Eval(vu)
+		switch m := strings.ToUpper(evalOr(mode, vu, "")); m {
+		case "", "UPPER":
+			return strings.ToUpper(s)
+		case "LOWER":
+			return strings.ToLower(s)
+		case "CAPITALIZE":
+			r, n := utf8.DecodeRuneInString(s)
+			if n == 0 {
+				return s
+			}
+			return string(unicode.ToTitle(r)) + s[n:]
+		default:
+			vu.warnf("__changeCase: unknown mode %s, text left unchanged", m)
+			return s
+		}
+	}), nil
+}
+
+var machine struct {
+	once     sync.Once
+	name, ip string
+}
+
+// machineInfo returns the host's name and the address it resolves to, as
+// Java's InetAddress.getLocalHost() does; looked up once.
+func machineInfo() (string, string) {
+	machine.once.Do(func() {
+		machine.name, _ = os.Hostname()
+		machine.ip = "127.0.0.1"
+		if addrs, err := net.LookupHost(machine.name); err == nil && len(addrs) > 0 {
+			machine.ip = addrs[0]
+			for _, a := range addrs {
+				if ip := net.ParseIP(a); ip != nil && ip.To4() != nil {
+					machine.ip = a
+					break
+				}
+			}
+		}
+	})
+	return machine.name, machine.ip
+}
+
+func fnMachineName(_ *templater, args []*Template) (Function, error) {
+	return storeAs(optArg(args, 0), func(*VU) string { n, _ := machineInfo(); return n }), nil
+}
+
+func fnMachineIP(_ *templater, args []*Template) (Function, error) {
+	return storeAs(optArg(args, 0), func(*VU) string { _, ip := machineInfo(); return ip }), nil
+}
+
+// ${__log(text,level,throwable,comment)} logs text and returns it;
+// ${__logn(…)} returns "". Level OUT and ERR print to stdout and stderr.
+func fnLog(ret bool) func(*templater, []*Template) (Function, error) {
+	return func(_ *templater, args []*Template) (Function, error) {
+		text, level, thr := args[0], optArg(args, 1), optArg(args, 2)
+		var comment *Template
+		if ret {
+			comment = optArg(args, 3)
+		}
+		return FuncFunc(func(vu *VU) string {
+			s := text.Eval(vu)
+			msg := vu.Name + " : "
+			if c := evalOr(comment, vu, ""); c != "" {
+				msg += c + " : "
+			}
+			msg += s
+			if t := evalOr(thr, vu, ""); t != "" {
+				msg += " (" + t + ")"
+			}
+			switch strings.ToUpper(strings.TrimSpace(evalOr(level, vu, ""))) {
+			case "OUT":
+				fmt.Fprintln(os.Stdout, msg)
+			case "ERR":
+				fmt.Fprintln(os.Stderr, msg)
+			case "ERROR", "FATAL_ERROR", "FATAL":
+				vu.log.Error(msg)
+			case "WARN":
+				vu.log.Warn(msg)
+			case "DEBUG":
+				vu.log.Debug(msg)
+			default:
+				vu.log.Info(msg)
+			}
+			if ret {
+				return s
+			}
+			return ""
+		}), nil
+	}
 }
 
 // uuid4 returns a random (version 4) UUID.
@@ -190,88 +609,15 @@ func uuid4() string {
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on Linux
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-// FormatJavaTime formats t with a Java SimpleDateFormat pattern (the letters
-// JMeter plans use: y M d H h m s S a E z Z, quoted text with '…').
-func FormatJavaTime(t time.Time, pattern string) string {
-	var b strings.Builder
-	for i := 0; i < len(pattern); {
-		c := pattern[i]
-		if c == '\'' {
-			j := strings.IndexByte(pattern[i+1:], '\'')
-			if j < 0 {
-				b.WriteString(pattern[i+1:])
-				break
-			}
-			if j == 0 {
-				b.WriteByte('\'')
-			}
-			b.WriteString(pattern[i+1 : i+1+j])
-			i += j + 2
-			continue
-		}
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			b.WriteByte(c)
-			i++
-			continue
-		}
-		n := 1
-		for i+n < len(pattern) && pattern[i+n] == c {
-			n++
-		}
-		i += n
-		pad := func(v, w int) { fmt.Fprintf(&b, "%0*d", w, v) }
-		switch c {
-		case 'y':
-			if n == 2 {
-				pad(t.Year()%100, 2)
-			} else {
-				pad(t.Year(), n)
-			}
-		case 'M':
-			switch {
-			case n >= 4:
-				b.WriteString(t.Month().String())
-			case n == 3:
-				b.WriteString(t.Month().String()[:3])
-			default:
-				pad(int(t.Month()), n)
-			}
-		case 'd':
-			pad(t.Day(), n)
-		case 'H':
-			pad(t.Hour(), n)
-		case 'h':
-			h := t.Hour() % 12
-			if h == 0 {
-				h = 12
-			}
-			pad(h, n)
-		case 'm':
-			pad(t.Minute(), n)
-		case 's':
-			pad(t.Second(), n)
-		case 'S':
-			pad(t.Nanosecond()/1e6, int(math.Max(float64(n), 1)))
-		case 'a':
-			b.WriteString(t.Format("PM"))
-		case 'E':
-			if n >= 4 {
-				b.WriteString(t.Weekday().String())
-			} else {
-				b.WriteString(t.Weekday().String()[:3])
-			}
-		case 'z':
-			b.WriteString(t.Format("MST"))
-		case 'Z':
-			b.WriteString(t.Format("-0700"))
-		case 'X':
-			b.WriteString(t.Format("Z07:00"))
-		default:
-			b.WriteString(strings.Repeat(string(c), n))
-		}
-	}
-	return b.String()
+	var out [36]byte
+	hex.Encode(out[0:8], b[0:4])
+	out[8] = '-'
+	hex.Encode(out[9:13], b[4:6])
+	out[13] = '-'
+	hex.Encode(out[14:18], b[6:8])
+	out[18] = '-'
+	hex.Encode(out[19:23], b[8:10])
+	out[23] = '-'
+	hex.Encode(out[24:], b[10:16])
+	return string(out[:])
 }

@@ -102,9 +102,7 @@ func (r *Run) fail(err error) {
 func (r *Run) run() {
 	defer close(r.done)
 	base := r.newVU(&group{name: "", path: r.plan.Name}, 0, r.soft)
-	for _, u := range r.plan.udv {
-		base.Vars.putSlot(u.slot, u.value.Eval(base))
-	}
+	setUserVariables(base, r.plan.udv)
 	phase := func(kind groupKind, soft context.Context) {
 		var wg sync.WaitGroup
 		for _, g := range r.plan.groups {

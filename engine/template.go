@@ -20,6 +20,7 @@ const (
 	litPart partKind = iota
 	varPart
 	fnPart
+	namedVarPart // a variable found by name: templates compiled at run time (__eval)
 )
 
 type part struct {
@@ -76,6 +77,10 @@ func (p *part) eval(vu *VU) string {
 		return p.lit
 	case fnPart:
 		return p.fn.Eval(vu)
+	case namedVarPart:
+		if s, ok := vu.Vars.Get(p.lit[2 : len(p.lit)-1]); ok {
+			return s
+		}
 	}
 	return p.lit
 }
@@ -84,6 +89,10 @@ func (p *part) eval(vu *VU) string {
 type templater struct {
 	syms *symbols
 	c    *compiler // for function constructors that need the plan (files, counters)
+	// runtime marks a templater compiling while the plan runs (__eval,
+	// __evalVar): it must not add symbols or slots, as virtual users read
+	// them concurrently.
+	runtime bool
 }
 
 // errTemplate marks a malformed ${…} expression.
@@ -98,10 +107,28 @@ func (tp *templater) compile(s string) (*Template, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: %w", errTemplate, s, err)
 	}
-	if len(parts) == 1 && parts[0].kind == litPart {
-		return &Template{raw: parts[0].lit}, nil
+	if len(parts) <= 1 && (len(parts) == 0 || parts[0].kind == litPart) {
+		// Nothing but text (an escaped "\${x}"): JMeter keeps such a field
+		// as it was written, backslashes included.
+		return &Template{raw: s}, nil
+	}
+	if allLiteral(parts) {
+		var b strings.Builder
+		for _, p := range parts {
+			b.WriteString(p.lit)
+		}
+		return &Template{raw: b.String()}, nil
 	}
 	return &Template{raw: s, parts: parts}, nil
+}
+
+func allLiteral(parts []part) bool {
+	for _, p := range parts {
+		if p.kind != litPart {
+			return false
+		}
+	}
+	return true
 }
 
 // parse splits s into literal, variable and function parts. A backslash
@@ -129,8 +156,14 @@ func (tp *templater) parse(s string) ([]part, error) {
 			if err != nil {
 				return nil, err
 			}
-			if end < 0 { // no closing brace: the rest is text
-				lit.WriteString(s[i:])
+			if end < 0 {
+				// No closing brace: JMeter keeps the rest as text without
+				// its "${" (and logs "Probably an invalid function string"),
+				// as a part of its own.
+				flush()
+				if p.lit != "" {
+					parts = append(parts, part{kind: litPart, lit: p.lit})
+				}
 				i = len(s)
 				continue
 			}
@@ -157,10 +190,18 @@ func (tp *templater) reference(s string, i int) (part, int, error) {
 				name.WriteByte(s[i])
 			}
 		case '(':
-			fname := name.String()
+			fname := strings.TrimSpace(name.String())
+			if name.Len() == 0 || s[i-1] == ' ' {
+				// JMeter opens a call only when '(' follows a name directly.
+				name.WriteByte(ch)
+				continue
+			}
 			if _, ok := functions[fname]; !ok {
+				if msg, ok := refusedFunctions[fname]; ok {
+					return part{}, 0, fmt.Errorf("%s: %s", fname, msg)
+				}
 				if strings.HasPrefix(fname, "__") {
-					return part{}, 0, fmt.Errorf("unknown function %s", fname)
+					return part{}, 0, fmt.Errorf("unknown function %s: gojm does not have it", fname)
 				}
 				name.WriteByte(ch)
 				continue
@@ -190,6 +231,15 @@ func (tp *templater) reference(s string, i int) (part, int, error) {
 				}
 				return part{kind: fnPart, fn: fn}, i, nil
 			}
+			if msg, ok := refusedFunctions[n]; ok {
+				return part{}, 0, fmt.Errorf("%s: %s", n, msg)
+			}
+			if tp.runtime {
+				if slot, ok := tp.syms.index[n]; ok {
+					return part{kind: varPart, slot: slot, lit: "${" + n + "}"}, i, nil
+				}
+				return part{kind: namedVarPart, lit: "${" + n + "}"}, i, nil
+			}
 			return part{kind: varPart, slot: tp.syms.intern(n), lit: "${" + n + "}"}, i, nil
 		default:
 			name.WriteByte(ch)
@@ -198,7 +248,7 @@ func (tp *templater) reference(s string, i int) (part, int, error) {
 	if strings.HasPrefix(name.String(), "__") && strings.Contains(name.String(), "(") {
 		return part{}, 0, errors.New("unterminated function call")
 	}
-	return part{}, -1, nil
+	return part{kind: litPart, lit: name.String()}, -1, nil
 }
 
 // splitArgs splits a function's argument list starting after its '(' and
@@ -219,7 +269,9 @@ func splitArgs(s string, i int) ([]string, int, error) {
 			buf.WriteByte(s[i])
 			prev = 0
 			continue
-		case ch == ',' && depth == 0 && parens == 0:
+		case ch == ',' && depth == 0:
+			// As in JMeter, a comma splits even inside parentheses:
+			// write "\," to keep it in the argument.
 			args = append(args, buf.String())
 			buf.Reset()
 		case ch == ')' && depth == 0 && parens == 0:

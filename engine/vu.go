@@ -32,6 +32,7 @@ type VU struct {
 	http  *httpx.Client
 	batch *report.Batcher
 	state []int64 // per-node memory, indexed by slots handed out at compile time
+	ext   vuExt   // per-user state of functions and config elements (functions_file.go)
 	tbuf  []byte  // scratch space for template evaluation
 	res   result  // the sample being made; reused
 	req   httpx.Request

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"math/rand/v2"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// Iteration listeners: JMeter's LoopIterationListener. A CSV Data Set,
+// Counter, Random Variable or per-iteration User Parameters element
+// registers with the nearest controller above it (for one standing under a
+// sampler, the sampler's controller; for one at plan level, each thread
+// group), and that controller tells it each time it starts an iteration,
+// before it runs any child. The elements are compiled once into c.built;
+// the controllers (controllers.go) find them with iterationListeners.
+
+// iterationListener is told when its controller starts an iteration. It
+// returns flowStopThread to end the virtual user (a CSV Data Set at the end
+// of its file with "stop thread on EOF").
+type iterationListener interface {
+	iterationStart(vu *VU) flow
+}
+
+// iterationListeners returns the compiled iteration listeners among
+// elements (the children of one controller) and under the samplers among
+// them, in tree order.
+func (c *compiler) iterationListeners(elems []*jmx.Element) []iterationListener {
+	var out []iterationListener
+	for _, k := range elems {
+		if l, ok := c.built[k].(iterationListener); ok {
+			out = append(out, l)
+		}
+		if d, ok := lookup(k); ok && d.kind == kSampler {
+			for _, g := range k.Children {
+				if l, ok := c.built[g].(iterationListener); ok {
+					out = append(out, l)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// staticEval evaluates a template while compiling, with the properties
+// and the user-defined variables known so far, for checks such as "does
+// the CSV file exist". It reports false when the value is not known before
+// the run (it still holds a ${…} reference then).
+func (c *compiler) staticEval(t *Template) (string, bool) {
+	if t.Const() {
+		return t.Raw(), true
+	}
+	vu := &VU{
+		plan:  c.plan,
+		group: &group{},
+		Vars:  newVars(c.plan.syms),
+		rng:   rand.New(rand.NewPCG(1, 2)),
+		state: make([]int64, c.plan.nslots),
+		log:   c.plan.log,
+	}
+	setUserVariables(vu, c.plan.udv)
+	s := t.Eval(vu)
+	if containsRef(s) {
+		return s, false
+	}
+	return s, true
+}
+
+func containsRef(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '$' && s[i+1] == '{' {
+			return true
+		}
+	}
+	return false
+}
+
+// dataFiles returns the plan's shared data-file state.
+func (p *Plan) dataFiles() *dataFiles { return &p.files }

@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// randomVariable is JMeter's Random Variable config element: at each
+// iteration of its controller it sets a variable to a random whole number
+// in [min, max], formatted with a DecimalFormat pattern. With a seed it
+// draws JMeter's exact sequence (java.util.Random), one generator per
+// virtual user or one shared.
+type randomVariable struct {
+	slot      int
+	format    *decimalFormat
+	min       int64
+	rng       int32 // max-min+1; 0 when the bounds are wrong
+	seeded    bool
+	seed      int64
+	perThread bool
+	// per user with a seed: slots of the generator's state and whether it
+	// is set
+	state, init int
+
+	mu     sync.Mutex
+	shared javaRandom
+}
+
+func buildRandomVariable(c *compiler, e *jmx.Element) (iterationListener, error) {
+	rv := &randomVariable{perThread: e.Bool("perThread", false)}
+	rv.slot = c.plan.syms.intern(e.Str("variableName"))
+	eval := func(name string) string {
+		s, _ := c.staticEval(c.prop(e, name))
+		return strings.TrimSpace(s)
+	}
+	if f := eval("outputFormat"); f != "" {
+		if df, err := compileDecimalFormat(f); err == nil {
+			rv.format = df
+		}
+	}
+	lo, err1 := strconv.ParseInt(eval("minimumValue"), 10, 64)
+	hi, err2 := strconv.ParseInt(eval("maximumValue"), 10, 64)
+	if err1 != nil || err2 != nil || hi < lo {
+		c.plan.log.Warn("random variable: minimum and maximum are not whole numbers with minimum <= maximum; the variable is not set", "element", e.Path())
+	} else {
+		rv.min = lo
+		span := hi - lo + 1
+		if span > 1<<31-1 || span <= 0 {
+			span = 1<<31 - 1 // JMeter's limit
+		}
+		rv.rng = int32(span)
+	}
+	if s := eval("randomSeed"); s != "" {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			rv.seeded, rv.seed = true, n
+			rv.shared = newJavaRandom(n)
+		}
+	}
+	rv.state, rv.init = c.newSlot(), c.newSlot()
+	return rv, nil
+}
+
+func (rv *randomVariable) iterationStart(vu *VU) flow {
+	if rv.rng <= 0 {
+		return flowNext
+	}
+	var n int32
+	switch {
+	case rv.perThread && rv.seeded:
+		r := javaRandom{seed: vu.state[rv.state]}
+		if vu.state[rv.init] == 0 {
+			r, vu.state[rv.init] = newJavaRandom(rv.seed), 1
+		}
+		n = r.nextInt(rv.rng)
+		vu.state[rv.state] = r.seed
+	case rv.seeded:
+		rv.mu.Lock()
+		n = rv.shared.nextInt(rv.rng)
+		rv.mu.Unlock()
+	default:
+		n = vu.rng.Int32N(rv.rng)
+	}
+	v := rv.min + int64(n)
+	if rv.format != nil {
+		vu.Vars.putSlot(rv.slot, rv.format.format(v))
+	} else {
+		vu.Vars.putSlot(rv.slot, strconv.FormatInt(v, 10))
+	}
+	return flowNext
+}

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"strconv"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// userParameters is JMeter's User Parameters pre-processor: a table of
+// variables with one column of values per user (user n takes column
+// (n-1) mod columns). The values are set, in order, before each sampler in
+// its scope, or, with "update once per iteration", when its controller
+// starts an iteration.
+type userParameters struct {
+	slots []int
+	cols  [][]*Template // [column][variable]
+}
+
+// userParametersPerIteration is User Parameters set once per iteration.
+type userParametersPerIteration struct{ *userParameters }
+
+func buildUserParameters(c *compiler, e *jmx.Element) (preProcessor, error) {
+	up := &userParameters{}
+	for _, n := range e.Prop("UserParameters.names").Members() {
+		up.slots = append(up.slots, c.plan.syms.intern(n.Value))
+	}
+	for i, col := range e.Prop("UserParameters.thread_values").Members() {
+		var vals []*Template
+		for j, v := range col.Members() {
+			vals = append(vals, c.template(e, "user "+strconv.Itoa(i+1)+" value "+strconv.Itoa(j+1), v.Value))
+		}
+		up.cols = append(up.cols, vals)
+	}
+	if e.Bool("UserParameters.per_iteration", false) {
+		return userParametersPerIteration{up}, nil
+	}
+	return up, nil
+}
+
+func (up *userParameters) pre(vu *VU) { up.set(vu) }
+
+func (up *userParameters) set(vu *VU) {
+	if len(up.cols) == 0 {
+		return
+	}
+	n := vu.Num - 1 // JMeter's 0-based thread number
+	if n < 0 {
+		n = 0
+	}
+	col := up.cols[n%len(up.cols)]
+	for i, slot := range up.slots {
+		if i < len(col) {
+			vu.Vars.putSlot(slot, col[i].Eval(vu))
+		}
+	}
+}
+
+// pre does nothing: the values are set when the iteration starts.
+func (userParametersPerIteration) pre(*VU) {}
+
+func (u userParametersPerIteration) iterationStart(vu *VU) flow {
+	u.set(vu)
+	return flowNext
+}

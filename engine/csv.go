@@ -1,0 +1,451 @@
+package engine
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// csvDataSet is JMeter's CSV Data Set Config. It is an iteration listener:
+// each time the controller it stands under starts an iteration, it reads
+// the next record of its file into the variables it names. Where the file
+// is read from is JMeter's sharing alias: one reader for all threads
+// (keyed by the file name as written), per thread group, per thread, or
+// per user-chosen key.
+type csvDataSet struct {
+	path       string // element path, for messages
+	filename   *Template
+	encoding   string
+	names      []string // from variableNames; nil: the file's first line
+	delim      string
+	delimRune  rune
+	quoted     bool
+	recycle    bool
+	stopThread bool
+	ignoreHead bool
+	mode       csvShareMode
+	key        string // the user-chosen share key
+	warned     sync.Once
+}
+
+type csvShareMode uint8
+
+const (
+	shareAll csvShareMode = iota
+	shareGroup
+	shareThread
+	shareKey // any other text: shared by every CSV Data Set with the same file and text
+)
+
+// eofValue is what a CSV Data Set's variables hold past the end of a file
+// it does not recycle.
+const eofValue = "<EOF>"
+
+// parseShareMode reads the shareMode property: JMeter's own values, the
+// enum names and the GUI's labels; anything else is a sharing key.
+func parseShareMode(s string) (csvShareMode, string) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "sharemode.all", "all", "all threads":
+		return shareAll, ""
+	case "sharemode.group", "group", "current thread group":
+		return shareGroup, ""
+	case "sharemode.thread", "thread", "current thread":
+		return shareThread, ""
+	}
+	return shareKey, s
+}
+
+// buildCSVDataSet compiles a CSV Data Set Config. A file name known when
+// the plan is compiled (text, properties, user-defined variables) must
+// exist; its header line, when it names the variables, is read then too.
+func buildCSVDataSet(c *compiler, e *jmx.Element) (iterationListener, error) {
+	ds := &csvDataSet{
+		path:       e.Path(),
+		filename:   c.template(e, "filename", strings.TrimSpace(e.Str("filename"))),
+		encoding:   e.Str("fileEncoding"),
+		delim:      e.Str("delimiter"),
+		quoted:     e.Bool("quotedData", false),
+		recycle:    e.Bool("recycle", true),
+		stopThread: e.Bool("stopThread", false),
+		ignoreHead: e.Bool("ignoreFirstLine", false),
+	}
+	ds.mode, ds.key = parseShareMode(e.StrOr("shareMode", "shareMode.all"))
+	switch ds.delim {
+	case `\t`:
+		ds.delim = "\t"
+	case "":
+		ds.delim = ","
+	}
+	ds.delimRune, _ = utf8.DecodeRuneInString(ds.delim)
+	if _, err := charset(ds.encoding); err != nil {
+		return nil, err
+	}
+	if names := e.Str("variableNames"); strings.TrimSpace(names) != "" {
+		for _, n := range splitNames(names, ",") {
+			ds.names = append(ds.names, strings.TrimSpace(n))
+		}
+	}
+	name, static := c.staticEval(ds.filename)
+	if ds.filename.Raw() == "" {
+		return nil, errors.New("CSV Data Set has no file name")
+	}
+	if static {
+		path := c.plan.resolvePath(name)
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, fmt.Errorf("CSV Data Set file %q not found (looked for %s)", name, path)
+		}
+		if st.IsDir() {
+			return nil, fmt.Errorf("CSV Data Set file %q is a folder (%s)", name, path)
+		}
+		if ds.names == nil {
+			head, err := readCSVHeader(path, ds.encoding, ds.delimRune)
+			if err != nil {
+				return nil, fmt.Errorf("CSV Data Set file %s: %w", path, err)
+			}
+			for _, n := range head {
+				c.plan.syms.intern(n)
+			}
+		}
+	}
+	for _, n := range ds.names {
+		c.plan.syms.intern(n)
+	}
+	return ds, nil
+}
+
+// splitNames is JOrphanUtils.split(s, sep, false): cut at every sep, empty
+// fields kept, except that an empty s has no fields.
+func splitNames(s, sep string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, sep)
+}
+
+// csvSrc is one virtual user's view of a CSV Data Set: the reader it
+// shares and the variable slots it fills.
+type csvSrc struct {
+	file  *csvFile
+	names []string
+	slots []int // -1: a name the plan never mentions
+}
+
+func (ds *csvDataSet) iterationStart(vu *VU) flow {
+	src := vu.ext.csv[ds]
+	if src == nil {
+		var err error
+		if src, err = ds.attach(vu); err != nil {
+			ds.warned.Do(func() { vu.warnf("%s: %v", ds.path, err) })
+			src = &csvSrc{}
+		}
+		if vu.ext.csv == nil {
+			vu.ext.csv = map[*csvDataSet]*csvSrc{}
+		}
+		vu.ext.csv[ds] = src
+	}
+	var vals []string
+	if src.file != nil {
+		var err error
+		vals, err = src.file.next(ds)
+		if err != nil {
+			vu.warnf("%s: %v", ds.path, err) // JMeter treats it as the end of the file
+			vals = nil
+		}
+	}
+	for i := 0; i < len(src.names) && i < len(vals); i++ {
+		src.put(vu, i, vals[i])
+	}
+	if len(vals) == 0 {
+		if ds.stopThread {
+			vu.log.Info(fmt.Sprintf("End of file detected for CSV DataSet %s configured with stopThread: the thread stops", ds.path), "thread", vu.Name)
+			return flowStopThread
+		}
+		for i := range src.names {
+			src.put(vu, i, eofValue)
+		}
+	}
+	return flowNext
+}
+
+func (s *csvSrc) put(vu *VU, i int, v string) {
+	if s.slots[i] >= 0 {
+		vu.Vars.putSlot(s.slots[i], v)
+		return
+	}
+	vu.Vars.Put(s.names[i], v)
+}
+
+// attach finds (or opens) the reader of the CSV Data Set's alias for a
+// virtual user, once in the user's life as JMeter does per thread.
+func (ds *csvDataSet) attach(vu *VU) (*csvSrc, error) {
+	name := strings.TrimSpace(ds.filename.Eval(vu))
+	if name == "" {
+		return nil, errors.New("the file name is empty")
+	}
+	skip := ds.ignoreHead || ds.names == nil
+	open := func() (*csvFile, error) {
+		return openCSVFile(vu.plan.resolvePath(name), ds.encoding, ds.delimRune, skip)
+	}
+	var f *csvFile
+	var err error
+	switch ds.mode {
+	case shareThread:
+		f, err = open()
+	default:
+		alias := name
+		switch ds.mode {
+		case shareGroup:
+			alias = fmt.Sprintf("%s@%p", name, vu.group)
+		case shareKey:
+			alias = name + "@" + ds.key
+		}
+		f, err = vu.plan.dataFiles().csvFile(alias, open)
+	}
+	if err != nil {
+		return nil, err
+	}
+	src := &csvSrc{file: f, names: ds.names}
+	if src.names == nil {
+		src.names = f.header
+	}
+	src.slots = make([]int, len(src.names))
+	for i, n := range src.names {
+		src.slots[i] = -1
+		if s, ok := vu.plan.syms.index[n]; ok {
+			src.slots[i] = s
+		}
+	}
+	return src, nil
+}
+
+// csvFile is an open data file (FileServer's entry for one alias): a
+// reader shared under a lock, reopened when it recycles.
+type csvFile struct {
+	mu     sync.Mutex
+	path   string
+	enc    string
+	delim  rune
+	skip   bool // the first line is not data (a header, or ignoreFirstLine)
+	header []string
+	file   io.Closer
+	r      *bufio.Reader
+}
+
+func openCSVFile(path, enc string, delim rune, skip bool) (*csvFile, error) {
+	f := &csvFile{path: path, enc: enc, delim: delim, skip: skip}
+	if err := f.reopen(false); err != nil {
+		return nil, err
+	}
+	if skip {
+		line, ok, err := readLine(f.r)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("file %s is empty: it has no header line", path)
+		}
+		f.header, err = parseCSVRecord(bufio.NewReader(strings.NewReader(line)), delim)
+		if err != nil {
+			return nil, fmt.Errorf("could not split the header line of %s: %w", path, err)
+		}
+		for i := range f.header {
+			f.header[i] = strings.TrimSpace(f.header[i])
+		}
+	}
+	return f, nil
+}
+
+// reopen opens the file from its start, skipping the first line if asked.
+func (f *csvFile) reopen(skipFirst bool) error {
+	if f.file != nil {
+		f.file.Close()
+	}
+	rc, err := openText(f.path, f.enc)
+	if err != nil {
+		f.file, f.r = nil, nil
+		return err
+	}
+	f.file, f.r = rc, bufio.NewReader(rc)
+	if skipFirst {
+		if _, _, err := readLine(f.r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// next reads the next record; no values at the end of a file that does
+// not recycle (or that has no data).
+func (f *csvFile) next(ds *csvDataSet) ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.r == nil {
+		return nil, errors.New("the file could not be reopened")
+	}
+	if ds.quoted {
+		if ds.recycle {
+			if _, err := f.r.Peek(1); err == io.EOF {
+				if err := f.reopen(f.skip); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return parseCSVRecord(f.r, f.delim)
+	}
+	line, ok, err := readLine(f.r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok && ds.recycle {
+		if err := f.reopen(f.skip); err != nil {
+			return nil, err
+		}
+		if line, ok, err = readLine(f.r); err != nil {
+			return nil, err
+		}
+	}
+	if !ok {
+		return nil, nil
+	}
+	return splitLine(line, ds.delim), nil
+}
+
+// splitLine is JOrphanUtils.split(line, delim, false) as CSV Data Set uses
+// it on unquoted data: cut at every delimiter, empty fields kept; an
+// empty line has no fields (and so reads as the end of the file).
+func splitLine(line, delim string) []string {
+	if line == "" {
+		return nil
+	}
+	return strings.Split(line, delim)
+}
+
+// parseCSVRecord reads one record of quoted CSV as JMeter's
+// CSVSaveService.csvReadFile: fields may be quoted with '"' ("" inside is a
+// quote) and then hold delimiters and line ends; a quote inside a plain
+// field, or text after a closing quote, is an error. No fields at the end
+// of the input.
+func parseCSVRecord(r *bufio.Reader, delim rune) ([]string, error) {
+	const (
+		initial = iota
+		plain
+		quoted
+		embedded
+	)
+	state := initial
+	var fields []string
+	var b strings.Builder
+	push := false
+	for {
+		ch, _, err := r.ReadRune()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		eol := ch == '\n' || ch == '\r'
+		delimOrEOL := ch == delim || eol
+		push = false
+		switch state {
+		case initial:
+			switch {
+			case ch == '"':
+				state = quoted
+			case delimOrEOL:
+				push = true
+			default:
+				b.WriteRune(ch)
+				state = plain
+			}
+		case plain:
+			switch {
+			case ch == '"':
+				b.WriteRune(ch)
+				return nil, fmt.Errorf("cannot have quote-char in plain field:[%s]", b.String())
+			case delimOrEOL:
+				push = true
+				state = initial
+			default:
+				b.WriteRune(ch)
+			}
+		case quoted:
+			if ch == '"' {
+				state = embedded
+			} else {
+				b.WriteRune(ch)
+			}
+		case embedded:
+			switch {
+			case ch == '"':
+				b.WriteRune('"')
+				state = quoted
+			case delimOrEOL:
+				push = true
+				state = initial
+			default:
+				b.WriteRune('"')
+				return nil, fmt.Errorf("cannot have single quote-char in quoted field:[%s]", b.String())
+			}
+		}
+		if push {
+			if ch == '\r' {
+				if n, err := r.Peek(1); err == nil && n[0] == '\n' {
+					_, _ = r.ReadByte()
+				}
+			}
+			fields = append(fields, b.String())
+			b.Reset()
+		}
+		if eol && state != quoted {
+			return fields, nil
+		}
+	}
+	if state == quoted {
+		return nil, fmt.Errorf("missing trailing quote-char in quoted field:[\"%s]", b.String())
+	}
+	if b.Len() > 0 || push || state == embedded {
+		fields = append(fields, b.String())
+	}
+	return fields, nil
+}
+
+// readCSVHeader reads the names on a file's first line.
+func readCSVHeader(path, enc string, delim rune) ([]string, error) {
+	f, err := openCSVFile(path, enc, delim, true)
+	if err != nil {
+		return nil, err
+	}
+	f.file.Close()
+	return f.header, nil
+}
+
+// csvFile returns the plan's reader for a sharing alias, opening it the
+// first time.
+func (d *dataFiles) csvFile(alias string, open func() (*csvFile, error)) (*csvFile, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if s, ok := d.csv[alias]; ok {
+		return s.file, s.err
+	}
+	f, err := open()
+	if d.csv == nil {
+		d.csv = map[string]*csvShared{}
+	}
+	d.csv[alias] = &csvShared{file: f, err: err}
+	return f, err
+}
+
+// csvShared is a reader shared under an alias, or why it could not open.
+type csvShared struct {
+	file *csvFile
+	err  error
+}

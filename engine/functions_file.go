@@ -1,0 +1,425 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// This file holds the functions that read files (__StringFromFile,
+// __FileToString, __CSVRead) and what they share with the CSV Data Set:
+// file names relative to the plan, character sets, per-plan file state.
+
+// resolvePath resolves a file name the plan gives: an absolute name stays;
+// a relative one is taken from the plan's folder, or from the working
+// directory when it exists only there.
+func (p *Plan) resolvePath(name string) string {
+	if name == "" || filepath.IsAbs(name) {
+		return name
+	}
+	inPlan := filepath.Join(p.Dir, name)
+	if _, err := os.Stat(inPlan); err == nil || p.Dir == "" {
+		return inPlan
+	}
+	if _, err := os.Stat(name); err == nil {
+		return name
+	}
+	return inPlan
+}
+
+// charset returns the decoder of a Java charset name; "" is UTF-8 (the
+// platform default JMeter has on Linux).
+func charset(name string) (encoding.Encoding, error) {
+	n := strings.TrimSpace(name)
+	switch strings.ToUpper(n) {
+	case "", "UTF-8", "UTF8":
+		return unicode.UTF8BOM, nil // a byte-order mark is dropped
+	case "UTF-16":
+		return unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), nil
+	}
+	e, err := ianaindex.IANA.Encoding(n)
+	if err != nil || e == nil {
+		return nil, fmt.Errorf("unknown file encoding %q", name)
+	}
+	return e, nil
+}
+
+// openText opens a text file for reading in a charset.
+func openText(path, enc string) (io.ReadCloser, error) {
+	e, err := charset(enc)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{e.NewDecoder().Reader(f), f}, nil
+}
+
+// readLine reads one line as Java's BufferedReader.readLine does (the line
+// ends at \n, \r or \r\n); ok is false at the end of the input.
+func readLine(r *bufio.Reader) (line string, ok bool, err error) {
+	var b []byte
+	for {
+		c, err := r.ReadByte()
+		if err != nil {
+			if err == io.EOF {
+				if b == nil {
+					return "", false, nil
+				}
+				return string(b), true, nil
+			}
+			return "", false, err
+		}
+		switch c {
+		case '\n':
+			return string(b), true, nil
+		case '\r':
+			if n, err := r.Peek(1); err == nil && n[0] == '\n' {
+				_, _ = r.ReadByte()
+			}
+			return string(b), true, nil
+		}
+		if b == nil {
+			b = make([]byte, 0, 64)
+		}
+		b = append(b, c)
+	}
+}
+
+// errText is what the file functions return when they cannot read.
+const errText = "**ERR**"
+
+// stringFromFile is one ${__StringFromFile(…)} call: a line reader shared
+// by every virtual user, reopened at the end of the file (or moving to the
+// next file of a numbered sequence).
+type stringFromFile struct {
+	name, start, end *Template
+	mu               sync.Mutex
+	first            bool
+	file             io.Closer
+	r                *bufio.Reader
+	cur, from, to    int
+	path             string
+}
+
+const seqUnused = -2
+
+// ${__StringFromFile(file,var,start,end)}: the next line of the file,
+// saved in var (default "StringFromFile_").
+func fnStringFromFile(_ *templater, args []*Template) (Function, error) {
+	s := &stringFromFile{name: args[0], start: optArg(args, 2), end: optArg(args, 3), first: true, cur: seqUnused, from: seqUnused, to: seqUnused}
+	v := optArg(args, 1)
+	return FuncFunc(func(vu *VU) string {
+		out := s.next(vu)
+		name := "StringFromFile_"
+		if v != nil {
+			name = strings.TrimSpace(v.Eval(vu))
+		}
+		if name != "" {
+			vu.Vars.Put(name, out)
+		}
+		return out
+	}), nil
+}
+
+func (s *stringFromFile) next(vu *VU) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.first {
+		s.open(vu)
+		s.first = false
+	}
+	if s.r == nil {
+		return errText
+	}
+	line, ok, err := readLine(s.r)
+	if err != nil {
+		vu.warnf("__StringFromFile: reading %s: %v", s.path, err)
+		return errText
+	}
+	if !ok {
+		s.file.Close()
+		s.open(vu)
+		if s.r == nil {
+			if s.to != seqUnused {
+				vu.warnf("__StringFromFile: end of the file sequence")
+			}
+			return errText
+		}
+		if line, ok, err = readLine(s.r); err != nil || !ok {
+			return errText
+		}
+	}
+	return line
+}
+
+func (s *stringFromFile) open(vu *VU) {
+	s.r, s.file = nil, nil
+	name := s.name.Eval(vu)
+	if s.start != nil {
+		s.from = seqUnused
+		if n, err := strconv.Atoi(s.start.Eval(vu)); err == nil {
+			s.from = n
+		}
+	}
+	if s.cur == seqUnused {
+		s.cur = 1
+		if s.from != seqUnused {
+			s.cur = s.from
+		}
+	}
+	if s.end != nil {
+		s.to = seqUnused
+		if n, err := strconv.Atoi(s.end.Eval(vu)); err == nil {
+			s.to = n
+		}
+	}
+	if s.start != nil {
+		if s.to != seqUnused && s.cur > s.to {
+			return
+		}
+		if s.from != seqUnused {
+			if df, err := compileDecimalFormat(name); err == nil {
+				name = df.format(int64(s.cur))
+			}
+		}
+		s.cur++
+	}
+	s.path = vu.plan.resolvePath(name)
+	f, err := openText(s.path, "")
+	if err != nil {
+		vu.warnf("__StringFromFile: %v", err)
+		return
+	}
+	s.file, s.r = f, bufio.NewReader(f)
+}
+
+// fileCache keeps files read by __FileToString, reread when they change.
+var fileCache sync.Map // path+"\x00"+encoding → *cachedFile
+
+type cachedFile struct {
+	mod  time.Time
+	size int64
+	text string
+}
+
+// ${__FileToString(file,encoding,var)}: the whole file, or "**ERR**".
+func fnFileToString(_ *templater, args []*Template) (Function, error) {
+	name, enc, v := args[0], optArg(args, 1), optArg(args, 2)
+	return storeAs(v, func(vu *VU) string {
+		path := vu.plan.resolvePath(name.Eval(vu))
+		e := evalOr(enc, vu, "")
+		text, err := readWholeFile(path, e)
+		if err != nil {
+			vu.warnf("__FileToString: %v", err)
+			return errText
+		}
+		return text
+	}), nil
+}
+
+func readWholeFile(path, enc string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	key := path + "\x00" + enc
+	if c, ok := fileCache.Load(key); ok {
+		cf := c.(*cachedFile)
+		if cf.mod.Equal(st.ModTime()) && cf.size == st.Size() {
+			return cf.text, nil
+		}
+	}
+	f, err := openText(path, enc)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	fileCache.Store(key, &cachedFile{mod: st.ModTime(), size: st.Size(), text: string(b)})
+	return string(b), nil
+}
+
+// csvReadFile is a file read whole by __CSVRead, shared by every virtual
+// user: each user takes the next unread row when it first reads a column
+// and after "next".
+type csvReadFile struct {
+	rows [][]string
+	mu   sync.Mutex
+	next int
+}
+
+func (f *csvReadFile) nextRow() int {
+	f.mu.Lock()
+	r := f.next
+	f.next++
+	if f.next >= len(f.rows) {
+		f.next = 0
+	}
+	f.mu.Unlock()
+	return r
+}
+
+// csvReadRow is a virtual user's position in one __CSVRead file.
+type csvReadRow struct {
+	file *csvReadFile
+	row  int // -1: take the next row on the next read
+}
+
+// ${__CSVRead(file,column)}: column (from 0) of this user's current row;
+// "next" moves to another row; "*alias" opens file under that alias.
+func fnCSVRead(tp *templater, args []*Template) (Function, error) {
+	name, col := args[0], args[1]
+	plan := tp.c.plan
+	return FuncFunc(func(vu *VU) string {
+		n, c := name.Eval(vu), col.Eval(vu)
+		files := plan.dataFiles()
+		if strings.HasPrefix(c, "*") {
+			if _, ok := vu.ext.csvRead[c]; !ok {
+				f, err := files.openCSVRead(vu.plan, n, c)
+				if err != nil {
+					vu.warnf("__CSVRead: %v", err)
+					return ""
+				}
+				vu.ext.csvReadRows()[c] = &csvReadRow{file: f, row: -1}
+			}
+			return ""
+		}
+		pos := vu.ext.csvRead[n]
+		if c == "next" || c == "next()" {
+			if pos != nil {
+				pos.row = -1
+			}
+			return ""
+		}
+		if pos == nil {
+			if strings.HasPrefix(n, "*") {
+				vu.warnf("__CSVRead: alias %s was never opened", n)
+				return ""
+			}
+			f, err := files.openCSVRead(vu.plan, n, n)
+			if err != nil {
+				vu.warnf("__CSVRead: %v", err)
+				return ""
+			}
+			pos = &csvReadRow{file: f, row: -1}
+			vu.ext.csvReadRows()[n] = pos
+		}
+		k, err := strconv.Atoi(c)
+		if err != nil {
+			vu.warnf("__CSVRead: can't parse column number %q", c)
+			return ""
+		}
+		if len(pos.file.rows) == 0 {
+			return ""
+		}
+		if pos.row < 0 {
+			pos.row = pos.file.nextRow()
+		}
+		row := pos.file.rows[pos.row]
+		if k < 0 || k >= len(row) {
+			vu.warnf("__CSVRead: invalid column number %d at row %d", k, pos.row)
+			return ""
+		}
+		return row[k]
+	}), nil
+}
+
+// loadCSVRead reads a whole file for __CSVRead, stopping at the first
+// blank line, each row cut at the delimiter.
+func loadCSVRead(path, delim string) (*csvReadFile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	f := &csvReadFile{}
+	r := bufio.NewReader(bytes.NewReader(b))
+	for {
+		line, ok, err := readLine(r)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || line == "" {
+			break
+		}
+		f.rows = append(f.rows, splitCSVReadLine(line, delim))
+	}
+	return f, nil
+}
+
+// splitCSVReadLine cuts a line at each delimiter; two in a row, a leading
+// and a trailing one give empty columns.
+func splitCSVReadLine(line, delim string) []string {
+	if delim == "" {
+		return []string{line}
+	}
+	return strings.Split(line, delim)
+}
+
+// dataFiles is the per-plan state of data files: CSV Data Set readers by
+// JMeter's sharing alias, and __CSVRead files by alias.
+type dataFiles struct {
+	mu      sync.Mutex
+	csv     map[string]*csvShared
+	csvRead map[string]*csvReadFile
+}
+
+func (d *dataFiles) openCSVRead(p *Plan, name, alias string) (*csvReadFile, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if f, ok := d.csvRead[alias]; ok {
+		return f, nil
+	}
+	delim, ok := p.Props.Get("csvread.delimiter")
+	if !ok {
+		delim = ","
+	}
+	if name == "" {
+		return nil, errors.New("no file name")
+	}
+	f, err := loadCSVRead(p.resolvePath(name), delim)
+	if err != nil {
+		return nil, err
+	}
+	if d.csvRead == nil {
+		d.csvRead = map[string]*csvReadFile{}
+	}
+	d.csvRead[alias] = f
+	return f, nil
+}
+
+// vuExt is a virtual user's state of functions and config elements that
+// needs more than an int64 slot. Maps are made on first use.
+type vuExt struct {
+	csvRead map[string]*csvReadRow  // __CSVRead position by file name or alias
+	csv     map[*csvDataSet]*csvSrc // CSV Data Sets shared per thread (or per group, through the plan)
+	jexl    *jexlEnv                // __jexl2/__jexl3 context
+}
+
+func (x *vuExt) csvReadRows() map[string]*csvReadRow {
+	if x.csvRead == nil {
+		x.csvRead = map[string]*csvReadRow{}
+	}
+	return x.csvRead
+}
