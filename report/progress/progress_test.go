@@ -1,0 +1,217 @@
+package progress
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/gojm/gojm/report"
+)
+
+var t0 = time.UnixMilli(1700000000000)
+
+func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+
+func TestMeter(t *testing.T) {
+	m := NewMeter(t0)
+	if iv, _ := m.Last(); !math.IsNaN(iv.P95) || iv.Rate() != 0 {
+		t.Fatalf("before any tick: %+v", iv)
+	}
+	// 100 samples of 1..100 ms, 5 failed, one transaction (left out).
+	for i := range 100 {
+		m.Add(&report.Sample{Start: t0, Elapsed: ms(int64(i + 1)), Success: i >= 5})
+	}
+	m.Add(&report.Sample{Start: t0, Elapsed: ms(9999), Transaction: true})
+	m.Tick(t0.Add(2 * time.Second))
+	iv, tot := m.Last()
+	if iv.Samples != 100 || iv.Errors != 5 || iv.Rate() != 50 || iv.ErrorPct() != 5 || iv.P95 != 95 {
+		t.Errorf("first interval %+v (rate %v, err %v%%)", iv, iv.Rate(), iv.ErrorPct())
+	}
+	if tot != (Totals{Samples: 100, Errors: 5}) {
+		t.Errorf("totals %+v", tot)
+	}
+	// The next interval starts empty: the histogram was reset.
+	m.Add(&report.Sample{Start: t0, Elapsed: 3 * time.Hour, Success: true}) // beyond the range: clamped
+	m.Tick(t0.Add(3 * time.Second))
+	iv, tot = m.Last()
+	if iv.Samples != 1 || iv.Errors != 0 || iv.Rate() != 1 || math.Abs(iv.P95-float64(maxMs)) > float64(maxMs)/100 {
+		t.Errorf("second interval %+v", iv)
+	}
+	if tot.Samples != 101 {
+		t.Errorf("totals %+v", tot)
+	}
+	m.Tick(t0.Add(4 * time.Second))
+	if iv, _ = m.Last(); iv.Samples != 0 || !math.IsNaN(iv.P95) {
+		t.Errorf("empty interval %+v", iv)
+	}
+}
+
+func TestMeterAddAllocs(t *testing.T) {
+	m := NewMeter(t0)
+	s := &report.Sample{Start: t0, Elapsed: ms(42), Success: true}
+	if n := testing.AllocsPerRun(1000, func() { m.Add(s) }); n != 0 {
+		t.Errorf("Add allocates %v times per sample", n)
+	}
+}
+
+func BenchmarkMeterAdd(b *testing.B) {
+	m := NewMeter(t0)
+	s := &report.Sample{Start: t0, Elapsed: ms(42), Success: true}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Add(s)
+	}
+}
+
+func TestPlannedAndLines(t *testing.T) {
+	now := t0.Add(75 * time.Second)
+	tests := []struct {
+		name string
+		g    Group
+		line string
+	}{
+		{"duration", Group{Name: "Users", Begun: true, Since: t0, Threads: 10, Loops: -1, Duration: 2 * time.Minute, Active: 10, Started: 10},
+			"1:15 / 2:00 │ VUs 10 active, 10/10 started, 0 finished"},
+		{"iterations", Group{Name: "Admins", Begun: true, Since: t0, Threads: 5, Loops: 20, Iterations: 23, Active: 2, Started: 5, Finished: 3},
+			"23 / 100 iterations │ VUs 2 active, 5/5 started, 3 finished"},
+		{"forever", Group{Name: "Soak", Phase: "main", Begun: true, Since: t0, Threads: 1, Loops: -1, Iterations: 7, Active: 1, Started: 1},
+			"1:15 elapsed, 7 iterations │ VUs 1 active, 1/1 started, 0 finished"},
+		{"setUp done", Group{Name: "Login", Phase: "setUp", Begun: true, Ended: true, Since: t0, Threads: 1, Loops: 1, Iterations: 1, Started: 1, Finished: 1},
+			"1 / 1 iterations │ VUs 0 active, 1/1 started, 1 finished (setUp) done"},
+		{"long", Group{Name: "Long", Begun: true, Since: t0.Add(-2 * time.Hour), Threads: 1, Loops: -1, Duration: 3 * time.Hour},
+			"2:01:15 / 3:00:00 │ VUs 0 active, 0/1 started, 0 finished"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := GroupLine(tt.g, now); got != tt.line {
+				t.Errorf("got  %q\nwant %q", got, tt.line)
+			}
+		})
+	}
+	iv := Interval{Start: t0, End: t0.Add(time.Second), Samples: 412, Errors: 2, P95: 83}
+	got := HeaderLine("Book shop", 75*time.Second, iv, Totals{Samples: 4912, Errors: 23}, 12)
+	want := "gojm Book shop 1:15 │ 4912 samples, 23 errors │ last 1.0s: 412.0/s, err 0.49%, p95 83 ms │ 12 VUs active"
+	if got != want {
+		t.Errorf("header\ngot  %q\nwant %q", got, want)
+	}
+	iv.Samples, iv.P95 = 0, math.NaN()
+	if got := HeaderLine("", 0, iv, Totals{}, 0); !strings.Contains(got, "p95 -") {
+		t.Errorf("empty interval header %q", got)
+	}
+}
+
+// groupsFeed hands the display the groups a test sets.
+type groupsFeed struct {
+	mu sync.Mutex
+	gs []Group
+}
+
+func (f *groupsFeed) set(gs ...Group) {
+	f.mu.Lock()
+	f.gs = gs
+	f.mu.Unlock()
+}
+
+func (f *groupsFeed) get() []Group {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Group(nil), f.gs...)
+}
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+
+// TestDisplayInPTY draws the block on a pseudo-terminal and reads what a
+// terminal would get: the block, redrawn in place (cursor movements), the
+// summariser's line above it, and the final state.
+func TestDisplayInPTY(t *testing.T) {
+	t.Setenv("TERM", "xterm")
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	defer ptmx.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 24, Cols: 160}); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	read := make(chan struct{})
+	go func() {
+		io.Copy(&out, ptmx) // ends when the tty side is closed
+		close(read)
+	}()
+
+	feed := &groupsFeed{}
+	start := time.Now()
+	feed.set(Group{Name: "Users", Phase: "main", Begun: true, Since: start, Threads: 4, Loops: 10, Active: 4, Started: 4, Iterations: 12})
+	redraw := make(chan any)
+	d := New(tty, Options{Title: "Book shop", Groups: feed.get, Start: start, redraw: redraw})
+	for i := range 40 {
+		d.Add(&report.Sample{Start: start, Elapsed: ms(int64(i + 1)), Success: i != 0})
+	}
+	d.Tick(start.Add(time.Second))
+	// Three sends: the third is taken only once the first two draws are
+	// done, so the block has been drawn and then redrawn in place.
+	for range 3 {
+		redraw <- nil
+	}
+	if _, err := d.Writer().Write([]byte("summary +     40 in 00:00:01 =   40.0/s\n")); err != nil {
+		t.Fatal(err)
+	}
+	feed.set(Group{Name: "Users", Phase: "main", Begun: true, Ended: true, Since: start, Threads: 4, Loops: 10, Started: 4, Finished: 4, Iterations: 40})
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// After Close the writer goes straight to the terminal.
+	if _, err := d.Writer().Write([]byte("after the block\n")); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	<-read
+
+	raw := out.String()
+	if !ansi.MatchString(raw) {
+		t.Errorf("no terminal control sequences: the block was not redrawn in place\n%q", raw)
+	}
+	text := ansi.ReplaceAllString(raw, "")
+	for _, want := range []string{
+		"gojm Book shop",
+		"40 samples, 1 errors",
+		"err 2.50%",
+		"p95 38 ms",
+		"Users",
+		"40 / 40 iterations │ VUs 0 active, 4/4 started, 4 finished done",
+		"summary +     40 in 00:00:01",
+		"after the block",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("terminal output lacks %q:\n%s", want, text)
+		}
+	}
+	if i, j := strings.Index(text, "summary +"), strings.LastIndex(text, "after the block"); i > j {
+		t.Errorf("summary line after the final text:\n%s", text)
+	}
+}
+
+// On a pipe nothing is drawn: the summariser's lines are the progress.
+func TestDisplayNotATerminal(t *testing.T) {
+	var out bytes.Buffer
+	d := New(&out, Options{Title: "x", Refresh: time.Millisecond})
+	d.Add(&report.Sample{Start: t0, Elapsed: ms(1), Success: true})
+	d.Tick(time.Now())
+	if _, err := d.Writer().Write([]byte("summary line\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "summary line\n" {
+		t.Errorf("a pipe got %q, want only the summariser's line", got)
+	}
+}
