@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+const storeJSON = `{"store":{"book":[
+ {"category":"reference","author":"Nigel Rees","title":"Sayings","price":8.95,"url":"http://a/b"},
+ {"category":"fiction","author":"Evelyn Waugh","title":"Sword","price":12.99,"isbn":"0-553"},
+ {"category":"fiction","author":"Herman Melville","title":"Moby Dick","price":8,"isbn":"0-395"}],
+ "bicycle":{"color":"red","price":19.95}},
+ "token":"abc/def","n":null,"big":1e10,"one":1.0,"ok":true,"empty":[]}`
+
+func TestJSONExtractor(t *testing.T) {
+	cases := []struct {
+		name  string
+		props []string
+		pre   map[string]string
+		check []string
+		want  string
+	}{
+		{"one value", []string{"JSONPostProcessor.referenceNames", "tok", "JSONPostProcessor.jsonPathExprs", "$.token", "JSONPostProcessor.match_numbers", "1"},
+			nil, []string{"tok", "tok_matchNr"}, "tok=abc/def; tok_matchNr=1"},
+		{"path without $", []string{"JSONPostProcessor.referenceNames", "c", "JSONPostProcessor.jsonPathExprs", "store.bicycle.color"},
+			nil, []string{"c", "c_matchNr"}, "c=red; c_matchNr unset"},
+		{"several variables", []string{"JSONPostProcessor.referenceNames", "a;b", "JSONPostProcessor.jsonPathExprs", "$.store.book[0].author; $.store.book[1].price",
+			"JSONPostProcessor.defaultValues", "X;Y", "JSONPostProcessor.match_numbers", "1;1"},
+			nil, []string{"a", "b"}, "a=Nigel Rees; b=12.99"},
+		{"Java numbers", []string{"JSONPostProcessor.referenceNames", "a;b;c", "JSONPostProcessor.jsonPathExprs", "$.big;$.one;$.store.book[2].price",
+			"JSONPostProcessor.defaultValues", ";;", "JSONPostProcessor.match_numbers", "1;1;1"},
+			nil, []string{"a", "b", "c"}, "a=1.0E10; b=1.0; c=8"},
+		{"all with concatenation", []string{"JSONPostProcessor.referenceNames", "t", "JSONPostProcessor.jsonPathExprs", "$..book[?(@.category == 'fiction')].title",
+			"JSONPostProcessor.match_numbers", "-1", "JSONPostProcessor.compute_concat", "true"},
+			map[string]string{"t_1": "old", "t_2": "old", "t_3": "old", "t_4": "old"}, []string{"t_matchNr", "t_1", "t_2", "t_3", "t_4", "t_ALL"}, "t_matchNr=2; t_1=Sword; t_2=Moby Dick; t_3 unset; t_4 unset; t_ALL=Sword,Moby Dick"},
+		{"deep scan keeps document order", []string{"JSONPostProcessor.referenceNames", "p", "JSONPostProcessor.jsonPathExprs", "$..price",
+			"JSONPostProcessor.match_numbers", "-1"},
+			nil, []string{"p_matchNr", "p_1", "p_4"}, "p_matchNr=4; p_1=8.95; p_4=19.95"},
+		{"match number past the end", []string{"JSONPostProcessor.referenceNames", "t", "JSONPostProcessor.jsonPathExprs", "$..title",
+			"JSONPostProcessor.match_numbers", "7", "JSONPostProcessor.defaultValues", "NF"},
+			nil, []string{"t", "t_matchNr"}, "t=NF; t_matchNr=3"},
+		{"not found", []string{"JSONPostProcessor.referenceNames", "x", "JSONPostProcessor.jsonPathExprs", "$.nope",
+			"JSONPostProcessor.match_numbers", "1", "JSONPostProcessor.defaultValues", "NF"},
+			nil, []string{"x", "x_matchNr"}, "x=NF; x_matchNr=0"},
+		{"null is the default", []string{"JSONPostProcessor.referenceNames", "x", "JSONPostProcessor.jsonPathExprs", "$.n",
+			"JSONPostProcessor.match_numbers", "1", "JSONPostProcessor.defaultValues", "D"},
+			nil, []string{"x"}, "x=D"},
+		{"object as json-smart writes it", []string{"JSONPostProcessor.referenceNames", "o", "JSONPostProcessor.jsonPathExprs", "$.store.book[0]",
+			"JSONPostProcessor.match_numbers", "1"},
+			nil, []string{"o"}, `o={"category":"reference","title":"Sayings","author":"Nigel Rees","price":8.95,"url":"http:\/\/a\/b"}`},
+		{"array", []string{"JSONPostProcessor.referenceNames", "o", "JSONPostProcessor.jsonPathExprs", "$.store.book[*].isbn",
+			"JSONPostProcessor.match_numbers", "-1"},
+			nil, []string{"o_1", "o_2"}, `o_1=0-553; o_2=0-395`},
+		{"functions give the default, as in JMeter 5.6", []string{"JSONPostProcessor.referenceNames", "n", "JSONPostProcessor.jsonPathExprs", "$.store.book.length()",
+			"JSONPostProcessor.match_numbers", "1", "JSONPostProcessor.defaultValues", "D"},
+			nil, []string{"n"}, "n=D"},
+		{"variable scope", []string{"JSONPostProcessor.referenceNames", "v", "JSONPostProcessor.jsonPathExprs", "$.a", "Sample.scope", "variable", "Scope.variable", "src"},
+			map[string]string{"src": `{"a":"b"}`}, []string{"v"}, "v=b"},
+		{"not JSON", []string{"JSONPostProcessor.referenceNames", "v", "JSONPostProcessor.jsonPathExprs", "$.a", "JSONPostProcessor.defaultValues", "D",
+			"Sample.scope", "variable", "Scope.variable", "src"},
+			map[string]string{"src": `<html>`}, []string{"v"}, "v=D"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			vu := runPost(t, el("JSONPostProcessor", tc.props...), buildJSONExtractor, fakeResult(storeJSON), tc.pre)
+			if got := vars(vu, tc.check...); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestJSONExtractorRandomAndMismatch(t *testing.T) {
+	vu := runPost(t, el("JSONPostProcessor", "JSONPostProcessor.referenceNames", "t", "JSONPostProcessor.jsonPathExprs", "$..title"),
+		buildJSONExtractor, fakeResult(storeJSON), nil)
+	if v, _ := vu.Vars.Get("t"); !strings.Contains("Sayings Sword Moby Dick", v) || v == "" {
+		t.Errorf("random title %q", v)
+	}
+	c := testCompiler()
+	_, err := buildJSONExtractor(c, el("JSONPostProcessor", "JSONPostProcessor.referenceNames", "a;b", "JSONPostProcessor.jsonPathExprs", "$.a"))
+	if err == nil || !strings.Contains(err.Error(), "Mismatch between number of variables") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestJavaHashOrder(t *testing.T) {
+	// java.util.HashMap iteration order, checked with a JVM:
+	// new HashMap<>(LinkedHashMap of these keys in this order).keySet()
+	cases := []struct{ keys, want string }{
+		{"category,author,title,price,url", "category,title,author,price,url"},
+		{"id,name,email,roles,token,created_at,active,x1,x2,x3,x4,x5,x6,x7", "roles,created_at,active,token,name,x1,x2,id,x3,x4,x5,email,x6,x7"},
+	}
+	for _, tc := range cases {
+		keys := strings.Split(tc.keys, ",")
+		var got []string
+		for _, i := range javaHashOrder(keys) {
+			got = append(got, keys[i])
+		}
+		if strings.Join(got, ",") != tc.want {
+			t.Errorf("order %v, want %s", got, tc.want)
+		}
+	}
+}
+
+func TestJavaDouble(t *testing.T) {
+	for in, want := range map[float64]string{1: "1.0", 0.1: "0.1", 1e10: "1.0E10", 1.5e-7: "1.5E-7", 12345678.9: "1.23456789E7", 1e-3: "0.001", 100: "100.0"} {
+		if got := javaDouble(in); got != want {
+			t.Errorf("javaDouble(%v) = %s, want %s", in, got, want)
+		}
+	}
+	if got := javaDecimal(1e10); got != "10000000000.0" {
+		t.Errorf("javaDecimal = %s", got)
+	}
+}
+
+func TestPluginJSONExtractor(t *testing.T) {
+	vu := runPost(t, el("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
+		"VAR", "t", "JSONPATH", "$..title", "DEFAULT", "D", "SUBJECT", "BODY"), buildPluginJSONExtractor, fakeResult(storeJSON), nil)
+	if got := vars(vu, "t", "t_matchNr", "t_3"); got != `t=["Sayings","Sword","Moby Dick"]; t_matchNr=3; t_3=Moby Dick` {
+		t.Errorf("got %s", got)
+	}
+	vu = runPost(t, el("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
+		"VAR", "n", "JSONPATH", "$.store.book.length()", "SUBJECT", "BODY"), buildPluginJSONExtractor, fakeResult(storeJSON), nil)
+	if got := vars(vu, "n"); got != "n=3" {
+		t.Errorf("got %s", got)
+	}
+	vu = runPost(t, el("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
+		"VAR", "p", "JSONPATH", "$.big", "SUBJECT", "BODY"), buildPluginJSONExtractor, fakeResult(storeJSON), nil)
+	if got := vars(vu, "p"); got != "p=10000000000.0" {
+		t.Errorf("got %s", got)
+	}
+	vu = runPost(t, el("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
+		"VAR", "m", "JSONPATH", "$.missing", "DEFAULT", "D", "SUBJECT", "BODY"), buildPluginJSONExtractor, fakeResult(storeJSON), map[string]string{"m_1": "old"})
+	if got := vars(vu, "m", "m_matchNr", "m_1"); got != "m=D; m_matchNr=0; m_1 unset" {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestJSONAssertions(t *testing.T) {
+	const core = "JSONPathAssertion"
+	runAssertCases(t, core, buildJSONAssertion, []assertCase{
+		{"exists", storeJSON, []string{"JSON_PATH", "$.token"}, nil, true, ""},
+		{"missing leaf", storeJSON, []string{"JSON_PATH", "$.store.nope"}, nil, false, "No results for path: $['store']['nope']"},
+		{"missing parent", storeJSON, []string{"JSON_PATH", "$.nope.x"}, nil, false, "Missing property in path $['nope']"},
+		{"value equals", storeJSON, []string{"JSON_PATH", "$.store.bicycle.color", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "red"}, nil, true, ""},
+		{"value differs", storeJSON, []string{"JSON_PATH", "$.store.bicycle.color", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "blue"}, nil, false,
+			"Value in json path '$.store.bicycle.color' expected to be 'blue', but found 'red'"},
+		{"number types differ", storeJSON, []string{"JSON_PATH", "$.store.book[2].price", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "8.0"}, nil, false,
+			"Value in json path '$.store.book[2].price' expected to be '8.0', but found '8'"},
+		{"regex over an array", storeJSON, []string{"JSON_PATH", "$..author", "JSONVALIDATION", "true", "EXPECTED_VALUE", "Herman.*"}, nil, true, ""},
+		{"regex fails", storeJSON, []string{"JSON_PATH", "$.store.bicycle.price", "JSONVALIDATION", "true", "EXPECTED_VALUE", "2.*"}, nil, false,
+			"Value in json path '$.store.bicycle.price' expected to match regexp '2.*', but it did not match: '19.95'"},
+		{"expect null", storeJSON, []string{"JSON_PATH", "$.n", "JSONVALIDATION", "true", "EXPECT_NULL", "true"}, nil, true, ""},
+		{"expect null fails", storeJSON, []string{"JSON_PATH", "$.token", "JSONVALIDATION", "true", "EXPECT_NULL", "true"}, nil, false,
+			"Value in json path '$.token' expected to be null, but found 'abc/def'"},
+		{"inverted", storeJSON, []string{"JSON_PATH", "$.token", "INVERT", "true"}, nil, false, "Failed that JSONPath not exists: $.token"},
+		{"inverted passes", storeJSON, []string{"JSON_PATH", "$.nope", "INVERT", "true"}, nil, true, ""},
+		{"indefinite empty", storeJSON, []string{"JSON_PATH", "$..nope"}, nil, false,
+			"JSONPath '$..nope' is indefinite and the extracted Value is an empty Array. Please use an assertion value, to be sure to get a correct result. Expected value was ''"},
+		{"length function", storeJSON, []string{"JSON_PATH", "$.store.book.length()", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "3"}, nil, true, ""},
+		{"empty body", "", []string{"JSON_PATH", "$.a"}, nil, false, "Response was null"},
+	})
+	const plugin = "com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion"
+	runAssertCases(t, plugin, buildPluginJSONAssertion, []assertCase{
+		{"text equality", storeJSON, []string{"JSON_PATH", "$.store.book[2].price", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "8"}, nil, true, ""},
+		{"differs", storeJSON, []string{"JSON_PATH", "$.store.bicycle.color", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "blue"}, nil, false,
+			"Value expected to be 'blue', but found 'red'"},
+		{"indefinite empty is fine", storeJSON, []string{"JSON_PATH", "$..nope"}, nil, true, ""},
+	})
+}
