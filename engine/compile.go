@@ -106,6 +106,7 @@ type compiler struct {
 	built    map[*jmx.Element]any // timers, processors, assertions: compiled once, shared
 	skip     bool
 	listener map[*jmx.Element]int
+	fl       flowCompiler         // controllers (ctl_compile.go)
 	order    map[*jmx.Element]int // document order of every element
 }
 
@@ -145,7 +146,7 @@ func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
 		d, ok := lookup(e)
 		switch {
 		case ok && d.kind == kThreadGroup:
-			c.threadGroup(e, []frame{planFrame})
+			c.threadGroup(e, planFrame)
 		case ok && d.kind == kController:
 			// A controller outside any thread group (a Test Fragment, a
 			// module's target) runs only where a Module Controller calls it.
@@ -181,12 +182,27 @@ func (c *compiler) frame(siblings []*jmx.Element, depth int) frame {
 		if !ok {
 			continue // refused by the caller's walk
 		}
+		if c.fl.seen[e] {
+			// compiled already: a Module Controller runs this part again
+			if d.kind != kIgnored && d.kind != kController && d.kind != kSampler && (d.kind != kListener || c.hasListener(e)) {
+				f = append(f, e)
+			}
+			continue
+		}
+		if c.fl.seen == nil {
+			c.fl.seen = map[*jmx.Element]bool{}
+		}
+		c.fl.seen[e] = true
 		switch d.kind {
 		case kConfig, kTimer, kPre, kPost, kAssertion:
 			f = append(f, e)
 			c.compileScoped(e, d, depth)
 		case kListener:
-			if c.listenerFor(e, depth) {
+			if e.Class == "ResultAction" {
+				c.built[e] = buildResultAction(e)
+				c.recordAt(e, depth, Runs, "")
+				f = append(f, e)
+			} else if c.listenerFor(e, depth) {
 				f = append(f, e)
 			}
 		case kIgnored:
@@ -241,8 +257,8 @@ func (c *compiler) listenerFor(e *jmx.Element, depth int) bool {
 		c.recordAt(e, depth, Ignored, guiOnly+" (no file name)")
 		return false
 	}
-	if len(c.plan.Listeners) == 64 {
-		c.fail(e, errors.New("more than 64 result listeners with output"))
+	if len(c.plan.Listeners) == 63 {
+		c.fail(e, errors.New("more than 63 result listeners with output"))
 		return false
 	}
 	l.Index = len(c.plan.Listeners)
@@ -272,47 +288,6 @@ func (c *compiler) userVariables(args *jmx.Prop, e *jmx.Element) {
 	}
 }
 
-// children compiles the runnable children of a controller (controllers and
-// samplers), each with the scope frames above it.
-func (c *compiler) children(parent *jmx.Element, frames []frame, depth int) []node {
-	f := c.frame(parent.Children, depth)
-	frames = append(frames[:len(frames):len(frames)], f)
-	var out []node
-	for _, e := range parent.Children {
-		d, ok := lookup(e)
-		if !ok {
-			c.refuse(e, depth)
-			continue
-		}
-		if e.Problem != nil {
-			c.recordAt(e, depth, Refused, e.Problem.Error())
-			c.fail(e, e.Problem)
-			continue
-		}
-		switch d.kind {
-		case kController:
-			c.recordAt(e, depth, Runs, "")
-			body := c.children(e, frames, depth+1)
-			n, err := d.controller(c, e, body)
-			if err != nil {
-				c.fail(e, err)
-				continue
-			}
-			if n != nil {
-				out = append(out, n)
-			}
-		case kSampler:
-			c.recordAt(e, depth, Runs, "")
-			if n := c.sampler(e, d, frames, depth); n != nil {
-				out = append(out, n)
-			}
-		case kThreadGroup, kTestPlan:
-			c.fail(e, errors.New("a thread group or test plan cannot stand here"))
-		}
-	}
-	return out
-}
-
 // fail records a compile error for an element.
 func (c *compiler) fail(e *jmx.Element, err error) {
 	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: err})
@@ -335,6 +310,13 @@ var ErrUnsupported = errors.New("unsupported element")
 func (c *compiler) record(e *jmx.Element, s Status, reason string) { c.recordAt(e, 0, s, reason) }
 
 func (c *compiler) recordAt(e *jmx.Element, depth int, s Status, reason string) {
+	if c.fl.recorded[e] {
+		return // a Module Controller runs this part of the tree again
+	}
+	if c.fl.recorded == nil {
+		c.fl.recorded = map[*jmx.Element]bool{}
+	}
+	c.fl.recorded[e] = true
 	c.plan.Elements = append(c.plan.Elements, ElementStatus{Path: e.Path(), Class: e.Class, Depth: depth, Status: s, Reason: reason, order: c.order[e]})
 }
 

@@ -26,12 +26,17 @@ type elementDef struct {
 	note string // why an ignored element is ignored
 	// Exactly one of these is set, by kind (configs and listeners are read
 	// by the compiler itself).
+	// controller is not used: controllers are built by ctl (below).
 	controller func(c *compiler, e *jmx.Element, body []node) (node, error)
 	sampler    func(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error)
 	timer      func(c *compiler, e *jmx.Element) (timer, error)
 	pre        func(c *compiler, e *jmx.Element) (preProcessor, error)
 	post       func(c *compiler, e *jmx.Element) (postProcessor, error)
 	assertion  func(c *compiler, e *jmx.Element) (assertion, error)
+
+	// ctl fills in a controller's compiled form (how one virtual user's
+	// instance is made); the compiler has compiled its children already.
+	ctl func(c *compiler, e *jmx.Element, d *ctlDef) error
 	// iteration builds a config element that its controller tells when an
 	// iteration starts (config_iteration.go).
 	iteration func(c *compiler, e *jmx.Element) (iterationListener, error)
@@ -50,11 +55,27 @@ func init() {
 		"SetupThreadGroup": {kind: kThreadGroup},
 		"PostThreadGroup":  {kind: kThreadGroup},
 
-		"GenericController":      {kind: kController, controller: buildSimple},
-		"RecordingController":    {kind: kController, controller: buildSimple},
-		"TestFragmentController": {kind: kController, controller: buildFragment},
-		"LoopController":         {kind: kController, controller: buildLoop},
-		"IncludeController":      {kind: kController, controller: buildSimple}, // jmx inlined its file
+		"GenericController":         {kind: kController, ctl: buildSimple},
+		"RecordingController":       {kind: kController, ctl: buildSimple},
+		"TestFragmentController":    {kind: kController, ctl: buildSimple},
+		"IncludeController":         {kind: kController, ctl: buildSimple}, // jmx inlined its file
+		"ModuleController":          {kind: kController, ctl: buildSimple}, // its target compiled in place
+		"LoopController":            {kind: kController, ctl: buildLoop},
+		"WhileController":           {kind: kController, ctl: buildWhile},
+		"IfController":              {kind: kController, ctl: buildIf},
+		"TransactionController":     {kind: kController, ctl: buildTransaction},
+		"OnceOnlyController":        {kind: kController, ctl: buildOnce},
+		"InterleaveControl":         {kind: kController, ctl: buildInterleave},
+		"RandomController":          {kind: kController, ctl: buildRandomCtl},
+		"RandomOrderController":     {kind: kController, ctl: buildRandomOrder},
+		"ThroughputController":      {kind: kController, ctl: buildThroughput},
+		"RunTime":                   {kind: kController, ctl: buildRuntime},
+		"ForeachController":         {kind: kController, ctl: buildForeach},
+		"SwitchController":          {kind: kController, ctl: buildSwitch},
+		"CriticalSectionController": {kind: kController, ctl: buildCritical},
+
+		"TestAction":  {kind: kSampler, sampler: buildTestAction},
+		"JavaSampler": {kind: kSampler, sampler: buildJavaSampler},
 
 		"HTTPSamplerProxy": {kind: kSampler, sampler: buildHTTP},
 		"HTTPSampler":      {kind: kSampler, sampler: buildHTTP},
@@ -71,7 +92,13 @@ func init() {
 		"RandomVariableConfig": {kind: kConfig, iteration: buildRandomVariable},
 		"UserParameters":       {kind: kPre, pre: buildUserParameters},
 
-		"ConstantTimer": {kind: kTimer, timer: buildConstantTimer},
+		"ConstantTimer":           {kind: kTimer, timer: buildConstantTimer},
+		"UniformRandomTimer":      {kind: kTimer, timer: buildUniformTimer},
+		"GaussianRandomTimer":     {kind: kTimer, timer: buildGaussianTimer},
+		"PoissonRandomTimer":      {kind: kTimer, timer: buildPoissonTimer},
+		"ConstantThroughputTimer": {kind: kTimer, timer: buildConstantThroughputTimer},
+		"PreciseThroughputTimer":  {kind: kTimer, timer: buildPreciseThroughputTimer},
+		"SyncTimer":               {kind: kTimer, timer: buildSyncTimer},
 
 		"RegexExtractor":    {kind: kPost, post: buildRegexExtractor},
 		"BoundaryExtractor": {kind: kPost, post: buildBoundaryExtractor},
@@ -94,6 +121,7 @@ func init() {
 		"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: buildPluginJSONAssertion},
 
 		"ResultCollector": {kind: kListener},
+		"ResultAction":    {kind: kListener}, // Result Status Action Handler (ctl_action.go)
 		"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
 		"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
 		"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},

@@ -1,25 +1,19 @@
 package engine
 
-// flow is what running a node tells its parent to do next. It replaces
-// exceptions and iterator state: every controller returns one up the stack.
-type flow uint8
+import "strings"
+
+// logicalAction is what a Flow Control Action or a Result Status Action
+// Handler asks of the thread once the current sampler is done (JMeter's
+// TestLogicalAction): the thread loop applies it to the controllers between
+// the sampler and the thread group.
+type logicalAction uint8
 
 const (
-	flowNext          flow = iota // carry on with the next element
-	flowBreak                     // leave the innermost loop (Flow Control Action "break")
-	flowContinue                  // next iteration of the innermost loop
-	flowNextIteration             // start the thread group's next iteration
-	flowStopThread                // this virtual user ends
-	flowStopTest                  // every virtual user ends after its current sample
-	flowStopTestNow               // every virtual user ends now, aborting requests
+	actContinue          logicalAction = iota // nothing: carry on
+	actNextThreadLoop                         // start the thread group's next iteration
+	actNextIterationLoop                      // "continue" the innermost loop
+	actBreakLoop                              // "break" the innermost loop
 )
-
-// node is one runnable element of the compiled tree: a controller or a
-// sampler. Nodes are shared read-only by every virtual user; anything a
-// node remembers per user lives in VU.state at the node's slot.
-type node interface {
-	run(vu *VU) flow
-}
 
 // onError is a thread group's "action to be taken after a sampler error".
 type onError uint8
@@ -32,30 +26,35 @@ const (
 	errStopTestNow
 )
 
+// parseOnError reads ThreadGroup.on_sample_error as JMeter does: the value
+// is compared ignoring case and anything unknown means continue.
 func parseOnError(s string) onError {
-	switch s {
-	case "startnextloop":
+	switch {
+	case strings.EqualFold(s, "startnextloop"):
 		return errNextLoop
-	case "stopthread":
+	case strings.EqualFold(s, "stopthread"):
 		return errStopThread
-	case "stoptest":
+	case strings.EqualFold(s, "stoptest"):
 		return errStopTest
-	case "stoptestnow":
+	case strings.EqualFold(s, "stoptestnow"):
 		return errStopTestNow
 	}
 	return errContinue
 }
 
-func (a onError) flow() flow {
-	switch a {
-	case errNextLoop:
-		return flowNextIteration
-	case errStopThread:
-		return flowStopThread
-	case errStopTest:
-		return flowStopTest
-	case errStopTestNow:
-		return flowStopTestNow
-	}
-	return flowNext
+// flow is what an iteration listener tells its controller: carry on, or
+// end the virtual user (a CSV Data Set at the end of its file with "stop
+// thread on EOF").
+type flow uint8
+
+const (
+	flowNext       flow = iota // carry on
+	flowStopThread             // this virtual user ends
+)
+
+// node is a runnable piece of a recursive walk. The engine walks controllers
+// as JMeter does (controllers.go), so node only remains for elements that
+// run as a unit, such as a group of iteration listeners.
+type node interface {
+	run(vu *VU) flow
 }

@@ -40,12 +40,21 @@ type Run struct {
 	seed     atomic.Uint64
 	// stopTearDown stops the tearDown phase once it has begun.
 	stopTearDown context.CancelCauseFunc
+	// start is when the run started (JMeter's test start time, which the
+	// throughput timers schedule from).
+	start time.Time
+	// shared state of the run's elements: named locks of Critical Section
+	// Controllers, counts of shared Throughput Controllers, schedules of
+	// throughput timers.
+	sharedMu sync.Mutex
+	locks    map[string]*namedLock
+	shared   map[any]any
 }
 
 // Start runs p in the background, sending every sample to sink. Cancelling
 // ctx aborts the run as Abort does.
 func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run {
-	r := &Run{plan: p, done: make(chan struct{})}
+	r := &Run{plan: p, done: make(chan struct{}), start: time.Now()}
 	r.hard, r.abort = context.WithCancelCause(ctx)
 	r.soft, r.stop = context.WithCancelCause(r.hard)
 	tick := opt.Tick
@@ -99,6 +108,42 @@ func (r *Run) fail(err error) {
 	r.plan.log.Error(err.Error())
 }
 
+// lock returns the Critical Section lock called name.
+func (r *Run) lock(name string) *namedLock {
+	r.sharedMu.Lock()
+	defer r.sharedMu.Unlock()
+	if r.locks == nil {
+		r.locks = map[string]*namedLock{}
+	}
+	l := r.locks[name]
+	if l == nil {
+		l = newNamedLock()
+		r.locks[name] = l
+	}
+	return l
+}
+
+// sharedState returns the run's state for key, made by mk the first time.
+func (r *Run) sharedState(key any, mk func() any) any {
+	r.sharedMu.Lock()
+	defer r.sharedMu.Unlock()
+	if r.shared == nil {
+		r.shared = map[any]any{}
+	}
+	v, ok := r.shared[key]
+	if !ok {
+		v = mk()
+		r.shared[key] = v
+	}
+	return v
+}
+
+// run runs the phases as JMeter's StandardJMeterEngine does: the setUp
+// groups, then the main groups (unless the test was stopped during setUp),
+// then the tearDown groups: after a stop during the main groups only when
+// the plan asks for it (TestPlan.tearDown_on_shutdown). With
+// TestPlan.serialize_threadgroups each phase runs its groups one after
+// another.
 func (r *Run) run() {
 	defer close(r.done)
 	base := r.newVU(&group{name: "", path: r.plan.Name}, 0, r.soft)
@@ -112,7 +157,7 @@ func (r *Run) run() {
 			if soft.Err() != nil {
 				break
 			}
-			if r.plan.Serial && kind == mainGroup {
+			if r.plan.Serial {
 				r.runGroup(g, base, soft)
 				continue
 			}
@@ -125,8 +170,11 @@ func (r *Run) run() {
 		wg.Wait()
 	}
 	phase(setUpGroup, r.soft)
-	phase(mainGroup, r.soft)
-	if r.soft.Err() == nil || r.plan.TearDownOnShutdown {
+	mainGroups := r.soft.Err() == nil
+	if mainGroups {
+		phase(mainGroup, r.soft)
+	}
+	if r.soft.Err() == nil || mainGroups && r.plan.TearDownOnShutdown {
 		// tearDown groups run under a stop of their own, so that a stopped
 		// test still tidies up when the plan asks for it; an abort ends them.
 		td, cancel := context.WithCancelCause(r.hard)
@@ -147,29 +195,27 @@ func (r *Run) run() {
 // sampler error with "Stop Test", a Flow Control Action).
 var errTestStopped = errors.New("the test plan stopped the test")
 
-// runGroup starts a group's virtual users on its ramp-up schedule and waits
-// for them to end.
+// runGroup starts a group's virtual users as JMeter's ThreadGroup does and
+// waits for them to end. Virtual user i (from 0) starts i·round(ramp/N)
+// after the group (after the startup delay with the scheduler), and with
+// the scheduler every one of them stops at start + delay + duration. JMeter
+// creates every thread at once and lets each wait for its turn; gojm starts
+// each goroutine at its turn, which is the same to the plan. With
+// delayedStart JMeter spaces the starts over what is left of the ramp-up
+// and starts none past the end.
 func (r *Run) runGroup(g *group, base *VU, soft context.Context) {
 	s, err := g.evaluate(base)
 	if err != nil {
 		r.fail(err)
 		return
 	}
-	start := time.Now()
-	var stopAt time.Time
-	if s.duration > 0 {
-		stopAt = start.Add(time.Duration(s.delayMs+s.duration) * time.Millisecond)
-	}
-	var perThread int64
-	if s.threads > 0 {
-		perThread = int64(float64(s.rampMs)/float64(s.threads) + 0.5)
+	if s.threads == 0 {
+		return
 	}
 	wait := time.NewTimer(0)
 	<-wait.C
 	defer wait.Stop()
-	var wg sync.WaitGroup
-	for i := 0; i < s.threads; i++ {
-		at := start.Add(time.Duration(s.delayMs+perThread*int64(i)) * time.Millisecond)
+	sleepUntil := func(at time.Time) bool {
 		if d := time.Until(at); d > 0 {
 			wait.Reset(d)
 			select {
@@ -178,17 +224,60 @@ func (r *Run) runGroup(g *group, base *VU, soft context.Context) {
 				wait.Stop()
 			}
 		}
-		if soft.Err() != nil || (!stopAt.IsZero() && !time.Now().Before(stopAt)) {
-			break
-		}
+		return soft.Err() == nil
+	}
+	var wg sync.WaitGroup
+	startVU := func(i int, stopAt time.Time) {
 		vu := r.newVU(g, i+1, soft)
 		vu.Vars.copyFrom(base.Vars)
 		vu.stopAt = stopAt
+		vu.groupThreads = s.threads
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.runVU(vu, s.loops)
+			r.runVU(vu)
 		}()
+	}
+	start := time.Now()
+	if !g.delayedStart {
+		perThread := int64(float32(s.rampMs)/float32(s.threads) + 0.5)
+		first := start.Add(time.Duration(s.delayMs) * time.Millisecond)
+		var stopAt time.Time
+		if g.scheduler {
+			stopAt = first.Add(time.Duration(s.duration) * time.Millisecond)
+		}
+		for i := 0; i < s.threads; i++ {
+			if !sleepUntil(first.Add(time.Duration(perThread*int64(i)) * time.Millisecond)) {
+				break
+			}
+			startVU(i, stopAt)
+		}
+		wg.Wait()
+		return
+	}
+	var stopAt time.Time
+	if g.scheduler {
+		if !sleepUntil(start.Add(time.Duration(s.delayMs) * time.Millisecond)) {
+			return
+		}
+		if s.duration <= 0 {
+			return // JMeter's thread starter ends at once
+		}
+		stopAt = time.Now().Add(time.Duration(s.duration) * time.Millisecond)
+	}
+	t0 := time.Now()
+	for i := 0; i < s.threads; i++ {
+		if i > 0 {
+			elapsed := time.Since(t0).Milliseconds()
+			d := int64(float32(float64(s.rampMs-elapsed)/float64(s.threads-i)) + 0.5)
+			if !sleepUntil(time.Now().Add(time.Duration(max(d, 0)) * time.Millisecond)) {
+				break
+			}
+		}
+		if g.scheduler && time.Now().After(stopAt) {
+			break
+		}
+		startVU(i, stopAt)
 	}
 	wg.Wait()
 }
@@ -197,6 +286,7 @@ func (r *Run) newVU(g *group, num int, soft context.Context) *VU {
 	vu := &VU{
 		plan:  r.plan,
 		group: g,
+		run:   r,
 		Num:   num,
 		Name:  fmt.Sprintf("%s %d-%d", g.name, g.index, num),
 		Vars:  newVars(r.plan.syms),
@@ -209,60 +299,189 @@ func (r *Run) newVU(g *group, num int, soft context.Context) *VU {
 	return vu
 }
 
-// runVU is one virtual user's life: the group's loop over its children.
-func (r *Run) runVU(vu *VU, loops int) {
+// threadLoop is the virtual user's own iteration listener on its group's
+// main loop (JMeter's JMeterThread.IterationListener): it counts the
+// iteration and acts on the new-iteration settings (a fresh user: new
+// cookies and connections; a Cookie Manager that clears each iteration).
+type threadLoop struct{}
+
+func (threadLoop) iterationStart(vu *VU, _ ctlHooks, _ int) {
+	vu.Iteration++
+	g := vu.group
+	if vu.Iteration > 1 {
+		if !g.sameUser {
+			vu.http.CloseIdle()
+			vu.http.ResetCookies()
+		} else if g.clearCookies {
+			vu.http.ResetCookies()
+		}
+	}
+}
+
+// runVU is one virtual user's life, as JMeter's JMeterThread.run: ask the
+// group's main loop for the next sampler until it is done or the thread
+// stops, and apply what each sample asks (start the next iteration,
+// continue or break a loop) to the controllers above the sampler.
+func (r *Run) runVU(vu *VU) {
 	g := vu.group
 	vu.http = httpx.New(httpx.Options{Cookies: g.cookies})
 	vu.batch = r.col.NewBatcher()
+	vu.ctls = make([]ctlHooks, g.ctls)
+	vu.setLastOK(true)
+	tg := vu.instantiate(g.main)
+	tg.initialize(vu)
+	tg.base().addIterationListener(threadLoop{})
 	g.active.Add(1)
 	r.plan.active.Add(1)
 	r.started.Add(1)
 	defer func() {
+		vu.releaseLocks()
 		vu.batch.Flush()
 		vu.http.CloseIdle()
 		g.active.Add(-1)
 		r.plan.active.Add(-1)
 		r.finished.Add(1)
 	}()
-	for i := 0; loops < 0 || i < loops; i++ {
-		if vu.stopping() {
-			return
-		}
-		vu.Iteration = i + 1
-		if i > 0 {
-			if !g.sameUser {
-				vu.http.CloseIdle()
-				vu.http.ResetCookies()
-			} else if g.clearCookies {
-				vu.http.ResetCookies()
+	for vu.running() {
+		sam := tg.next(vu)
+		for vu.running() && sam != nil {
+			vu.processSampler(sam, nil)
+			onErrorNext := g.onError == errNextLoop && !lastSampleOK(vu)
+			if vu.action != actContinue || onErrorNext {
+				switch {
+				case onErrorNext, vu.action == actNextThreadLoop:
+					vu.loopAction(sam, continueThreadLoop)
+				case vu.action == actBreakLoop:
+					vu.loopAction(sam, breakCurrentLoop)
+				case vu.action == actNextIterationLoop:
+					vu.loopAction(sam, continueCurrentLoop)
+				}
+				vu.action = actContinue
+				sam = nil
+				vu.setLastOK(true)
+			} else {
+				sam = tg.next(vu)
 			}
 		}
-		switch g.body.run(vu) {
-		case flowStopThread:
-			return
-		case flowStopTest:
-			r.Stop(errTestStopped)
-			return
-		case flowStopTestNow:
-			r.Abort(errTestStopped)
-			return
+		if tg.isDone(vu) {
+			vu.stopThread()
 		}
-		if len(g.body) == 0 {
-			return
+		if vu.schedulerEnded() {
+			// JMeter checks the end time after each sample only; a loop that
+			// reaches no sampler would spin past the end for ever.
+			vu.stopThread()
 		}
 	}
 }
 
-// router sends every sample to the main sink and to the plan's listeners
-// that have its sampler in scope.
+// schedulerEnded reports whether the scheduler's end time has come.
+func (vu *VU) schedulerEnded() bool {
+	return !vu.stopAt.IsZero() && !vu.now().Before(vu.stopAt)
+}
+
+// processSampler runs what a controller handed over (JMeter's
+// processSampler): a sampler, or a step of a parent-mode transaction, which
+// ends with the transaction's own sample. It returns that sample to an
+// enclosing transaction.
+func (vu *VU) processSampler(cur, parent samplerItem) *report.Sample {
+	var ts *txSampler
+	var txRes *report.Sample
+	if t, ok := cur.(*txSampler); ok {
+		ts = t
+		if ts.done {
+			txRes = vu.endTransaction(ts, parent)
+			cur = nil
+		} else {
+			prev := cur
+			cur = ts.sub
+			if inner, ok := cur.(*txSampler); ok {
+				res := vu.processSampler(inner, prev)
+				cur = nil
+				if res != nil {
+					ts.addSub(res)
+				}
+			}
+		}
+	}
+	if n, ok := cur.(*samplerNode); ok && n != nil {
+		vu.execute(n, ts)
+	}
+	if vu.schedulerEnded() {
+		vu.stopThread()
+	}
+	if !vu.running() && txRes == nil && ts != nil {
+		txRes = vu.endTransaction(ts, parent)
+	}
+	return txRes
+}
+
+// loop actions: which controllers above a sampler a break, a continue or
+// "start next thread loop" ends (JMeterThread's triggerLoopLogicalAction…).
+type loopActionKind uint8
+
+const (
+	continueThreadLoop loopActionKind = iota
+	continueCurrentLoop
+	breakCurrentLoop
+)
+
+func (vu *VU) loopAction(sam samplerItem, kind loopActionKind) {
+	real := sam
+	for {
+		t, ok := real.(*txSampler)
+		if !ok {
+			break
+		}
+		real = t.sub
+	}
+	n, _ := real.(*samplerNode)
+	if n == nil {
+		// JMeter fails with an IllegalStateException here (a transaction's
+		// own sample failed after its last child): the thread ends.
+		vu.log.Error("no sampler to restart the loop from: the thread stops", "thread", vu.Name)
+		vu.stopThread()
+		return
+	}
+	vu.endLoops(n.path, kind)
+	if ts, ok := sam.(*txSampler); ok {
+		vu.endTransaction(ts, nil)
+	}
+}
+
+// endLoops ends the passes of the controllers on path (the sampler's
+// controllers, nearest first, up to the thread group's main loop): every
+// one for "start next thread loop"; up to the innermost loop (Loop, While,
+// ForEach, the thread group) for continue and break.
+func (vu *VU) endLoops(path []*ctlDef, kind loopActionKind) {
+	for _, d := range path {
+		h := vu.ctls[d.index]
+		it, loop := h.(iterating)
+		if d.index == 0 || loop && kind != continueThreadLoop {
+			if kind == breakCurrentLoop {
+				it.breakLoop(vu)
+			} else {
+				it.startNextLoop(vu)
+			}
+			return
+		}
+		h.triggerEndOfLoop(vu)
+	}
+}
+
+// router sends a sample to the run's outputs (the main sink) and to the
+// plan's listeners that have its sampler in scope, as Sample.Listeners says
+// (bit 63 for the main sink: the children of a parent-mode Transaction
+// Controller reach only the listeners deeper than it).
 type router struct {
 	main      report.Sink
 	listeners []report.Sink
 }
 
 func (rt *router) Add(s *report.Sample) {
-	rt.main.Add(s)
-	for m := s.Listeners; m != 0; m &= m - 1 {
+	if s.Listeners&mainListener != 0 {
+		rt.main.Add(s)
+	}
+	for m := s.Listeners &^ mainListener; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros64(m)
 		if i < len(rt.listeners) && rt.listeners[i] != nil {
 			rt.listeners[i].Add(s)

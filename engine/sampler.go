@@ -8,17 +8,38 @@ import (
 )
 
 // scope is everything that applies to one sampler, resolved by JMeter's
-// rules when the plan is compiled.
+// rules (its TestCompiler) when the plan is compiled. The levels of the
+// tree are the sampler's own children, its parent's children, and so on up
+// to the thread group's children followed by the plan's.
 type scope struct {
 	// configs are the config elements in scope, nearest first: a sampler
 	// takes a field from the first one that sets it.
-	configs    []*jmx.Element
-	timers     []timer
+	configs []*jmx.Element
+	// timers are nearest first; their delays are summed before the sample.
+	timers []timer
+	// pre-processors, post-processors and assertions run outer level
+	// first, in tree order within a level.
 	pres       []preProcessor
 	posts      []postProcessor
 	assertions []assertion
-	listeners  uint64
+	// listeners routes samples: bit i is the plan's listener i, bit 63 the
+	// run's own outputs (the -l results file, the summary), which JMeter
+	// places at plan level. This is every listener in scope, what a
+	// non-parent Transaction Controller's sample reaches when this sampler
+	// ran last.
+	listeners uint64
+	// notify are the listeners this sampler's own samples reach: those in
+	// scope less those of an enclosing parent-mode Transaction
+	// Controller, which get the transaction's sample instead.
+	notify uint64
+	// actions are the Result Status Action Handlers the samples reach.
+	actions []*resultAction
+	// txs are the non-parent Transaction Controllers the samples reach.
+	txs []*ctlDef
 }
+
+// mainListener is the bit of Sample.Listeners for the run's own outputs.
+const mainListener = uint64(1) << 63
 
 // configsOf returns the configs in scope with the given test class, nearest first.
 func (sc *scope) configsOf(class string) []*jmx.Element {
@@ -51,19 +72,22 @@ type assertion interface {
 }
 
 // sampleFunc makes one sample: it fills r on every path, failures included.
+// A sampler that makes no sample (a Flow Control Action) sets r.none.
 type sampleFunc func(vu *VU, r *result)
 
-// samplerNode runs a sampler with its scope: pre-processors, timers, the
-// sample, post-processors, assertions, then hands the sample over.
+// samplerNode is a compiled sampler with its scope.
 type samplerNode struct {
 	name   *Template
 	sc     *scope
 	sample sampleFunc
+	// path are the controllers above the sampler, nearest first, ending
+	// with the thread group's main loop.
+	path []*ctlDef
 }
 
-// sampler compiles a sampler and resolves its scope: the frames above it,
+// sampler compiles a sampler and resolves its scope: the levels above it,
 // outermost first, then its own children.
-func (c *compiler) sampler(e *jmx.Element, d elementDef, frames []frame, depth int) node {
+func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth int) *samplerNode {
 	own := c.frame(e.Children, depth+1)
 	for _, k := range e.Children {
 		kd, ok := lookup(k)
@@ -74,7 +98,7 @@ func (c *compiler) sampler(e *jmx.Element, d elementDef, frames []frame, depth i
 			c.fail(k, errors.New("a controller or sampler cannot stand under a sampler"))
 		}
 	}
-	all := append(frames[:len(frames):len(frames)], own)
+	all := append(levels[:len(levels):len(levels)], level{elems: own})
 	sc := c.resolveScope(all)
 	fn, err := d.sampler(c, e, sc)
 	if err != nil {
@@ -84,13 +108,11 @@ func (c *compiler) sampler(e *jmx.Element, d elementDef, frames []frame, depth i
 	return &samplerNode{name: c.template(e, "name", e.Name), sc: sc, sample: fn}
 }
 
-func (c *compiler) resolveScope(frames []frame) *scope {
-	sc := &scope{}
-	for _, f := range frames {
-		for _, e := range f {
+func (c *compiler) resolveScope(levels []level) *scope {
+	sc := &scope{listeners: mainListener}
+	for _, lv := range levels {
+		for _, e := range lv.elems {
 			switch v := c.built[e].(type) {
-			case timer:
-				sc.timers = append(sc.timers, v)
 			case preProcessor:
 				sc.pres = append(sc.pres, v)
 			case postProcessor:
@@ -98,71 +120,159 @@ func (c *compiler) resolveScope(frames []frame) *scope {
 			case assertion:
 				sc.assertions = append(sc.assertions, v)
 			}
-			if i, ok := c.listener[e]; ok {
-				sc.listeners |= 1 << uint(i)
-			}
 		}
 	}
-	for i := len(frames) - 1; i >= 0; i-- {
-		for _, e := range frames[i] {
+	for i := len(levels) - 1; i >= 0; i-- {
+		for _, e := range levels[i].elems {
+			switch v := c.built[e].(type) {
+			case timer:
+				sc.timers = append(sc.timers, v)
+			case *resultAction:
+				sc.actions = append(sc.actions, v)
+			}
 			if d, _ := lookup(e); d.kind == kConfig {
 				sc.configs = append(sc.configs, e)
 			}
+			if n, ok := c.listener[e]; ok {
+				sc.listeners |= 1 << uint(n)
+			}
 		}
+		for _, t := range levels[i].tcs {
+			if !t.tx.parent {
+				sc.txs = append(sc.txs, t)
+			}
+		}
+	}
+	sc.notify = sc.listeners
+	if p := c.fl.parentTx; p != nil {
+		pack := p.tx.pack
+		sc.notify &^= pack.listeners
+		sc.actions = without(sc.actions, pack.actions)
+		sc.txs = without(sc.txs, pack.txs)
 	}
 	return sc
 }
 
-func (n *samplerNode) run(vu *VU) flow {
-	if vu.stopping() {
-		return flowStopThread
+// without returns the elements of xs that are not in ys.
+func without[T comparable](xs, ys []T) []T {
+	var out []T
+	for _, x := range xs {
+		found := false
+		for _, y := range ys {
+			if x == y {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, x)
+		}
 	}
+	return out
+}
+
+// execute runs one sampler with its scope (JMeter's executeSamplePackage):
+// pre-processors, timers, the sample, post-processors, assertions, the
+// listeners; then what the sample asks of the thread. ts is the parent-mode
+// transaction the sampler runs in, if any.
+func (vu *VU) execute(n *samplerNode, ts *txSampler) {
+	sc := n.sc
 	name := n.name.Eval(vu)
 	vu.SamplerName = name
-	for _, p := range n.sc.pres {
+	for _, p := range sc.pres {
 		p.pre(vu)
 	}
-	var wait time.Duration
-	for _, t := range n.sc.timers {
-		wait += t.delay(vu)
-	}
-	if wait > 0 && !vu.sleep(wait) {
-		return flowStopThread
-	}
-	if vu.stopping() {
-		return flowStopThread
+	vu.lastPack = sc
+	vu.delay(sc.timers)
+	if !vu.running() {
+		return
 	}
 	r := &vu.res
 	r.reset()
 	r.Label = name
 	r.ThreadName = vu.Name
 	n.sample(vu, r)
-	return vu.finish(r, n.sc)
+	if r.none {
+		return
+	}
+	if !r.ignore {
+		r.GrpThreads = int(vu.group.active.Load())
+		r.AllThreads = int(vu.plan.active.Load())
+		for _, p := range sc.posts {
+			p.post(vu, r)
+		}
+		for _, a := range sc.assertions {
+			a.assertSample(vu, r)
+		}
+		vu.setLastOK(r.Success)
+		if !r.ignore {
+			vu.notify(r, sc)
+		}
+		if ts != nil && !r.ignore {
+			ts.addSub(&r.Sample)
+		}
+	} else {
+		vu.setLastOK(r.Success)
+	}
+	g := vu.group
+	if r.stop == stopThread || !r.Success && g.onError == errStopThread {
+		vu.stopThread()
+	}
+	if r.stop == stopTest || !r.Success && g.onError == errStopTest {
+		vu.stopThread()
+		vu.run.Stop(errTestStopped)
+	}
+	if r.stop == stopTestNow || !r.Success && g.onError == errStopTestNow {
+		vu.stopThread()
+		vu.run.Abort(errTestStopped)
+	}
+	if r.action != actContinue {
+		vu.action = r.action
+	}
 }
 
-// finish runs post-processors and assertions on a made sample, hands it to
-// the collector and returns what the thread group's error action says.
-func (vu *VU) finish(r *result, sc *scope) flow {
-	for _, p := range sc.posts {
-		p.post(vu, r)
+// notify hands a sample to the listeners in scope: the run's outputs and
+// the plan's listeners, non-parent Transaction Controllers, Result Status
+// Action Handlers.
+func (vu *VU) notify(r *result, sc *scope) {
+	r.Listeners = sc.notify
+	r.Vars = vu.sampleVars()
+	vu.batch.Add(&r.Sample)
+	for _, t := range sc.txs {
+		if c, ok := vu.ctls[t.index].(*txCtl); ok {
+			c.sampleOccurred(&r.Sample)
+		}
 	}
-	for _, a := range sc.assertions {
-		a.assertSample(vu, r)
+	for _, a := range sc.actions {
+		a.sampleOccurred(r)
 	}
-	vu.prevOK = r.Success
-	if r.Success {
+}
+
+// sampleVars are the values of the sample_variables property's variables
+// when a sample is handed over ("null" for one not set, as JMeter writes it).
+func (vu *VU) sampleVars() []string {
+	names := vu.plan.SampleVars
+	if len(names) == 0 {
+		return nil
+	}
+	vals := make([]string, len(names))
+	for i, n := range names {
+		v, ok := vu.Vars.Get(n)
+		if !ok {
+			v = "null"
+		}
+		vals[i] = v
+	}
+	return vals
+}
+
+// setLastOK sets JMeterThread.last_sample_ok.
+func (vu *VU) setLastOK(ok bool) {
+	if ok {
 		vu.Vars.putSlot(vu.plan.lastOKSlot, "true")
 	} else {
 		vu.Vars.putSlot(vu.plan.lastOKSlot, "false")
 	}
-	r.Listeners = sc.listeners
-	r.GrpThreads = int(vu.group.active.Load())
-	r.AllThreads = int(vu.plan.active.Load())
-	vu.batch.Add(&r.Sample)
-	if !r.Success {
-		return vu.group.onError.flow()
-	}
-	return flowNext
 }
 
 func (r *result) reset() {

@@ -13,6 +13,8 @@ import (
 
 type atomicCount = atomic.Int64
 
+type atomicVU = atomic.Pointer[VU]
+
 type groupKind uint8
 
 const (
@@ -26,32 +28,38 @@ type group struct {
 	name  string
 	path  string
 	kind  groupKind
-	index int // JMeter's group number in thread names ("Users 2-7")
+	index int // JMeter's group number in thread names ("Users 2-7"), per phase
 
-	threads, ramp, loops, duration, delay *Template
-	scheduler                             bool
-	sameUser                              bool // same user on next iteration: keep cookies and connections
-	cookies                               bool // a Cookie Manager is in scope
-	clearCookies                          bool // the Cookie Manager clears cookies each iteration
-	onError                               onError
-	body                                  sequence
+	threads, ramp, duration, delay *Template
+	scheduler                      bool
+	delayedStart                   bool
+	sameUser                       bool // same user on next iteration: keep cookies and connections
+	cookies                        bool // a Cookie Manager is in scope
+	clearCookies                   bool // the Cookie Manager clears cookies each iteration
+	onError                        onError
+	// main is the group's main loop (a Loop Controller named after the
+	// group), holding the group's children; ctls counts the controllers
+	// of the group, main included.
+	main *ctlDef
+	ctls int
 
 	active atomicCount
 }
 
-func (c *compiler) threadGroup(e *jmx.Element, frames []frame) {
+func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	c.recordAt(e, 1, Runs, "")
 	g := &group{
-		name:      e.Name,
-		path:      e.Path(),
-		kind:      mainGroup,
-		threads:   c.prop(e, "ThreadGroup.num_threads"),
-		ramp:      c.prop(e, "ThreadGroup.ramp_time"),
-		duration:  c.prop(e, "ThreadGroup.duration"),
-		delay:     c.prop(e, "ThreadGroup.delay"),
-		scheduler: e.Bool("ThreadGroup.scheduler", false),
-		sameUser:  e.Bool("ThreadGroup.same_user_on_next_iteration", true),
-		onError:   parseOnError(e.Str("ThreadGroup.on_sample_error")),
+		name:         e.Name,
+		path:         e.Path(),
+		kind:         mainGroup,
+		threads:      c.prop(e, "ThreadGroup.num_threads"),
+		ramp:         c.prop(e, "ThreadGroup.ramp_time"),
+		duration:     c.prop(e, "ThreadGroup.duration"),
+		delay:        c.prop(e, "ThreadGroup.delay"),
+		scheduler:    e.Bool("ThreadGroup.scheduler", false),
+		delayedStart: e.Bool("ThreadGroup.delayedStart", false),
+		sameUser:     e.Bool("ThreadGroup.same_user_on_next_iteration", true),
+		onError:      parseOnError(e.StrOr("ThreadGroup.on_sample_error", "continue")),
 	}
 	switch e.Class {
 	case "SetupThreadGroup":
@@ -64,12 +72,18 @@ func (c *compiler) threadGroup(e *jmx.Element, frames []frame) {
 		c.fail(e, errors.New("no main controller (ThreadGroup.main_controller)"))
 		return
 	}
-	loops := mc.Str("LoopController.loops")
-	if mc.Prop("LoopController.loops") == nil {
-		loops = "1"
-	}
-	g.loops = c.template(e, "LoopController.loops", loops)
-	g.body = sequence(c.children(e, frames, 2))
+	c.fl.ctls = nil
+	c.fl.parentTx = nil
+	// The main loop: JMeter copies the group's name into it, so its index
+	// variable is __jm__<group name>__idx.
+	loops := c.template(e, "LoopController.loops", mc.Str("LoopController.loops"))
+	forever := mc.Bool("LoopController.continue_forever", true)
+	main := &ctlDef{class: "LoopController", name: c.template(e, "name", e.Name), path: e.Path(), index: 0}
+	main.make = func(*VU) ctlHooks { return &loopCtl{loops: loops, forever: forever} }
+	c.fl.ctls = append(c.fl.ctls, main)
+	c.children(main, e.Children, planFrame, nil, 2)
+	g.main, g.ctls = main, len(c.fl.ctls)
+	c.fl.ctls = nil
 	// One cookie jar per virtual user when a Cookie Manager stands at plan
 	// level or anywhere in the group.
 	cookieManager := func(x *jmx.Element) {
@@ -78,28 +92,27 @@ func (c *compiler) threadGroup(e *jmx.Element, frames []frame) {
 			g.clearCookies = g.clearCookies || x.Bool("CookieManager.clearEachIteration", false)
 		}
 	}
-	for _, f := range frames {
-		for _, x := range f {
-			cookieManager(x)
-		}
+	for _, x := range planFrame {
+		cookieManager(x)
 	}
 	e.Walk(func(x *jmx.Element) bool { cookieManager(x); return true })
 	c.plan.groups = append(c.plan.groups, g)
 }
 
-// orderGroups puts setUp groups first and tearDown groups last, keeping tree
-// order within each, and numbers them as JMeter does.
+// orderGroups puts setUp groups first and tearDown groups last, keeping
+// tree order within each, and numbers them as JMeter does: from 1 within
+// each phase.
 func orderGroups(gs []*group) []*group {
 	var out []*group
 	for _, k := range []groupKind{setUpGroup, mainGroup, tearDownGroup} {
+		n := 0
 		for _, g := range gs {
 			if g.kind == k {
+				n++
+				g.index = n
 				out = append(out, g)
 			}
 		}
-	}
-	for i, g := range out {
-		g.index = i + 1
 	}
 	return out
 }
@@ -108,18 +121,20 @@ func orderGroups(gs []*group) []*group {
 type settings struct {
 	threads  int
 	rampMs   int64
-	loops    int // -1: forever
 	delayMs  int64
 	duration int64 // ms; 0: none
 }
 
+// evaluate reads the group's numbers as JMeter does when it starts the
+// group: blank is 0; with the scheduler, a negative delay or a duration that
+// is not positive keeps the group from starting.
 func (g *group) evaluate(vu *VU) (settings, error) {
 	var s settings
 	var errs []error
-	num := func(field string, t *Template, def int64) int64 {
+	num := func(field string, t *Template) int64 {
 		txt := strings.TrimSpace(t.Eval(vu))
 		if txt == "" {
-			return def
+			return 0
 		}
 		n, err := strconv.ParseInt(txt, 10, 64)
 		if err != nil {
@@ -130,15 +145,20 @@ func (g *group) evaluate(vu *VU) (settings, error) {
 		}
 		return n
 	}
-	s.threads = int(num("number of threads", g.threads, 0))
-	s.rampMs = num("ramp-up period", g.ramp, 0) * 1000
-	s.loops = int(num("loop count", g.loops, 1))
+	s.threads = int(num("number of threads", g.threads))
+	s.rampMs = num("ramp-up period", g.ramp) * 1000
 	if s.threads < 0 {
 		errs = append(errs, fmt.Errorf("number of threads %d is negative", s.threads))
 	}
 	if g.scheduler {
-		s.delayMs = num("startup delay", g.delay, 0) * 1000
-		s.duration = num("duration", g.duration, 0) * 1000
+		s.delayMs = num("startup delay", g.delay) * 1000
+		s.duration = num("duration", g.duration) * 1000
+		if s.delayMs < 0 {
+			errs = append(errs, fmt.Errorf("invalid delay %d s", s.delayMs/1000))
+		}
+		if s.duration <= 0 && !g.delayedStart {
+			errs = append(errs, fmt.Errorf("invalid duration %d s: with \"Specify thread lifetime\" the duration must be positive", s.duration/1000))
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return s, fmt.Errorf("%s: %w", g.path, err)

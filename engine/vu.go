@@ -37,13 +37,22 @@ type VU struct {
 	res   result  // the sample being made; reused
 	req   httpx.Request
 	hres  httpx.Result
-	// prev is the last sample's outcome (JMeterThread.last_sample_ok).
-	prevOK bool
+	txr   result // a parent-mode transaction's sample being checked
 
+	run        *Run
 	soft, hard context.Context // soft: start nothing new; hard: abort what runs
 	stopAt     time.Time       // scheduler end; zero when none
 	timer      *time.Timer
 	log        *slog.Logger
+
+	// The thread's run of the controllers (JMeterThread).
+	ctls     []ctlHooks    // this user's controller instances, by ctlDef.index
+	stopped  bool          // the thread ends (JMeter's running = false)
+	action   logicalAction // asked by the last sample (Flow Control Action…)
+	lastPack *scope        // scope of the last sampler run (JMeter's PACKAGE_OBJECT)
+	depth    int           // controllers' next calls on the stack
+	// groupThreads is the group's configured number of threads.
+	groupThreads int
 }
 
 // result is a sample being made, with what post-processors and assertions
@@ -56,17 +65,72 @@ type result struct {
 	// msgSet records that an assertion has set the failure message: the
 	// JTL keeps the first one set, even an empty one.
 	msgSet bool
+	// none: the sampler made no sample (a Flow Control Action); ignore: a
+	// post-processor asked that the sample be dropped.
+	none, ignore bool
+	// stop and action are what a Result Status Action Handler asks of the
+	// thread after this sample.
+	stop   stopKind
+	action logicalAction
 }
 
-// sleep waits d, returning false when the virtual user must stop instead:
-// the run is stopping, or the wait would end past the scheduler's end time
-// (JMeter stops the thread rather than sleep past the end).
+// stopKind is a stop a sample asks for.
+type stopKind uint8
+
+const (
+	stopNone stopKind = iota
+	stopThread
+	stopTest
+	stopTestNow
+)
+
+// running reports whether the thread goes on (JMeter's running flag):
+// neither it nor the run has been stopped.
+func (vu *VU) running() bool { return !vu.stopped && vu.soft.Err() == nil }
+
+// stopThread ends the thread after what it is doing.
+func (vu *VU) stopThread() { vu.stopped = true }
+
+// now is the virtual user's clock.
+func (vu *VU) now() time.Time { return time.Now() }
+
+// delay sleeps the sum of the timers' delays before a sample. With a
+// scheduler, a delay that would end past the end time stops the thread
+// instead (JMeter 5's JMeterThread.delay); a stop of the run cuts it short.
+func (vu *VU) delay(timers []timer) {
+	var total time.Duration
+	for _, t := range timers {
+		total += t.delay(vu)
+		if vu.stopped {
+			return // a timer stopped the thread (Precise Throughput Timer)
+		}
+	}
+	if total <= 0 {
+		return
+	}
+	total = total.Truncate(time.Millisecond)
+	if !vu.stopAt.IsZero() && total > vu.stopAt.Sub(vu.now()) {
+		vu.stopThread()
+		return
+	}
+	vu.sleep(total)
+}
+
+// pause sleeps d, no further than the scheduler's end time (a Flow Control
+// Action's pause).
+func (vu *VU) pause(d time.Duration) {
+	if !vu.stopAt.IsZero() {
+		if left := vu.stopAt.Sub(vu.now()); d > left {
+			d = left
+		}
+	}
+	vu.sleep(d)
+}
+
+// sleep waits d; it returns false when the run stopped meanwhile.
 func (vu *VU) sleep(d time.Duration) bool {
 	if d <= 0 {
 		return vu.soft.Err() == nil
-	}
-	if !vu.stopAt.IsZero() && time.Now().Add(d).After(vu.stopAt) {
-		return false
 	}
 	if vu.timer == nil {
 		vu.timer = time.NewTimer(d)
@@ -80,14 +144,6 @@ func (vu *VU) sleep(d time.Duration) bool {
 		vu.timer.Stop()
 		return false
 	}
-}
-
-// stopping reports whether the virtual user must start no new sample.
-func (vu *VU) stopping() bool {
-	if vu.soft.Err() != nil {
-		return true
-	}
-	return !vu.stopAt.IsZero() && !time.Now().Before(vu.stopAt)
 }
 
 func (vu *VU) warnf(format string, args ...any) {

@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
+)
+
+// JMeter's own batch tests (bin/testfiles of apache/jmeter, copied to
+// ../shared/corpus/jmeter-testfiles): each plan writes results files
+// through its listeners and JMeter's build compares them with the expected
+// <name>.csv / <name>.xml next to the plan. These are the plans that need
+// no network and no code in a JVM language; the others are listed with
+// the reason in batchSkipped.
+var batchPassing = []struct {
+	name  string
+	props map[string]string
+	// only names the expected files compared when not both .csv and .xml.
+	only []string
+}{
+	{name: "BUG_62847"},
+	{name: "Bug62239"},
+	{name: "Bug50898"},
+	// The XML file keeps the response data of failed samples, which gojm's
+	// results files do not record.
+	{name: "Bug52968", only: []string{".csv"}},
+	{name: "Bug55375"},
+	{name: "Bug54685", props: map[string]string{"sample_variables": "REFERENCE,JSESSIONID"}},
+}
+
+// batchSkipped says why every other batch plan is not run.
+var batchSkipped = map[string]string{
+	"BatchTestLocal":               "BeanShell and BSF samplers",
+	"Bug56243":                     "a BeanShell sampler",
+	"Bug56811":                     "BeanShell samplers",
+	"TestResultStatusAction":       "a JSR223 (Groovy) sampler",
+	"TestSchedulerWithTimer":       "a JSR223 (Groovy) sampler checks the duration",
+	"FTP_TESTS":                    "FTP sampler and a network server",
+	"HTMLParserTestFile_2":         "embedded resources download",
+	"Http4ImplDigestAuth":          "jmeter.apache.org over the network",
+	"Http4ImplPreemptiveBasicAuth": "jmeter.apache.org over the network",
+	"JDBC_TESTS":                   "JDBC",
+	"JMS_TESTS":                    "JMS",
+	"OS_TESTS":                     "OS Process sampler",
+	"ResponseDecompression":        "jmeter.apache.org over the network",
+	"SlowCharsFeature":             "jmeter.apache.org over the network",
+	"TCP_TESTS":                    "TCP sampler and a network server",
+	"TEST_HTTP":                    "HTTP Mirror Server and BeanShell",
+	"TEST_HTTPS":                   "jmeter.apache.org over the network",
+	"TestCookieManager":            "HTTP Mirror Server",
+	"TestHeaderManager":            "HTTP Mirror Server",
+	"TestKeepAlive":                "jmeter.apache.org over the network",
+	"TestRedirectionPolicies":      "jmeter.apache.org over the network",
+}
+
+func batchDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", "corpus", "jmeter-testfiles")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no JMeter batch tests at ../../shared/corpus/jmeter-testfiles: they need ../shared beside the clone")
+	}
+	return dir
+}
+
+// runBatch runs one batch plan as JMeter's build does (properties of
+// jmeter-batch.properties, -Jmodule=Module) and returns the files its
+// listeners wrote, by base name.
+func runBatch(t *testing.T, dir, name string, extra map[string]string) map[string][]byte {
+	t.Helper()
+	props, err := report.ReadProperties(filepath.Join(dir, "jmeter-batch.properties"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	props["module"] = "Module"
+	props["CSVFILE"] = name + ".csv"
+	for k, v := range extra {
+		props[k] = v
+	}
+	src, err := jmx.Load(filepath.Join(dir, name+".jmx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Compile(src, Options{Props: props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := report.SaveConfigFromProperties(props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	sinks := make([]report.Sink, len(p.Listeners))
+	files := map[string]string{}
+	for i, l := range p.Listeners {
+		if l.Filename == "" {
+			continue
+		}
+		lc, _ := report.CollectorSaveConfig(l.Save, cfg)
+		path := filepath.Join(out, filepath.Base(l.Filename))
+		if _, dup := files[filepath.Base(l.Filename)]; !dup {
+			os.Remove(path)
+		}
+		s, err := report.OpenResultFile(path, lc, p.SampleVars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sinks[i] = s
+		files[filepath.Base(l.Filename)] = path
+	}
+	if err := Start(context.Background(), p, &memSink{}, RunOptions{Listeners: sinks}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]byte{}
+	for base, path := range files {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[base] = b
+	}
+	return got
+}
+
+func TestJMeterBatchPlans(t *testing.T) {
+	dir := batchDir(t)
+	for _, tc := range batchPassing {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runBatch(t, dir, tc.name, tc.props)
+			exts := []string{".csv", ".xml"}
+			if tc.only != nil {
+				exts = tc.only
+			}
+			for _, ext := range exts {
+				want, err := os.ReadFile(filepath.Join(dir, tc.name+ext))
+				if err != nil {
+					continue
+				}
+				g, ok := got[tc.name+ext]
+				if !ok {
+					t.Errorf("the plan wrote no %s%s", tc.name, ext)
+					continue
+				}
+				if d := lineDiff(norm(g), norm(want)); d != "" {
+					t.Errorf("%s%s differs from JMeter's (- gojm, + JMeter):\n%s", tc.name, ext, d)
+				}
+			}
+		})
+	}
+}
+
+// norm drops the line-ending differences JMeter's build ignores too.
+func norm(b []byte) string {
+	return strings.ReplaceAll(string(b), "\r\n", "\n")
+}
+
+func TestJMeterBatchPlansAccountedFor(t *testing.T) {
+	dir := batchDir(t)
+	plans, _ := filepath.Glob(filepath.Join(dir, "*.jmx"))
+	known := map[string]bool{"Bug50898_inc": true}
+	for _, p := range batchPassing {
+		known[p.name] = true
+	}
+	for name := range batchSkipped {
+		known[name] = true
+	}
+	for _, p := range plans {
+		name := strings.TrimSuffix(filepath.Base(p), ".jmx")
+		if !known[name] {
+			t.Errorf("batch plan %s is neither run nor listed with a reason", name)
+		}
+	}
+}
+
+// lineDiff shows the lines that differ between two texts, around the first
+// difference.
+func lineDiff(got, want string) string {
+	if got == want {
+		return ""
+	}
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	i := 0
+	for i < len(g) && i < len(w) && g[i] == w[i] {
+		i++
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "first difference at line %d (gojm %d lines, JMeter %d)\n", i+1, len(g), len(w))
+	for k := i; k < i+8; k++ {
+		if k < len(g) {
+			fmt.Fprintf(&b, "- %s\n", g[k])
+		}
+		if k < len(w) {
+			fmt.Fprintf(&b, "+ %s\n", w[k])
+		}
+	}
+	return b.String()
+}

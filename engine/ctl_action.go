@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// Flow Control Action (TestAction) actions and targets, as JMeter numbers them.
+const (
+	taStop                 = 0
+	taPause                = 1
+	taStopNow              = 2
+	taRestartNextLoop      = 3
+	taNextIterationCurrent = 4
+	taBreakCurrentLoop     = 5
+
+	taTargetThread = 0
+	taTargetTest   = 2
+)
+
+// testAction is JMeter's Flow Control Action: a sampler that makes no
+// sample. It pauses, stops the thread or the test (now: aborting what runs),
+// or asks the thread to start its next iteration, or to continue or break
+// the innermost loop. Pre-processors and timers in its scope run before it
+// as before any sampler.
+type testAction struct {
+	action, target int
+	duration       *Template
+}
+
+func buildTestAction(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+	a := &testAction{
+		action:   jmx.Int(e.Str("ActionProcessor.action"), 0),
+		target:   jmx.Int(e.Str("ActionProcessor.target"), 0),
+		duration: c.prop(e, "ActionProcessor.duration"),
+	}
+	if a.action < taStop || a.action > taBreakCurrentLoop {
+		return nil, fmt.Errorf("unknown action %d", a.action)
+	}
+	return a.sample, nil
+}
+
+func (a *testAction) sample(vu *VU, r *result) {
+	r.none = true
+	switch a.action {
+	case taPause:
+		s := a.duration.Eval(vu)
+		ms, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			if s != "" {
+				vu.warnf("Flow Control Action: could not parse number %q: no pause", s)
+			}
+			ms = 0
+		}
+		if ms > 0 {
+			vu.pause(time.Duration(ms) * time.Millisecond)
+		}
+	case taStop, taStopNow:
+		switch a.target {
+		case taTargetThread:
+			vu.stopThread()
+		case taTargetTest:
+			vu.stopThread()
+			if a.action == taStopNow {
+				vu.run.Abort(errTestStopped)
+			} else {
+				vu.run.Stop(errTestStopped)
+			}
+		}
+	case taRestartNextLoop:
+		vu.action = actNextThreadLoop
+	case taNextIterationCurrent:
+		vu.action = actNextIterationLoop
+	case taBreakCurrentLoop:
+		vu.action = actBreakLoop
+	}
+}
+
+// resultAction is JMeter's Result Status Action Handler: a listener that,
+// when a sample in its scope fails, asks the thread to stop (itself, the
+// test, the test now) or to start its next iteration, or to continue or
+// break the innermost loop. It sees the sample after the assertions.
+type resultAction struct{ action int }
+
+// Result Status Action Handler actions (OnError.action).
+const (
+	raContinue = iota
+	raStopThread
+	raStopTest
+	raStopTestNow
+	raNextThreadLoop
+	raNextIterationCurrent
+	raBreakCurrentLoop
+)
+
+func buildResultAction(e *jmx.Element) *resultAction {
+	return &resultAction{action: jmx.Int(e.Str("OnError.action"), 0)}
+}
+
+func (a *resultAction) sampleOccurred(r *result) {
+	if r.Success {
+		return
+	}
+	switch a.action {
+	case raStopTestNow:
+		r.stop = max(r.stop, stopTestNow)
+	case raStopTest:
+		r.stop = max(r.stop, stopTest)
+	case raStopThread:
+		r.stop = max(r.stop, stopThread)
+	case raNextThreadLoop:
+		r.action = actNextThreadLoop
+	case raNextIterationCurrent:
+		r.action = actNextIterationLoop
+	case raBreakCurrentLoop:
+		r.action = actBreakLoop
+	}
+}

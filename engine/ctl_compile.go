@@ -1,0 +1,268 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// level is one level of the tree above a sampler, as JMeter's TestCompiler
+// sees it: the scoped elements among the siblings there, and the
+// Transaction Controllers among them (a Transaction Controller listens to
+// the samples of everything at and below its own level).
+type level struct {
+	elems frame
+	tcs   []*ctlDef
+}
+
+// flowCompiler is the compiler's state for controllers.
+type flowCompiler struct {
+	ctls     []*ctlDef             // the current thread group's controllers, by index
+	parentTx *ctlDef               // nearest enclosing parent-mode Transaction Controller
+	modules  []*jmx.Element        // Module Controllers being expanded, outermost first
+	stack    []*ctlDef             // the controllers being compiled, outermost first
+	seen     map[*jmx.Element]bool // scoped elements compiled already
+	recorded map[*jmx.Element]bool // elements listed in Plan.Elements already
+}
+
+// newCtlDef makes the shell of a controller: the builder fills in how it runs.
+func (c *compiler) newCtlDef(e *jmx.Element) *ctlDef {
+	d := &ctlDef{class: e.Class, name: c.template(e, "name", e.Name), path: e.Path(), index: len(c.fl.ctls)}
+	c.fl.ctls = append(c.fl.ctls, d)
+	if e.Class == "TransactionController" {
+		d.tx = &txDef{
+			parent:        e.Bool("TransactionController.parent", false),
+			includeTimers: e.Bool("TransactionController.includeTimers", true),
+		}
+	}
+	return d
+}
+
+// children compiles the children of a controller into d: samplers and
+// controllers in order, each with the levels above it; extra are scoped
+// elements that JMeter places after the children (the plan's own, in a
+// thread group's tree).
+func (c *compiler) children(d *ctlDef, kids []*jmx.Element, extra frame, levels []level, depth int) {
+	c.fl.stack = append(c.fl.stack, d)
+	defer func() { c.fl.stack = c.fl.stack[:len(c.fl.stack)-1] }()
+	f := c.frame(kids, depth)
+	f = append(f, extra...)
+	lv := level{elems: f}
+	shells := make([]*ctlDef, len(kids))
+	for i, e := range kids {
+		if kd, ok := lookup(e); ok && kd.kind == kController && e.Problem == nil {
+			shells[i] = c.newCtlDef(e)
+			if shells[i].tx != nil {
+				lv.tcs = append(lv.tcs, shells[i])
+			}
+		}
+	}
+	levels = append(levels[:len(levels):len(levels)], lv)
+	if d.tx != nil {
+		d.tx.pack = c.txPack(levels)
+	}
+	for i, e := range kids {
+		kd, ok := lookup(e)
+		if !ok {
+			c.refuse(e, depth)
+			continue
+		}
+		if e.Problem != nil {
+			c.recordAt(e, depth, Refused, e.Problem.Error())
+			c.fail(e, e.Problem)
+			continue
+		}
+		switch kd.kind {
+		case kController:
+			c.recordAt(e, depth, Runs, "")
+			cd := shells[i]
+			c.controller(e, kd, cd, levels, depth)
+			d.listens = append(d.listens, listenEntry{kid: len(d.kids)})
+			d.kids = append(d.kids, ctlChild{c: cd})
+		case kSampler:
+			c.recordAt(e, depth, Runs, "")
+			if n := c.sampler(e, kd, levels, depth); n != nil {
+				for i := len(c.fl.stack) - 1; i >= 0; i-- {
+					n.path = append(n.path, c.fl.stack[i])
+				}
+				d.kids = append(d.kids, ctlChild{s: n})
+			}
+			for _, k := range e.Children {
+				c.listenTo(d, k)
+			}
+		case kThreadGroup, kTestPlan:
+			c.fail(e, errors.New("a thread group or test plan cannot stand here"))
+		default:
+			c.listenTo(d, e)
+		}
+	}
+	for _, e := range extra {
+		c.listenTo(d, e)
+	}
+}
+
+// listenTo registers e with d when it listens for iterations (a CSV Data
+// Set, a Counter…).
+func (c *compiler) listenTo(d *ctlDef, e *jmx.Element) {
+	if l, ok := c.built[e].(iterationListener); ok {
+		d.listens = append(d.listens, listenEntry{el: l})
+	}
+}
+
+// controller compiles one controller and what is below it.
+func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ctlDef, levels []level, depth int) {
+	kids := e.Children
+	switch e.Class {
+	case "ModuleController":
+		target, err := c.moduleTarget(e)
+		if err != nil {
+			c.fail(e, err)
+			return
+		}
+		c.fl.modules = append(c.fl.modules, e)
+		defer func() { c.fl.modules = c.fl.modules[:len(c.fl.modules)-1] }()
+		kids = []*jmx.Element{target}
+		c.recordTarget(target, depth+1)
+	case "IncludeController":
+		kids = includedChildren(e)
+	}
+	if d.tx != nil && d.tx.parent {
+		prev := c.fl.parentTx
+		c.fl.parentTx = d
+		defer func() { c.fl.parentTx = prev }()
+	}
+	c.children(d, kids, nil, levels, depth+1)
+	if kd.ctl != nil {
+		if err := kd.ctl(c, e, d); err != nil {
+			c.fail(e, err)
+		}
+	}
+	if d.make == nil {
+		d.make = newSimple
+	}
+}
+
+// moduleTarget finds the controller a Module Controller runs, as JMeter
+// does: ModuleController.node_path names the elements from the tree's root
+// (whose own name is not compared) down to the target; Module Controllers
+// are passed over; with two matches the last one wins. The target may be
+// disabled (a library of modules kept out of the run).
+func (c *compiler) moduleTarget(e *jmx.Element) (*jmx.Element, error) {
+	var path []string
+	for _, m := range e.Prop("ModuleController.node_path").Members() {
+		path = append(path, m.Value)
+	}
+	if len(path) < 2 {
+		return nil, errors.New("the Module Controller has no target controller (ModuleController.node_path is empty)")
+	}
+	root := e
+	for root.Parent != nil {
+		root = root.Parent
+	}
+	var found *jmx.Element
+	var walk func(x *jmx.Element, lvl int)
+	walk = func(x *jmx.Element, lvl int) {
+		if lvl >= len(path) {
+			return
+		}
+		for _, k := range x.All {
+			if k.Class == "ModuleController" || k.Name != path[lvl] {
+				continue
+			}
+			if lvl == len(path)-1 {
+				found = k
+			}
+			walk(k, lvl+1)
+		}
+	}
+	walk(root, 1)
+	if found == nil {
+		return nil, fmt.Errorf("the Module Controller's target %q is not in the plan (was an element on the way renamed?)", strings.Join(path[1:], " › "))
+	}
+	if kd, ok := lookup(found); !ok || kd.kind != kController {
+		return nil, fmt.Errorf("the Module Controller's target %s is a %s, not a controller", found.Path(), found.Class)
+	}
+	for _, m := range c.fl.modules {
+		if m == e || isAncestor(found, m) {
+			return nil, fmt.Errorf("the Module Controller runs %s, which contains the Module Controller itself: it would recurse forever", found.Path())
+		}
+	}
+	if isAncestor(found, e) {
+		return nil, fmt.Errorf("the Module Controller runs %s, which contains the Module Controller itself: it would recurse forever", found.Path())
+	}
+	return found, nil
+}
+
+// isAncestor reports whether a is x or stands above it.
+func isAncestor(a, x *jmx.Element) bool {
+	for ; x != nil; x = x.Parent {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// recordTarget lists a disabled module target, which the walk of the
+// enabled tree did not see.
+func (c *compiler) recordTarget(t *jmx.Element, depth int) {
+	if t.Disabled {
+		c.recordAt(t, depth, Runs, "disabled, run by a Module Controller")
+	}
+}
+
+// includedChildren is what an Include Controller runs: the children of
+// the first Test Fragment of the included plan (JMeter runs nothing of an
+// included plan without one); elements of the including plan under the
+// controller come first.
+func includedChildren(e *jmx.Element) []*jmx.Element {
+	var own, inc []*jmx.Element
+	for _, k := range e.Children {
+		if k.File == e.File {
+			own = append(own, k)
+		} else {
+			inc = append(inc, k)
+		}
+	}
+	for _, k := range inc {
+		if k.Class == "TestFragmentController" {
+			return append(own, k.Children...)
+		}
+	}
+	return own
+}
+
+// hasListener reports whether e is a listener that runs (a results file,
+// a chart, a Result Status Action Handler).
+func (c *compiler) hasListener(e *jmx.Element) bool {
+	_, ok := c.listener[e]
+	return ok || e.Class == "ResultAction"
+}
+
+// txPack resolves what applies to a parent-mode Transaction Controller's
+// own sample: assertions and listeners at every level from its own
+// children up, nearest level first.
+func (c *compiler) txPack(levels []level) *scope {
+	sc := &scope{listeners: mainListener}
+	for i := len(levels) - 1; i >= 0; i-- {
+		for _, e := range levels[i].elems {
+			switch v := c.built[e].(type) {
+			case assertion:
+				sc.assertions = append(sc.assertions, v)
+			case *resultAction:
+				sc.actions = append(sc.actions, v)
+			}
+			if n, ok := c.listener[e]; ok {
+				sc.listeners |= 1 << uint(n)
+			}
+		}
+		for _, t := range levels[i].tcs {
+			if !t.tx.parent {
+				sc.txs = append(sc.txs, t)
+			}
+		}
+	}
+	return sc
+}

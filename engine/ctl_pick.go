@@ -1,0 +1,375 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// Interleave style: with "ignore sub-controller blocks" a child controller
+// gives one sampler per pass (and resumes where it was next time); without
+// it, a child controller's whole pass counts as one.
+const (
+	ignoreSubControllers = 0
+	useSubControllers    = 1
+)
+
+// interleaveCtl is JMeter's Interleave Controller (and, with random set,
+// its Random Controller): each pass runs one child, the next one next time.
+type interleaveCtl struct {
+	gen
+	style       int
+	across      bool
+	random      bool
+	skipNext    bool
+	searchStart item
+	atLeastOne  bool
+	stillSame   bool
+}
+
+func buildInterleave(c *compiler, e *jmx.Element, d *ctlDef) error {
+	return buildInterleaveKind(c, e, d, false)
+}
+
+func buildRandomCtl(c *compiler, e *jmx.Element, d *ctlDef) error {
+	return buildInterleaveKind(c, e, d, true)
+}
+
+func buildInterleaveKind(_ *compiler, e *jmx.Element, d *ctlDef, random bool) error {
+	style := jmx.Int(e.Str("InterleaveControl.style"), 0)
+	across := e.Bool("InterleaveControl.accrossThreads", false)
+	d.make = func(*VU) ctlHooks {
+		return &interleaveCtl{style: style, across: across, random: random, stillSame: true}
+	}
+	return nil
+}
+
+func (c *interleaveCtl) reInitialize(*VU) {
+	c.first = true
+	c.atLeastOne = false
+	c.searchStart = item{}
+	c.stillSame = true
+	c.skipNext = false
+	c.count++
+}
+
+func (c *interleaveCtl) next(vu *VU) samplerItem {
+	if c.skipNext {
+		c.self.reInitialize(vu)
+		return nil
+	}
+	return c.gen.next(vu)
+}
+
+func (c *interleaveCtl) nextIsAController(vu *VU, k ctlHooks) samplerItem {
+	s := k.next(vu)
+	if s == nil {
+		c.self.currentReturnedNull(vu, k)
+		return c.self.next(vu)
+	}
+	c.atLeastOne = true
+	if c.style == ignoreSubControllers {
+		c.self.incrementCurrent(vu)
+		c.skipNext = true
+	} else {
+		c.searchStart = item{}
+	}
+	return s
+}
+
+func (c *interleaveCtl) nextIsASampler(vu *VU, s *samplerNode) samplerItem {
+	c.skipNext = true
+	c.self.incrementCurrent(vu)
+	return s
+}
+
+func (c *interleaveCtl) nextIsNull(vu *VU) samplerItem {
+	c.self.resetCurrent(vu)
+	return c.self.next(vu)
+}
+
+func (c *interleaveCtl) setCurrentElement(vu *VU, it item) bool {
+	if c.searchStart == (item{}) {
+		c.searchStart = it
+	} else if c.searchStart == it && !c.stillSame {
+		c.self.reInitialize(vu)
+		return false
+	}
+	return true
+}
+
+func (c *interleaveCtl) currentReturnedNull(vu *VU, k ctlHooks) {
+	if k.isDone(vu) {
+		c.removeCurrent()
+	} else if c.style == useSubControllers {
+		c.self.incrementCurrent(vu)
+	}
+}
+
+func (c *interleaveCtl) incrementCurrent(vu *VU) {
+	if c.atLeastOne {
+		c.skipNext = true
+	}
+	c.stillSame = false
+	c.current++
+	if c.random {
+		c.current = vu.rng.IntN(max(len(c.kids), 1))
+	}
+}
+
+func (c *interleaveCtl) resetCurrent(vu *VU) {
+	if c.random && len(c.kids) > 0 {
+		c.current = vu.rng.IntN(len(c.kids))
+		return
+	}
+	c.current = 0
+}
+
+func (c *interleaveCtl) initialize(vu *VU) {
+	c.gen.initialize(vu)
+	if c.across && len(c.kids) > 0 {
+		c.current = (vu.Num - 1) % len(c.kids)
+	}
+}
+
+// randomOrderCtl is JMeter's Random Order Controller: all children once
+// per pass, in a new random order each pass.
+type randomOrderCtl struct{ gen }
+
+func buildRandomOrder(_ *compiler, _ *jmx.Element, d *ctlDef) error {
+	d.make = func(*VU) ctlHooks { return &randomOrderCtl{} }
+	return nil
+}
+
+func (r *randomOrderCtl) initialize(vu *VU) {
+	r.gen.initialize(vu)
+	r.shuffle(vu)
+}
+
+func (r *randomOrderCtl) reInitialize(vu *VU) {
+	r.gen.reInitialize(vu)
+	r.shuffle(vu)
+}
+
+func (r *randomOrderCtl) shuffle(vu *VU) {
+	vu.rng.Shuffle(len(r.kids), func(i, j int) { r.kids[i], r.kids[j] = r.kids[j], r.kids[i] })
+}
+
+// Throughput Controller styles.
+const (
+	byNumber  = 0
+	byPercent = 1
+)
+
+// throughputCtl is JMeter's Throughput Controller. At each pass of its
+// parent it decides whether to run: "total executions" runs the first N
+// passes; "percent executions" runs a pass when (100·runs + 50)/(passes + 1)
+// is below the percentage, which spreads the runs evenly and is the same
+// sequence every time. Counts are per virtual user, or shared by the
+// group's virtual users without "per user".
+type throughputCtl struct {
+	gen
+	t           *throughputDef
+	shared      *throughputShared // the run's count, without "per user"
+	numExec     int
+	iteration   int
+	runThisTime bool
+}
+
+type throughputDef struct {
+	style     int
+	perThread bool
+	max, pct  *Template
+}
+
+// throughputShared is the count of a shared Throughput Controller, kept
+// by the run.
+type throughputShared struct {
+	mu        sync.Mutex
+	execs     int
+	iteration int
+}
+
+func buildThroughput(c *compiler, e *jmx.Element, d *ctlDef) error {
+	t := &throughputDef{
+		style:     jmx.Int(e.StrOr("ThroughputController.style", "0"), 0),
+		perThread: e.Bool("ThroughputController.perThread", true),
+		max:       c.template(e, "ThroughputController.maxThroughput", e.StrOr("ThroughputController.maxThroughput", "1")),
+		pct:       c.template(e, "ThroughputController.percentThroughput", e.StrOr("ThroughputController.percentThroughput", "100")),
+	}
+	d.make = func(vu *VU) ctlHooks {
+		sh := vu.run.sharedState(t, func() any { return &throughputShared{iteration: -1} }).(*throughputShared)
+		return &throughputCtl{t: t, shared: sh, iteration: -1}
+	}
+	return nil
+}
+
+func (t *throughputCtl) maxThroughput(vu *VU) int {
+	s := t.t.max.Eval(vu)
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		vu.warnf("%s: maximum throughput %q is not a whole number: using 1", t.def.path, s)
+		return 1
+	}
+	return n
+}
+
+func (t *throughputCtl) percent(vu *VU) float64 {
+	s := strings.TrimSpace(t.t.pct.Eval(vu))
+	f, err := strconv.ParseFloat(strings.TrimRight(s, "fFdD"), 32)
+	if err != nil {
+		vu.warnf("%s: percentage %q is not a number: using 100", t.def.path, s)
+		return 100
+	}
+	return float64(float32(f))
+}
+
+func (t *throughputCtl) executions() int {
+	if !t.t.perThread {
+		t.shared.mu.Lock()
+		defer t.shared.mu.Unlock()
+		return t.shared.execs
+	}
+	return t.numExec
+}
+
+func (t *throughputCtl) next(vu *VU) samplerItem {
+	if t.runThisTime {
+		return t.gen.next(vu)
+	}
+	return nil
+}
+
+func (t *throughputCtl) decide(vu *VU, execs, iterations int) bool {
+	if t.t.style == byNumber {
+		return execs < t.maxThroughput(vu)
+	}
+	return (100.0*float64(execs)+50.0)/float64(iterations+1) < t.percent(vu)
+}
+
+func (t *throughputCtl) isDone(vu *VU) bool {
+	if len(t.kids) == 0 {
+		return true
+	}
+	if t.t.style == byNumber {
+		m := t.maxThroughput(vu)
+		return t.executions() >= m && t.current >= len(t.kids) || m == 0
+	}
+	return t.t.style == byPercent && t.percent(vu) == 0
+}
+
+func (t *throughputCtl) iterationStart(vu *VU, _ ctlHooks, _ int) {
+	if !t.t.perThread {
+		s := t.shared
+		s.mu.Lock()
+		s.iteration++
+		t.runThisTime = t.decide(vu, s.execs, s.iteration)
+		if t.runThisTime {
+			s.execs++
+		}
+		s.mu.Unlock()
+		return
+	}
+	t.iteration++
+	t.runThisTime = t.decide(vu, t.numExec, t.iteration)
+	if t.runThisTime {
+		t.numExec++
+	}
+}
+
+// criticalCtl is JMeter's Critical Section Controller: one virtual user
+// at a time runs its children; others with the same lock name wait. The
+// lock is taken at the start of a pass and given back at its end (or when
+// the virtual user ends). It is re-entrant, as Java's ReentrantLock.
+type criticalCtl struct {
+	gen
+	lockName *Template
+	held     *namedLock
+}
+
+func buildCritical(c *compiler, e *jmx.Element, d *ctlDef) error {
+	name := c.prop(e, "CriticalSectionController.lockName")
+	d.make = func(*VU) ctlHooks { return &criticalCtl{lockName: name} }
+	return nil
+}
+
+func (c *criticalCtl) next(vu *VU) samplerItem {
+	name := c.lockName.Eval(vu)
+	if name == "" {
+		vu.warnf("Empty lock name in Critical Section Controller: %s", c.def.path)
+		return c.gen.next(vu)
+	}
+	if c.first {
+		if c.held == nil {
+			c.held = vu.run.lock(name)
+		}
+		if !c.held.lock(vu) {
+			return nil // the run was aborted while waiting
+		}
+	}
+	return c.gen.next(vu)
+}
+
+func (c *criticalCtl) reInitialize(vu *VU) {
+	if c.held != nil {
+		if c.held.owner.Load() == vu {
+			c.held.unlock(vu)
+		}
+		c.held = nil
+	}
+	c.gen.reInitialize(vu)
+}
+
+// namedLock is a re-entrant lock shared by the Critical Section Controllers
+// of one name.
+type namedLock struct {
+	ch    chan struct{}
+	owner atomicVU
+	depth int // held count, touched by the owner only
+}
+
+func newNamedLock() *namedLock { return &namedLock{ch: make(chan struct{}, 1)} }
+
+// lock takes the lock for vu, waiting if another holds it; it returns
+// false when the run is aborted meanwhile.
+func (l *namedLock) lock(vu *VU) bool {
+	if l.owner.Load() == vu {
+		l.depth++
+		return true
+	}
+	select {
+	case l.ch <- struct{}{}:
+	case <-vu.hard.Done():
+		return false
+	}
+	l.owner.Store(vu)
+	l.depth = 1
+	return true
+}
+
+// unlock gives back one hold of vu's.
+func (l *namedLock) unlock(vu *VU) {
+	if l.owner.Load() != vu {
+		return
+	}
+	l.depth--
+	if l.depth == 0 {
+		l.owner.Store(nil)
+		<-l.ch
+	}
+}
+
+// releaseLocks gives back every lock a virtual user still holds when it
+// ends (JMeter's threadFinished).
+func (vu *VU) releaseLocks() {
+	for _, h := range vu.ctls {
+		if c, ok := h.(*criticalCtl); ok && c.held != nil {
+			for c.held.owner.Load() == vu {
+				c.held.unlock(vu)
+			}
+			c.held = nil
+		}
+	}
+}

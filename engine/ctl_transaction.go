@@ -1,0 +1,293 @@
+package engine
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
+)
+
+// The Transaction Controller, as JMeter computes it.
+//
+// Without "Generate parent sample" the controller listens to the samples
+// of its children and, when its pass ends, adds a sample of its own: its
+// time runs from the start of the pass (before the first child's timers)
+// to the end (with "Include duration of timer and pre-post processors"
+// off, the gaps between children are idle time instead), bytes, latency
+// and connect time are the children's sums, and it fails when a child
+// failed. Its message counts the samples the way JMeter's counter does
+// (which counts some children twice when a child controller yields
+// nothing): "Number of samples in transaction : N, number of failing
+// samples : M". That sample goes to the listeners of the last sampler run,
+// with no assertion.
+//
+// With "Generate parent sample" the children's samples become sub-samples
+// of the controller's sample, which gets the assertions and listeners in
+// the controller's own scope; the children's samples then reach only
+// listeners deeper than the controller. Its time is from the start of the
+// pass to the end of the last child (the sum of the children's times
+// without timers), its code the first failing child's (200 when none
+// failed).
+
+// txDef is a compiled Transaction Controller.
+type txDef struct {
+	parent        bool
+	includeTimers bool
+	// pack is what applies to the controller's own sample in parent mode:
+	// the assertions and listeners in its scope, its own level included.
+	pack *scope
+}
+
+func buildTransaction(c *compiler, e *jmx.Element, d *ctlDef) error {
+	d.tx.parent = e.Bool("TransactionController.parent", false)
+	d.tx.includeTimers = e.Bool("TransactionController.includeTimers", true)
+	t := d.tx
+	d.make = func(*VU) ctlHooks { return &txCtl{t: t} }
+	return nil
+}
+
+// txCtl is one virtual user's Transaction Controller.
+type txCtl struct {
+	gen
+	t *txDef
+	// parent mode: the transaction in progress
+	ts    *txSampler
+	spare *txSampler
+	// non-parent mode: the sample being gathered
+	open      bool
+	res       report.Sample
+	calls     int
+	failing   int
+	pauseTime time.Duration
+	prevEnd   time.Time
+}
+
+func (t *txCtl) next(vu *VU) samplerItem {
+	if t.t.parent {
+		return t.nextParent(vu)
+	}
+	return t.nextPlain(vu)
+}
+
+func (t *txCtl) nextParent(vu *VU) samplerItem {
+	if t.ts != nil && t.ts.done {
+		t.spare, t.ts = t.ts, nil
+		return nil
+	}
+	if t.first || t.ts == nil {
+		t.ts = t.newTransaction(vu)
+	}
+	ts := t.ts
+	sub := t.gen.next(vu)
+	ts.sub = sub
+	if sub == nil {
+		ts.setDone(vu)
+	}
+	return ts
+}
+
+func (t *txCtl) newTransaction(vu *VU) *txSampler {
+	ts := t.spare
+	if ts == nil {
+		ts = &txSampler{tc: t}
+	}
+	t.spare = nil
+	*ts = txSampler{tc: t}
+	ts.res.Label = t.def.name.Eval(vu)
+	ts.res.Success = true
+	ts.res.Transaction = true
+	ts.res.Start = vu.now()
+	return ts
+}
+
+func (t *txCtl) nextIsAController(vu *VU, c ctlHooks) samplerItem {
+	if !t.t.parent {
+		return t.gen.nextIsAController(vu, c)
+	}
+	s := c.next(vu)
+	if s == nil {
+		t.self.currentReturnedNull(vu, c)
+		return t.gen.next(vu)
+	}
+	return s
+}
+
+func (t *txCtl) nextPlain(vu *VU) samplerItem {
+	if t.first {
+		t.calls, t.failing = 0, 0
+		t.res = report.Sample{Label: t.def.name.Eval(vu), Success: true, Transaction: true, Start: vu.now()}
+		t.open = true
+		t.prevEnd = t.res.Start
+		t.pauseTime = 0
+	}
+	isLast := t.current == len(t.kids)
+	s := t.gen.next(vu)
+	if s == nil && isLast {
+		if t.open {
+			now := vu.now()
+			if !t.t.includeTimers {
+				t.pauseTime += now.Sub(t.prevEnd)
+			}
+			t.res.Idle += t.pauseTime
+			t.res.Elapsed = now.Sub(t.res.Start) - t.res.Idle
+			t.res.Message = txMessage(t.calls, t.failing)
+			if t.res.Success {
+				t.res.Code = "200"
+			}
+			t.notify(vu)
+		}
+	} else {
+		t.calls++
+	}
+	return s
+}
+
+func txMessage(calls, failing int) string {
+	return "Number of samples in transaction : " + strconv.Itoa(calls) + ", number of failing samples : " + strconv.Itoa(failing)
+}
+
+// sampleOccurred gathers a sample of a child (non-parent mode).
+func (t *txCtl) sampleOccurred(s *report.Sample) {
+	if t.t.parent || !t.open {
+		return
+	}
+	t.res.ThreadName = s.ThreadName
+	t.res.Bytes += s.Bytes
+	t.res.SentBytes += s.SentBytes
+	if !t.t.includeTimers {
+		end := s.Start.Add(s.Elapsed + s.Idle)
+		t.pauseTime += s.Start.Add(s.Idle).Sub(t.prevEnd)
+		t.prevEnd = end
+	}
+	if !s.Success {
+		t.res.Success = false
+		t.failing++
+	}
+	t.res.AllThreads = s.AllThreads
+	t.res.GrpThreads = s.GrpThreads
+	t.res.Latency += s.Latency
+	t.res.Connect += s.Connect
+}
+
+// notify hands the gathered sample to the listeners of the last sampler
+// run (JMeter's SamplePackage "hack"); without one it is lost, as in JMeter.
+func (t *txCtl) notify(vu *VU) {
+	t.open = false
+	pack := vu.lastPack
+	if pack == nil {
+		vu.warnf("%s: Could not fetch SamplePackage", t.def.path)
+		return
+	}
+	t.res.Listeners = pack.listeners
+	t.res.Vars = vu.sampleVars()
+	vu.batch.Add(&t.res)
+	t.res = report.Sample{}
+}
+
+func (t *txCtl) triggerEndOfLoop(vu *VU) {
+	if !t.t.parent {
+		if t.open {
+			now := vu.now()
+			t.res.Idle += t.pauseTime
+			t.res.Elapsed = now.Sub(t.res.Start) - t.res.Idle
+			t.res.Success = !lastSampleFailed(vu) && lastSampleOK(vu)
+			t.res.Message = txMessage(t.calls, t.failing)
+			t.notify(vu)
+		}
+	} else if t.ts != nil {
+		if inner, ok := t.ts.sub.(*txSampler); ok {
+			t.ts.addSub(&inner.res)
+		}
+		t.ts.setDone(vu)
+		t.ts = nil
+	}
+	t.gen.triggerEndOfLoop(vu)
+}
+
+// lastSampleOK is JMeterThread.last_sample_ok == "true".
+func lastSampleOK(vu *VU) bool {
+	s, _ := vu.Vars.slot(vu.plan.lastOKSlot)
+	return s == "true"
+}
+
+// txSampler is a parent-mode transaction: what the controller hands to the
+// thread, with the sampler to run inside it.
+type txSampler struct {
+	tc           *txCtl
+	sub          samplerItem
+	done         bool
+	res          report.Sample
+	end          time.Time
+	calls        int
+	failing      int
+	totalTime    time.Duration
+	totalConnect time.Duration
+}
+
+func (*txSampler) samplerItem() {}
+
+// addSub adds a child's sample (JMeter's addSubSamplerResult).
+func (ts *txSampler) addSub(s *report.Sample) {
+	ts.calls++
+	if ts.failing == 0 {
+		ts.res.Code = s.Code
+	}
+	if !s.Success {
+		ts.res.Success = false
+		ts.failing++
+	}
+	c := new(report.Sample)
+	*c = *s
+	if end := s.Start.Add(s.Elapsed + s.Idle); end.After(ts.end) {
+		ts.end = end
+	}
+	ts.res.Elapsed = ts.end.Sub(ts.res.Start) - ts.res.Idle
+	ts.res.Bytes += s.Bytes
+	ts.res.SentBytes += s.SentBytes
+	ts.res.Sub = append(ts.res.Sub, c)
+	ts.totalTime += s.Elapsed
+	ts.totalConnect += s.Connect
+}
+
+func (ts *txSampler) setDone(vu *VU) {
+	ts.done = true
+	ts.res.Message = txMessage(ts.calls, ts.failing)
+	if ts.res.Success {
+		ts.res.Code = "200"
+	}
+	if !ts.tc.t.includeTimers {
+		end := vu.now()
+		ts.res.Idle = end.Sub(ts.res.Start) - ts.totalTime
+		ts.end = end
+		ts.res.Elapsed = end.Sub(ts.res.Start) - ts.res.Idle
+	}
+	ts.res.Connect = ts.totalConnect
+}
+
+// endTransaction checks and hands over a parent-mode transaction's sample
+// (JMeter's doEndTransactionSampler) and returns it for an enclosing one.
+func (vu *VU) endTransaction(ts *txSampler, parent samplerItem) *report.Sample {
+	r := &vu.txr
+	*r = result{Sample: ts.res}
+	r.ThreadName = vu.Name
+	r.GrpThreads = int(vu.group.active.Load())
+	r.AllThreads = int(vu.plan.active.Load())
+	pack := ts.tc.t.pack
+	for _, a := range pack.assertions {
+		a.assertSample(vu, r)
+	}
+	vu.setLastOK(r.Success)
+	ts.res = r.Sample
+	if _, nested := parent.(*txSampler); !nested {
+		ts.res.Listeners = pack.listeners
+		ts.res.Vars = vu.sampleVars()
+		vu.batch.Add(&ts.res)
+		for _, tc := range pack.txs {
+			if c, ok := vu.ctls[tc.index].(*txCtl); ok {
+				c.sampleOccurred(&ts.res)
+			}
+		}
+	}
+	return &ts.res
+}

@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// javaTest is JMeter's Java Request sampler running its built-in test
+// class, org.apache.jmeter.protocol.java.test.JavaTest: it sleeps
+// Sleep_Time ms plus (start time mod Sleep_Mask) and returns the code,
+// message, status ("OK" for success) and data it is given. JMeter's own
+// batch tests use it as a sampler that needs no server. Other Java
+// classes cannot run.
+type javaTest struct {
+	sleep, mask, label, code, message, status, samplerData, resultData *Template
+	hasSleep, hasMask, hasLabel, hasCode, hasMsg, hasStatus            bool
+}
+
+const javaTestClass = "org.apache.jmeter.protocol.java.test.JavaTest"
+
+func buildJavaSampler(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+	if cls := strings.TrimSpace(e.Str("classname")); cls != javaTestClass {
+		return nil, errUnsupportedJava(cls)
+	}
+	args := map[string]*jmx.Prop{}
+	for _, a := range e.Prop("arguments").Prop("Arguments.arguments").Members() {
+		args[a.Str("Argument.name")] = a
+	}
+	arg := func(name string) (*Template, bool) {
+		a, ok := args[name]
+		if !ok {
+			return c.template(e, name, ""), false
+		}
+		return c.template(e, name, a.Str("Argument.value")), true
+	}
+	j := &javaTest{}
+	j.sleep, j.hasSleep = arg("Sleep_Time")
+	j.mask, j.hasMask = arg("Sleep_Mask")
+	j.label, j.hasLabel = arg("Label")
+	j.code, j.hasCode = arg("ResponseCode")
+	j.message, j.hasMsg = arg("ResponseMessage")
+	j.status, j.hasStatus = arg("Status")
+	j.samplerData, _ = arg("SamplerData")
+	j.resultData, _ = arg("ResultData")
+	return j.sample, nil
+}
+
+type errUnsupportedJava string
+
+func (e errUnsupportedJava) Error() string {
+	return "the Java Request runs Java class " + strconv.Quote(string(e)) + "; gojm runs only JMeter's built-in " + javaTestClass
+}
+
+// javaDecodeLong is JavaSamplerContext.getLongParameter: Long.decode, or def.
+func javaDecodeLong(s string, def int64) int64 {
+	neg := strings.HasPrefix(s, "-")
+	t := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	base := 10
+	switch {
+	case strings.HasPrefix(t, "0x"), strings.HasPrefix(t, "0X"):
+		base, t = 16, t[2:]
+	case strings.HasPrefix(t, "#"):
+		base, t = 16, t[1:]
+	case len(t) > 1 && t[0] == '0':
+		base, t = 8, t[1:]
+	}
+	n, err := strconv.ParseInt(t, base, 64)
+	if err != nil || t == "" || strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
+		return def
+	}
+	if neg {
+		n = -n
+	}
+	return n
+}
+
+func (j *javaTest) sample(vu *VU, r *result) {
+	sleep := int64(100)
+	if j.hasSleep {
+		sleep = javaDecodeLong(j.sleep.Eval(vu), 100)
+	}
+	mask := int64(0xff)
+	if j.hasMask {
+		mask = javaDecodeLong(j.mask.Eval(vu), 0xff)
+	}
+	if j.hasLabel {
+		if l := j.label.Eval(vu); l != "" {
+			r.Label = l
+		}
+	}
+	r.Code = j.code.Eval(vu)
+	r.Message = j.message.Eval(vu)
+	ok := true
+	if j.hasStatus {
+		ok = strings.EqualFold(j.status.Eval(vu), "OK")
+	}
+	data := j.samplerData.Eval(vu)
+	r.SentBytes = int64(len(data))
+	if d := j.resultData.Eval(vu); d != "" {
+		r.body = append(r.body[:0], d...)
+		r.Bytes = int64(len(d))
+	}
+	r.DataType = "text"
+	r.Start = vu.now()
+	if sleep > 0 && mask > 0 {
+		sleep += r.Start.UnixMilli() % mask
+	}
+	slept := true
+	if sleep > 0 {
+		slept = vu.sleep(time.Duration(sleep) * time.Millisecond)
+	}
+	r.Success = ok && slept
+	r.Elapsed = vu.now().Sub(r.Start)
+}

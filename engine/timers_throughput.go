@@ -1,0 +1,384 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// Constant Throughput Timer calculation modes (calcMode), as JMeter numbers them.
+const (
+	cttThisThread = iota
+	cttAllThreads
+	cttGroupThreads
+	cttAllShared
+	cttGroupShared
+)
+
+// cttModeNames are the calcMode values JMeter 2.x saved as display text.
+var cttModeNames = map[string]int{
+	"this thread only":                                    cttThisThread,
+	"all active threads":                                  cttAllThreads,
+	"all active threads in current thread group":          cttGroupThreads,
+	"all active threads (shared)":                         cttAllShared,
+	"all active threads in current thread group (shared)": cttGroupShared,
+}
+
+// constantThroughputTimer is JMeter's Constant Throughput Timer: it delays
+// each sample so that the thread (or, by calcMode, all active threads, or
+// those of its group, alone or on one shared schedule) runs the target
+// number of samples per minute. A thread that fell behind starts at once
+// and the schedule restarts from there: it never catches up.
+type constantThroughputTimer struct {
+	perMin *Template
+	mode   int
+	prev   int // slot: this thread's previous scheduled time (ms)
+}
+
+func buildConstantThroughputTimer(c *compiler, e *jmx.Element) (timer, error) {
+	t := &constantThroughputTimer{perMin: c.prop(e, "throughput"), prev: c.newSlot()}
+	m := strings.TrimSpace(e.Str("calcMode"))
+	if n, err := strconv.Atoi(m); err == nil {
+		t.mode = n
+	} else if n, ok := cttModeNames[m]; ok {
+		t.mode = n
+	} else if m != "" {
+		return nil, fmt.Errorf("unknown calcMode %q", m)
+	}
+	if t.mode < cttThisThread || t.mode > cttGroupShared {
+		return nil, fmt.Errorf("unknown calcMode %d", t.mode)
+	}
+	return t, nil
+}
+
+// throughputInfo is the shared schedule of the shared modes: one for all
+// the run's threads, one per thread group (shared by every such timer, as
+// JMeter's are static).
+type throughputInfo struct {
+	mu   sync.Mutex
+	last int64 // last scheduled time, ms
+}
+
+type cttAllKey struct{}
+
+func (t *constantThroughputTimer) delay(vu *VU) time.Duration {
+	now := vu.now().UnixMilli()
+	target := vu.state[t.prev] + t.calculateDelay(vu, now)
+	if now > target {
+		vu.state[t.prev] = now
+		return 0
+	}
+	vu.state[t.prev] = target
+	return time.Duration(target-now) * time.Millisecond
+}
+
+func (t *constantThroughputTimer) calculateDelay(vu *VU, now int64) int64 {
+	perMin, err := strconv.ParseFloat(strings.TrimSpace(t.perMin.Eval(vu)), 64)
+	if err != nil {
+		perMin = 0
+	}
+	msPerRequest := 60000.0 / perMin
+	switch t.mode {
+	case cttAllThreads:
+		return javaRound(float64(vu.plan.active.Load()) * msPerRequest)
+	case cttGroupThreads:
+		return javaRound(float64(vu.group.active.Load()) * msPerRequest)
+	case cttAllShared:
+		info := vu.run.sharedState(cttAllKey{}, func() any { return &throughputInfo{} }).(*throughputInfo)
+		return info.sharedDelay(now, javaRound(msPerRequest))
+	case cttGroupShared:
+		info := vu.run.sharedState(vu.group, func() any { return &throughputInfo{} }).(*throughputInfo)
+		return info.sharedDelay(now, javaRound(msPerRequest))
+	}
+	return javaRound(msPerRequest)
+}
+
+func (i *throughputInfo) sharedDelay(now, msPerRequest int64) int64 {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	i.last = max(now, i.last+msPerRequest)
+	return max(i.last-now, 0)
+}
+
+// javaRound is Java's Math.round for a double: half up, infinities and
+// NaN clamped as Java does.
+func javaRound(f float64) int64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(math.Floor(f + 0.5))
+}
+
+// preciseThroughputTimer is JMeter's Precise Throughput Timer: the thread
+// group's samples follow a schedule of random (Poisson) arrivals drawn for
+// the whole test, "throughput" per "throughputPeriod" seconds, generated in
+// chunks of "duration" seconds; a sample whose turn would come after the
+// thread's end time stops the thread. With a random seed the schedule is
+// JMeter's own for that seed. Every Precise Throughput Timer of a thread
+// group shares one schedule (the first one's settings), as in JMeter.
+type preciseThroughputTimer struct {
+	throughput *Template
+	period     *Template
+	duration   *Template
+	batchSize  int
+	seed       int64
+}
+
+func buildPreciseThroughputTimer(c *compiler, e *jmx.Element) (timer, error) {
+	t := &preciseThroughputTimer{
+		throughput: c.prop(e, "throughput"),
+		period:     c.template(e, "throughputPeriod", e.StrOr("throughputPeriod", "3600")),
+		duration:   c.template(e, "duration", e.StrOr("duration", "3600")),
+		batchSize:  jmx.Int(e.StrOr("batchSize", "1"), 1),
+	}
+	if s := strings.TrimSpace(e.Str("randomSeed")); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("randomSeed %q is not a whole number", s)
+		}
+		t.seed = n
+	}
+	return t, nil
+}
+
+func (t *preciseThroughputTimer) rate(vu *VU) float64 {
+	tp, err := strconv.ParseFloat(strings.TrimSpace(t.throughput.Eval(vu)), 64)
+	if err != nil {
+		tp = 0
+	}
+	p, err := strconv.Atoi(strings.TrimSpace(t.period.Eval(vu)))
+	if err != nil || p == 0 {
+		return math.Inf(1)
+	}
+	return tp / float64(p)
+}
+
+func (t *preciseThroughputTimer) delay(vu *VU) time.Duration {
+	g := vu.run.sharedState(preciseKey{vu.group}, func() any {
+		d, err := strconv.ParseInt(strings.TrimSpace(t.duration.Eval(vu)), 10, 64)
+		if err != nil {
+			d = 0
+		}
+		p := &poissonArrivals{rate: func() float64 { return t.rate(vu) }, batch: t.batchSize, duration: d}
+		if t.seed != 0 {
+			p.rnd.setSeed(t.seed)
+		} else {
+			p.rnd.setSeed(int64(vu.rng.Uint64()))
+		}
+		return p
+	}).(*poissonArrivals)
+	g.mu.Lock()
+	next, ok := g.next()
+	g.mu.Unlock()
+	if !ok {
+		vu.log.Error("Precise Throughput Timer: no arrival to schedule (throughput 0 or duration 0): the thread stops", "thread", vu.Name)
+		vu.stopThread()
+		return 0
+	}
+	now := vu.now().UnixMilli()
+	d := max(int64(next*1000+float64(vu.run.start.UnixMilli()-now)), 0)
+	if !vu.stopAt.IsZero() && now+d > vu.stopAt.UnixMilli() {
+		vu.stopThread()
+		return 0
+	}
+	return time.Duration(d) * time.Millisecond
+}
+
+type preciseKey struct{ g *group }
+
+// poissonArrivals is JMeter's ConstantPoissonProcessGenerator: the arrival
+// times (seconds from the test start) of one thread group.
+type poissonArrivals struct {
+	mu             sync.Mutex
+	rnd            jRandom
+	rate           func() float64
+	batch          int
+	duration       int64
+	events         []float64
+	pos            int
+	batchItem      int
+	lastRate       float64
+	lastFinish     float64
+	generatedAtAll bool
+}
+
+func (p *poissonArrivals) generate() {
+	rate := p.rate()
+	p.lastRate = rate
+	if p.batch > 1 {
+		rate /= float64(p.batch)
+	}
+	p.batchItem = 0
+	n := int(math.Ceil(rate * float64(p.duration)))
+	p.events = p.events[:0]
+	for range max(n, 0) {
+		p.events = append(p.events, p.lastFinish+p.rnd.nextDouble()*float64(p.duration))
+	}
+	slices.Sort(p.events)
+	p.pos = 0
+	p.lastFinish += float64(p.duration)
+	p.generatedAtAll = true
+}
+
+// next returns the next arrival; false when there is none to give.
+func (p *poissonArrivals) next() (float64, bool) {
+	if !p.generatedAtAll || p.batchItem == 0 && p.pos >= len(p.events) || math.Abs(p.rate()-p.lastRate) >= 0.00001 {
+		p.generate()
+	}
+	if p.batch == 1 {
+		if p.pos >= len(p.events) {
+			return 0, false
+		}
+		p.pos++
+		return p.events[p.pos-1], true
+	}
+	p.batchItem++
+	if p.batchItem == 1 {
+		if p.pos >= len(p.events) {
+			return 0, false
+		}
+		p.pos++
+		return p.events[p.pos-1], true
+	}
+	if p.batchItem == p.batch {
+		p.batchItem = 0
+	}
+	if p.pos == 0 {
+		return 0, false
+	}
+	return p.events[p.pos-1], true
+}
+
+// jRandom is java.util.Random's generator, so that a Precise Throughput
+// Timer with a seed draws JMeter's very schedule.
+type jRandom struct{ seed int64 }
+
+const (
+	javaMultiplier = 0x5DEECE66D
+	javaMask       = 1<<48 - 1
+)
+
+func (r *jRandom) setSeed(s int64) { r.seed = (s ^ javaMultiplier) & javaMask }
+
+func (r *jRandom) next(bits uint) int64 {
+	r.seed = (r.seed*javaMultiplier + 0xB) & javaMask
+	return int64(int32(r.seed >> (48 - bits)))
+}
+
+func (r *jRandom) nextDouble() float64 {
+	return float64(r.next(26)<<27+r.next(27)) * (1.0 / (1 << 53))
+}
+
+// syncTimer is JMeter's Synchronizing Timer: threads wait at it until
+// groupSize of them (the group's thread count for 0) are there, then go
+// together; with a timeout, or at the thread's end time, a waiting thread
+// gives up and lets all the others go. Its own delay is then 0 (the other
+// timers in scope still add theirs).
+type syncTimer struct {
+	groupSize int
+	timeout   time.Duration
+}
+
+func buildSyncTimer(_ *compiler, e *jmx.Element) (timer, error) {
+	t := &syncTimer{groupSize: jmx.Int(e.Str("groupSize"), 0)}
+	ms, err := strconv.ParseInt(strings.TrimSpace(e.StrOr("timeoutInMs", "0")), 10, 64)
+	if err != nil || ms < 0 {
+		return nil, fmt.Errorf("timeoutInMs %q is not a whole number of milliseconds", e.Str("timeoutInMs"))
+	}
+	t.timeout = time.Duration(ms) * time.Millisecond
+	return t, nil
+}
+
+func (t *syncTimer) delay(vu *VU) time.Duration {
+	if t.groupSize < 0 {
+		return 0
+	}
+	b := vu.run.sharedState(t, func() any {
+		n := t.groupSize
+		if n == 0 {
+			n = vu.groupThreads
+		}
+		return newBarrier(n)
+	}).(*barrier)
+	wait := t.timeout
+	if wait == 0 {
+		wait = math.MaxInt64
+	}
+	if !vu.stopAt.IsZero() {
+		wait = min(wait, vu.stopAt.Sub(vu.now()))
+	}
+	b.await(vu, wait)
+	return 0
+}
+
+// barrier is Java's CyclicBarrier as the Synchronizing Timer uses it.
+type barrier struct {
+	mu      sync.Mutex
+	parties int
+	waiting int
+	gen     chan struct{} // closed when the current generation trips or breaks
+}
+
+func newBarrier(parties int) *barrier {
+	return &barrier{parties: max(parties, 1), gen: make(chan struct{})}
+}
+
+// await waits for the others; when it gives up (timeout, stop) it breaks
+// the barrier for everyone waiting, as JMeter's reset on timeout does.
+func (b *barrier) await(vu *VU, wait time.Duration) {
+	b.mu.Lock()
+	b.waiting++
+	if b.waiting >= b.parties {
+		b.trip()
+		b.mu.Unlock()
+		return
+	}
+	gen := b.gen
+	b.mu.Unlock()
+	if wait <= 0 {
+		b.breakGen(gen)
+		return
+	}
+	if vu.timer == nil {
+		vu.timer = time.NewTimer(wait)
+	} else {
+		vu.timer.Reset(wait)
+	}
+	select {
+	case <-gen:
+		vu.timer.Stop()
+	case <-vu.timer.C:
+		vu.warnf("Synchronizing Timer timed out waiting for users after %v", wait)
+		b.breakGen(gen)
+	case <-vu.soft.Done():
+		vu.timer.Stop()
+		b.breakGen(gen)
+	}
+}
+
+// trip releases the current generation and starts the next; b.mu is held.
+func (b *barrier) trip() {
+	close(b.gen)
+	b.gen = make(chan struct{})
+	b.waiting = 0
+}
+
+// breakGen releases gen's waiters if it is still the current generation.
+func (b *barrier) breakGen(gen chan struct{}) {
+	b.mu.Lock()
+	if b.gen == gen {
+		b.trip()
+	}
+	b.mu.Unlock()
+}
