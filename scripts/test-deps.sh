@@ -5,9 +5,19 @@
 set -uo pipefail
 need=()
 # (Debian packages needed by tests are added here as tests come to need them.)
+# xmllint: report checks the JUnit file against its schema.
+command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+# influxd, prometheus: the Backend Listener (report/influx, cmd/gojm) and
+# --prometheus (report/prom, cmd/gojm) tests run against the real servers.
+command -v influxd >/dev/null 2>&1 || need+=(influxdb)
+command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq >/dev/null 2>&1
+  # All at once, else one by one so that one missing package costs only its tests.
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
-    echo "test-deps: could not install ${need[*]}; the tests that need them will skip" >&2
+    for p in "${need[@]}"; do
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" >/dev/null 2>&1 ||
+        echo "test-deps: could not install $p; the tests that need it will skip" >&2
+    done
 fi
 exit 0
