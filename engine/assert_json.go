@@ -34,10 +34,7 @@ func buildPluginJSONAssertion(c *compiler, e *jmx.Element) (assertion, error) {
 }
 
 func newJSONAssertion(c *compiler, e *jmx.Element, plugin bool) (assertion, error) {
-	pf, err := newJSONPathField(c.prop(e, "JSON_PATH"))
-	if err != nil {
-		return nil, err
-	}
+	pf := newJSONPathField(c, e, c.prop(e, "JSON_PATH"))
 	a := &jsonAssertion{
 		path:     pf,
 		expected: c.prop(e, "EXPECTED_VALUE"),

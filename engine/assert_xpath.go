@@ -18,7 +18,7 @@ type xpathAssertion struct {
 
 func buildXPathAssertion(c *compiler, e *jmx.Element) (assertion, error) {
 	t := c.template(e, "XPath.xpath", e.StrOr("XPath.xpath", "/"))
-	q, err := newXPathField(t, nil)
+	q, err := newXPathField(c, e, t, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,7 @@ func buildXPathAssertion(c *compiler, e *jmx.Element) (assertion, error) {
 
 func buildXPath2Assertion(c *compiler, e *jmx.Element) (assertion, error) {
 	t := c.template(e, "XPath.xpath", e.StrOr("XPath.xpath", "/"))
-	q, err := newXPathField(t, parseNamespaces(e.Str("XPath.namespaces")))
+	q, err := newXPathField(c, e, t, parseNamespaces(e.Str("XPath.namespaces")))
 	if err != nil {
 		return nil, err
 	}

@@ -582,20 +582,24 @@ type jsonPathField struct {
 	err error
 }
 
-func newJSONPathField(t *Template) (*jsonPathField, error) {
+// newJSONPathField compiles a path field. A constant path that does not
+// compile fails each time the element runs, as in JMeter (an extractor
+// falls back to its default, an assertion fails); the plan still runs, with
+// a warning now.
+func newJSONPathField(c *compiler, e *jmx.Element, t *Template) *jsonPathField {
 	f := &jsonPathField{t: t}
 	if t.Const() {
 		f.p, f.err = compileJSONPath(t.Raw())
 		if f.err != nil {
-			return nil, f.err
+			c.plan.log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
 		}
 	}
-	return f, nil
+	return f
 }
 
 func (f *jsonPathField) get(vu *VU) (*jsonPath, error) {
-	if f.p != nil {
-		return f.p, nil
+	if f.p != nil || f.err != nil {
+		return f.p, f.err
 	}
 	return compileJSONPath(f.t.Eval(vu))
 }
@@ -819,6 +823,7 @@ type jsonExtractor struct {
 	scope  sampleScope
 	vars   []jsonExtract
 	concat bool
+	bad    error // a malformed match number: the extractor does nothing
 }
 
 // splitJava is Java's String.split(";"): trailing empty pieces dropped
@@ -840,25 +845,27 @@ func buildJSONExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
 	if len(names) != len(paths) || len(names) != len(defs) {
 		return nil, errors.New("Mismatch between number of variables, json expressions and default values")
 	}
+	x := &jsonExtractor{name: e.Name, scope: readScope(c, e), concat: e.Bool("JSONPostProcessor.compute_concat", false)}
 	numbers := make([]int, len(defs))
 	if m := e.Str("JSONPostProcessor.match_numbers"); strings.TrimSpace(m) != "" {
 		for i, s := range strings.Split(m, ";") {
 			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil {
-				return nil, fmt.Errorf("match number %q is not a number", s)
+			switch {
+			case err != nil:
+				x.bad = fmt.Errorf("match number %q is not a number", s)
+			case i >= len(numbers):
+				x.bad = errors.New("more match numbers than variables")
+			default:
+				numbers[i] = n
 			}
-			if i >= len(numbers) {
-				return nil, errors.New("more match numbers than variables")
-			}
-			numbers[i] = n
 		}
 	}
-	x := &jsonExtractor{name: e.Name, scope: readScope(c, e), concat: e.Bool("JSONPostProcessor.compute_concat", false)}
+	if x.bad != nil {
+		// JMeter's extractor throws each time it runs and sets nothing.
+		c.plan.log.Warn("the element will fail each time it runs", "element", e.Path(), "error", x.bad)
+	}
 	for i := range paths {
-		pf, err := newJSONPathField(c.template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))
-		if err != nil {
-			return nil, err
-		}
+		pf := newJSONPathField(c, e, c.template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))
 		x.vars = append(x.vars, jsonExtract{
 			ref:    c.template(e, "JSONPostProcessor.referenceNames", strings.TrimSpace(names[i])),
 			path:   pf,
@@ -870,6 +877,10 @@ func buildJSONExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
 }
 
 func (x *jsonExtractor) post(vu *VU, r *result) {
+	if x.bad != nil {
+		vu.warnf("JSON Extractor %q: %v", x.name, x.bad)
+		return
+	}
 	var docs []any
 	var bad error
 	hasInput := false
@@ -999,10 +1010,7 @@ func buildPluginJSONExtractor(c *compiler, e *jmx.Element) (postProcessor, error
 	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
 		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
 	}
-	pf, err := newJSONPathField(c.prop(e, "JSONPATH"))
-	if err != nil {
-		return nil, err
-	}
+	pf := newJSONPathField(c, e, c.prop(e, "JSONPATH"))
 	return &pluginJSONExtractor{
 		name:    e.Name,
 		ref:     c.prop(e, "VAR"),

@@ -289,17 +289,20 @@ func outer(n xpath.NodeNavigator) string {
 type xpathField struct {
 	t     *Template
 	fixed *xpath.Expr
+	err   error
 	ns    map[string]string
 }
 
-func newXPathField(t *Template, ns map[string]string) (*xpathField, error) {
+// newXPathField compiles an XPath field. A constant expression that does
+// not compile fails each time the element runs, as in JMeter; the plan
+// still runs, with a warning now.
+func newXPathField(c *compiler, e *jmx.Element, t *Template, ns map[string]string) (*xpathField, error) {
 	f := &xpathField{t: t, ns: ns}
 	if t.Const() && strings.TrimSpace(t.Raw()) != "" {
-		x, err := compileXPath(t.Raw(), ns)
-		if err != nil {
-			return nil, err
+		f.fixed, f.err = compileXPath(t.Raw(), ns)
+		if f.err != nil {
+			c.plan.log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
 		}
-		f.fixed = x
 	}
 	return f, nil
 }
@@ -322,6 +325,9 @@ func compileXPath(s string, ns map[string]string) (*xpath.Expr, error) {
 // added when asked.
 func (f *xpathField) get(vu *VU, doc *xpathDoc) (*xpath.Expr, string, error) {
 	src := f.t.Eval(vu)
+	if f.err != nil {
+		return nil, src, f.err
+	}
 	if doc != nil && len(doc.ns) > 0 {
 		ns := map[string]string{}
 		for k, v := range doc.ns {
@@ -383,7 +389,7 @@ type xpathExtractor struct {
 }
 
 func buildXPathExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
-	q, err := newXPathField(c.prop(e, "XPathExtractor.xpathQuery"), nil)
+	q, err := newXPathField(c, e, c.prop(e, "XPathExtractor.xpathQuery"), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +406,7 @@ func buildXPathExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
 }
 
 func buildXPath2Extractor(c *compiler, e *jmx.Element) (postProcessor, error) {
-	q, err := newXPathField(c.prop(e, "XPathExtractor2.xpathQuery"), parseNamespaces(e.Str("XPathExtractor2.namespaces")))
+	q, err := newXPathField(c, e, c.prop(e, "XPathExtractor2.xpathQuery"), parseNamespaces(e.Str("XPathExtractor2.namespaces")))
 	if err != nil {
 		return nil, err
 	}

@@ -254,3 +254,27 @@ func TestExtractedValuesDoNotAliasTheBody(t *testing.T) {
 		t.Errorf("after the body buffer was reused: %s", got)
 	}
 }
+
+// Hot path: one extractor and one assertion per sample on a 10 kB body.
+func BenchmarkRegexExtractorAndAssertion(b *testing.B) {
+	c := testCompiler()
+	x, err := buildRegexExtractor(c, el("RegexExtractor", "RegexExtractor.regex", `"token":"([^"]+)"`, "RegexExtractor.template", "$1$",
+		"RegexExtractor.match_number", "1", "RegexExtractor.refname", "token"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := buildResponseAssertion(c, el("ResponseAssertion", "Assertion.test_field", "Assertion.response_data", "Assertion.test_type", "16",
+		"Asserion.test_strings", strs(`"user":"demo"`)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := strings.Repeat("x", 10000) + `{"user":"demo","token":"tok-0123456789"}`
+	vu := testVU(c)
+	r := fakeResult(body)
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Assertions, r.msgSet = r.Assertions[:0], false
+		x.post(vu, r)
+		a.assertSample(vu, r)
+	}
+}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
@@ -252,7 +251,8 @@ func buildBoundaryExtractor(c *compiler, e *jmx.Element) (postProcessor, error) 
 		emptyDef: e.Bool("BoundaryExtractor.default_empty_value", false),
 	}
 	if x.ref.Const() && x.ref.Raw() == "" {
-		return nil, errors.New("the variable name (BoundaryExtractor.refname) is empty")
+		// JMeter throws each time the extractor runs.
+		c.plan.log.Warn("the element will fail each time it runs: the variable name is empty", "element", e.Path())
 	}
 	return x, nil
 }
