@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"bufio"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseCSVRecord(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     [][]string // records until the end of the input
+		err      string
+	}{
+		{"plain", "a,b,c\nd,e,f\n", [][]string{{"a", "b", "c"}, {"d", "e", "f"}}, ""},
+		{"crlf", "a,b\r\nc,d", [][]string{{"a", "b"}, {"c", "d"}}, ""},
+		{"empty fields", ",b,\n", [][]string{{"", "b", ""}}, ""},
+		{"empty line", "a\n\nb\n", [][]string{{"a"}, {""}, {"b"}}, ""},
+		{"quoted delimiter", `"a,b",c` + "\n", [][]string{{"a,b", "c"}}, ""},
+		{"doubled quote", `"say ""hi""",x`, [][]string{{`say "hi"`, "x"}}, ""},
+		{"newline in quotes", "\"multi\nline\",z\nn\n", [][]string{{"multi\nline", "z"}, {"n"}}, ""},
+		{"empty quoted", `"",a`, [][]string{{"", "a"}}, ""},
+		{"quote in plain field", `ab"c,d`, nil, `cannot have quote-char in plain field:[ab"]`},
+		{"text after quote", `"ab"c,d`, nil, `cannot have single quote-char in quoted field:[ab"]`},
+		{"missing quote", `"abc`, nil, `missing trailing quote-char in quoted field:["abc]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := bufio.NewReader(strings.NewReader(tc.in))
+			var got [][]string
+			for {
+				rec, err := parseCSVRecord(r, ',')
+				if err != nil {
+					if tc.err == "" || err.Error() != tc.err {
+						t.Fatalf("error %v, want %q", err, tc.err)
+					}
+					return
+				}
+				if rec == nil {
+					break
+				}
+				got = append(got, rec)
+			}
+			if tc.err != "" {
+				t.Fatalf("no error, want %q", tc.err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("records %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSplitLine(t *testing.T) {
+	for _, tc := range []struct {
+		line, delim string
+		want        []string
+	}{
+		{"a,b", ",", []string{"a", "b"}},
+		{"a,,b,", ",", []string{"a", "", "b", ""}},
+		{",a", ",", []string{"", "a"}},
+		{"", ",", nil},
+		{"a::b", "::", []string{"a", "b"}},
+		{"a\tb", "\t", []string{"a", "b"}},
+	} {
+		if got := splitLine(tc.line, tc.delim); !slices.Equal(got, tc.want) {
+			t.Errorf("splitLine(%q, %q) = %q, want %q", tc.line, tc.delim, got, tc.want)
+		}
+	}
+}
+
+func TestParseShareMode(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		mode csvShareMode
+	}{
+		{"shareMode.all", shareAll}, {"", shareAll}, {"All threads", shareAll},
+		{"shareMode.group", shareGroup}, {"Current thread group", shareGroup},
+		{"shareMode.thread", shareThread}, {"current thread", shareThread},
+		{"my key", shareKey},
+	} {
+		if m, _ := parseShareMode(tc.in); m != tc.mode {
+			t.Errorf("parseShareMode(%q) = %d, want %d", tc.in, m, tc.mode)
+		}
+	}
+}
+
