@@ -1,0 +1,5 @@
+// Package prom serves a run's live metrics for Prometheus to scrape
+// (gojm run --prometheus ADDR): a histogram of elapsed times per sample
+// label, counters of errors and bytes per label, and the virtual users of
+// each thread group, with the official client library.
+package prom
