@@ -5,6 +5,8 @@
 set -uo pipefail
 need=()
 # (Debian packages needed by tests are added here as tests come to need them.)
+# chromium: report/dashboard opens the HTML dashboard in headless Chromium.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # xmllint: report checks the JUnit file against its schema.
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 # influxd, prometheus: the Backend Listener (report/influx, cmd/gojm) and

@@ -1,0 +1,11 @@
+// Package dashboard writes the HTML dashboard of a run: one index.html
+// beside the run's PNG charts, a folder that opens offline in any browser —
+// inline CSS, no script, nothing fetched from the network. It shows what
+// JMeter's dashboard shows first: the test and report information, the
+// APDEX table, the requests summary, the statistics table, the errors by
+// type and the top 5 errors by sampler, then every chart.
+//
+// Errors is the sink that gathers the error tables; the statistics come
+// from a report.Stats and the charts from report/chart, so a live run and
+// `gojm report` on its JTL produce the same page.
+package dashboard
