@@ -58,6 +58,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return validateCmd(args[1:], stdout, stderr)
 	case "report":
 		return reportCmd(args[1:], stdout, stderr)
+	case "compare":
+		return compareCmd(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "gojm", version())
 		return nil
@@ -78,7 +80,9 @@ const usage = `gojm runs Apache JMeter test plans.
 Usage:
   gojm run PLAN.jmx [flags]        run a plan; writes a JTL, charts and a summary
   gojm validate PLAN.jmx [flags]   check that a plan can run, sending nothing
-  gojm report RESULTS.jtl [-o DIR] statistics and charts from any JTL
+  gojm report RESULTS.jtl [-o DIR] statistics, charts and an HTML dashboard from any JTL
+  gojm compare A.jtl B.jtl... [--name A --name B...] [-o DIR] [--json]
+                                   compare runs: change in % and Mann-Whitney significance
   gojm version
   gojm -n -t PLAN.jmx -l OUT.jtl [-J name=value]...   JMeter's non-GUI command line
 

@@ -5,21 +5,34 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
+	"github.com/gojm/gojm/report/dashboard"
 )
 
-// reportCmd reads any JTL (gojm's or JMeter's, CSV or XML) and writes the
-// ab-style report to stdout and, with -o, statistics and charts to a folder.
+// reportCmd reads any JTL (gojm's or JMeter's, CSV with or without a
+// header, or XML) and writes the ab-style report and the statistics table
+// to stdout and, with -o, summary.txt, statistics.json, every chart and the
+// HTML dashboard to a folder.
 func reportCmd(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("gojm report", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.StringP("output", "o", "", "folder for statistics.json, summary.txt and charts")
-	propFile := fs.StringP("propfile", "p", "", "JMeter properties giving the columns of a CSV without a header")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: gojm report RESULTS.jtl [-o DIR] [flags]\n\n")
+		fs.PrintDefaults()
+	}
+	out := fs.StringP("output", "o", "", "folder for summary.txt, statistics.json, the charts and the dashboard (index.html)")
+	title := fs.String("title", "", "title of the charts and the dashboard (default: the JTL's file name)")
+	satisfied := fs.String("apdex-satisfied", "", "APDEX satisfied threshold in ms (jmeter.reportgenerator.apdex_satisfied_threshold, default 500)")
+	tolerated := fs.String("apdex-tolerated", "", "APDEX tolerated threshold in ms (jmeter.reportgenerator.apdex_tolerated_threshold, default 1500)")
+	var pf propFlags
+	pf.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
@@ -27,44 +40,72 @@ func reportCmd(args []string, stdout, stderr io.Writer) error {
 		return &exitErr{exitUsage, err}
 	}
 	if fs.NArg() != 1 {
-		return &exitErr{exitUsage, errors.New("usage: gojm report RESULTS.jtl [-o DIR]")}
+		fs.Usage()
+		return &exitErr{exitUsage, errors.New("gojm report takes one results file")}
 	}
-	var opt report.ReadOptions
-	if *propFile != "" {
-		props, err := report.ReadProperties(*propFile)
+	jtl := fs.Arg(0)
+	props, err := pf.properties()
+	if err != nil {
+		return err
+	}
+	for _, th := range []struct{ flag, value, prop string }{
+		{"apdex-satisfied", *satisfied, report.PropApdexSatisfied},
+		{"apdex-tolerated", *tolerated, report.PropApdexTolerated},
+	} {
+		d, err := msFlag(th.flag, th.value)
 		if err != nil {
 			return err
 		}
-		opt.Properties = props
+		if d > 0 {
+			props[th.prop] = strconv.FormatInt(d.Milliseconds(), 10)
+		}
 	}
-	f, err := os.Open(fs.Arg(0))
+	opt, err := statsOptions(props)
+	if err != nil {
+		return err
+	}
+	if *title == "" {
+		*title = strings.TrimSuffix(filepath.Base(jtl), filepath.Ext(jtl))
+	}
+
+	f, err := os.Open(jtl)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	stats := report.NewStats(report.StatsOptions{})
+	stats := report.NewStats(opt)
 	sinks := report.Sinks{stats}
 	var charts *chart.Charts
+	var errs *dashboard.Errors
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return fmt.Errorf("output folder: %w", err)
 		}
-		charts = chart.New(fs.Arg(0))
-		sinks = append(sinks, charts)
+		charts = chart.New(*title)
+		errs = dashboard.NewErrors(opt.SubResults)
+		sinks = append(sinks, charts, errs)
 	}
-	if err := report.ReadJTL(f, fs.Arg(0), sinks, opt); err != nil {
+	if err := report.ReadJTL(f, jtl, sinks, report.ReadOptions{Properties: props}); err != nil {
 		return err
 	}
-	var summary strings.Builder
-	if err := report.WriteABReport(&summary, stats, report.ABInfo{}); err != nil {
+
+	var ab, text strings.Builder
+	if err := report.WriteABReport(&ab, stats, report.ABInfo{}); err != nil {
 		return err
 	}
-	fmt.Fprint(stdout, summary.String())
-	if *out != "" {
-		if err := writeOutputs(*out, summary.String(), stats, charts, nil); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "\nReport in %s\n", *out)
+	text.WriteString(ab.String())
+	text.WriteString("\n")
+	if err := report.WriteStatisticsTable(&text, stats); err != nil {
+		return err
 	}
+	fmt.Fprint(stdout, text.String())
+	if *out == "" {
+		return nil
+	}
+	page := dashboardPage{title: *title, source: jtl, summary: ab.String(), stats: stats, errors: errs}
+	if err := writeReportOutputs(*out, text.String(), page, charts); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nReport in %s (open %s)\n", *out, filepath.Join(*out, dashboard.FileIndex))
 	return nil
 }

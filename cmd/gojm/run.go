@@ -195,7 +195,9 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	}
 	// Statistics count sub-results as their own samples when the results
 	// file holds them, as JMeter's dashboard (which reads the file) does.
-	stats := report.NewStats(report.StatsOptions{SubResults: saveCfg.SubResults})
+	// APDEX thresholds and percentiles follow the report generator's
+	// properties, as in JMeter's dashboard (outputs.go).
+	stats := report.NewStats(runStatsOptions(p.Props.Snapshot(), saveCfg.SubResults, log))
 	sinks = append(sinks, stats)
 	summaryOut := stdout
 	if f.quiet {
@@ -208,6 +210,11 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	if outDir != "" {
 		charts = chart.New(p.Name)
 		sinks = append(sinks, charts)
+	}
+	// With -e, the HTML dashboard's error tables (outputs.go).
+	dashErrors := dashboardErrors(f.dashboard && outDir != "", saveCfg.SubResults)
+	if dashErrors != nil {
+		sinks = append(sinks, dashErrors)
 	}
 	listeners, graphs, err := planListeners(p, outDir, saveCfg)
 	if err != nil {
@@ -230,6 +237,10 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	fmt.Fprint(stdout, "\n"+summary.String())
 	if outDir != "" {
 		if err := writeOutputs(outDir, summary.String(), stats, charts, graphs); err != nil {
+			return err
+		}
+		// With -e, the HTML dashboard from the same live sinks (outputs.go).
+		if err := writeRunDashboard(outDir, p, summary.String(), stats, dashErrors); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\nResults in %s\n", outDir)

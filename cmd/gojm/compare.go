@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gojm/gojm/report"
+	"github.com/gojm/gojm/report/chart"
+)
+
+// Files gojm compare writes with -o.
+const (
+	fileCompareText         = "compare.txt"
+	fileCompareJSON         = "compare.json"
+	fileCompareMeanMedian   = "compare-mean-median.png"
+	fileCompareByLabel      = "compare-mean-median-by-label.png"
+	fileComparePercentiles  = "compare-percentiles.png"
+	maxCompareLabelsInChart = 20
+)
+
+// compareCmd reads several JTLs and writes one table comparing them with
+// the first: a row per label and run, the change in %, and whether each
+// later run's response times differ from the first's beyond noise.
+func compareCmd(args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("gojm compare", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: gojm compare A.jtl B.jtl [C.jtl...] [--name A --name B...] [-o DIR] [--json]\n\n")
+		fs.PrintDefaults()
+	}
+	names := fs.StringArray("name", nil, "name of each run, in the order of the files (default: the file names)")
+	out := fs.StringP("output", "o", "", "folder for compare.txt, compare.json and the comparison charts")
+	asJSON := fs.Bool("json", false, "print the table as JSON instead of text")
+	alpha := fs.Float64("alpha", report.DefaultAlpha, "significance level of the Mann-Whitney U test")
+	title := fs.String("title", "", "subtitle of the comparison charts")
+	var pf propFlags
+	pf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return &exitErr{exitUsage, err}
+	}
+	files := fs.Args()
+	if len(files) < 2 {
+		fs.Usage()
+		return &exitErr{exitUsage, errors.New("gojm compare takes two results files or more")}
+	}
+	if len(*names) > 0 && len(*names) != len(files) {
+		return &exitErr{exitUsage, fmt.Errorf("%d --name for %d files: give one per file, in order", len(*names), len(files))}
+	}
+	if !(*alpha > 0 && *alpha < 1) {
+		return &exitErr{exitUsage, fmt.Errorf("--alpha %v: want a level between 0 and 1", *alpha)}
+	}
+	props, err := pf.properties()
+	if err != nil {
+		return err
+	}
+	opt, err := statsOptions(props)
+	if err != nil {
+		return err
+	}
+	runNames := *names
+	if len(runNames) == 0 {
+		runNames = defaultRunNames(files)
+	}
+	runs, err := readRuns(files, runNames, opt, props)
+	if err != nil {
+		return err
+	}
+	cmp := report.Compare(runs, *alpha)
+
+	var text, js bytes.Buffer
+	if err := report.WriteComparison(&text, cmp); err != nil {
+		return err
+	}
+	if err := report.WriteComparisonJSON(&js, cmp); err != nil {
+		return err
+	}
+	if *asJSON {
+		stdout.Write(js.Bytes())
+	} else {
+		stdout.Write(text.Bytes())
+	}
+	if *out == "" {
+		return nil
+	}
+	if err := writeCompareOutputs(*out, *title, runs, text.Bytes(), js.Bytes()); err != nil {
+		return err
+	}
+	if !*asJSON {
+		fmt.Fprintf(stdout, "\nComparison in %s\n", *out)
+	}
+	return nil
+}
+
+// defaultRunNames names runs by their files' base names without extension,
+// or by their paths where two base names are the same.
+func defaultRunNames(files []string) []string {
+	names := make([]string, len(files))
+	count := map[string]int{}
+	for i, f := range files {
+		names[i] = strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		count[names[i]]++
+	}
+	for i, f := range files {
+		if count[names[i]] > 1 {
+			names[i] = f
+		}
+	}
+	return names
+}
+
+// readRuns reads every file into its own statistics, in parallel.
+func readRuns(files, names []string, opt report.StatsOptions, props map[string]string) ([]report.CompareRun, error) {
+	runs := make([]report.CompareRun, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, file := range files {
+		runs[i] = report.CompareRun{Name: names[i], Stats: report.NewStats(opt)}
+		wg.Go(func() {
+			f, err := os.Open(file)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer f.Close()
+			errs[i] = report.ReadJTL(f, file, runs[i].Stats, report.ReadOptions{Properties: props})
+		})
+	}
+	wg.Wait()
+	return runs, errors.Join(errs...)
+}
+
+// comparePercentiles are the points of the percentile curves, finer in
+// the tail.
+var comparePercentiles = func() []float64 {
+	var ps []float64
+	add := func(from, to, step float64) {
+		for i := 0; ; i++ {
+			p := from + float64(i)*step
+			if p > to+step/2 {
+				return
+			}
+			ps = append(ps, math.Round(p*1000)/1000)
+		}
+	}
+	add(0, 90, 1)
+	add(90.5, 99, 0.5)
+	add(99.1, 99.9, 0.1)
+	add(99.91, 100, 0.01)
+	return ps
+}()
+
+func ms2d(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+
+// writeCompareOutputs writes the table (text and JSON) and the charts:
+// mean and median of each run's Total, of each label (up to
+// maxCompareLabelsInChart labels) when there are several, and the
+// percentile curves of every run's Total.
+func writeCompareOutputs(dir, title string, runs []report.CompareRun, text, js []byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("output folder: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, fileCompareText), text, 0o644); err != nil {
+		return fmt.Errorf("comparison: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, fileCompareJSON), js, 0o644); err != nil {
+		return fmt.Errorf("comparison: %w", err)
+	}
+	var totals, byLabel []chart.Summary
+	var curves []chart.PercentileCurve
+	var labels []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, l := range r.Stats.Labels() {
+			if !seen[l.Label] && len(labels) < maxCompareLabelsInChart {
+				seen[l.Label] = true
+				labels = append(labels, l.Label)
+			}
+		}
+	}
+	for _, r := range runs {
+		t := r.Stats.Total()
+		if t.Count > 0 {
+			totals = append(totals, chart.Summary{Run: r.Name, Mean: ms2d(t.Mean()), Median: ms2d(t.Median())})
+		} else {
+			totals = append(totals, chart.Summary{Run: r.Name})
+		}
+		c := chart.PercentileCurve{Run: r.Name}
+		if t.Count > 0 {
+			for i, v := range t.Percentiles(comparePercentiles) {
+				c.Points = append(c.Points, chart.PercentilePoint{Percentile: comparePercentiles[i], Value: ms2d(v)})
+			}
+		}
+		curves = append(curves, c)
+		for _, label := range labels {
+			s := chart.Summary{Run: r.Name, Label: label}
+			if l := r.Stats.Label(label); l != nil && l.Count > 0 {
+				s.Mean, s.Median = ms2d(l.Mean()), ms2d(l.Median())
+			}
+			byLabel = append(byLabel, s)
+		}
+	}
+	if err := chart.WriteMeanMedianComparison(filepath.Join(dir, fileCompareMeanMedian), title, totals); err != nil {
+		return fmt.Errorf("comparison chart: %w", err)
+	}
+	if len(labels) > 1 {
+		sub := title
+		if len(seen) < countLabels(runs) {
+			sub = strings.TrimPrefix(sub+fmt.Sprintf(" — the first %d labels", len(labels)), " — ")
+		}
+		if err := chart.WriteMeanMedianComparison(filepath.Join(dir, fileCompareByLabel), sub, byLabel); err != nil {
+			return fmt.Errorf("comparison chart: %w", err)
+		}
+	}
+	if err := chart.WritePercentileComparison(filepath.Join(dir, fileComparePercentiles), title, curves); err != nil {
+		return fmt.Errorf("comparison chart: %w", err)
+	}
+	return nil
+}
+
+// countLabels is the number of distinct labels across runs.
+func countLabels(runs []report.CompareRun) int {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, l := range r.Stats.Labels() {
+			seen[l.Label] = true
+		}
+	}
+	return len(seen)
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gojm/gojm/engine"
+	"github.com/gojm/gojm/report"
+	"github.com/gojm/gojm/report/chart"
+	"github.com/gojm/gojm/report/dashboard"
+)
+
+// The end outputs shared by gojm run and gojm report: statistics options
+// from JMeter's properties, the statistics table, and the HTML dashboard.
+
+// propFlags are the property flags of gojm report and gojm compare, as on
+// JMeter's command line: -p (instead of jmeter.properties), -q (more),
+// -J name=value.
+type propFlags struct {
+	propFile string
+	addProps []string
+	props    []string
+}
+
+func (f *propFlags) register(fs *pflag.FlagSet) {
+	fs.StringVarP(&f.propFile, "propfile", "p", "", "JMeter properties file (e.g. the jmeter.properties that wrote the JTL: columns of a CSV without a header)")
+	fs.StringArrayVarP(&f.addProps, "addprop", "q", nil, "more properties from a file")
+	fs.StringArrayVarP(&f.props, "jmeterproperty", "J", nil, "set a property: -J name=value")
+}
+
+// properties reads -p, -q then -J, later ones winning.
+func (f *propFlags) properties() (map[string]string, error) {
+	props := map[string]string{}
+	files := f.addProps
+	if f.propFile != "" {
+		files = append([]string{f.propFile}, files...)
+	}
+	for _, file := range files {
+		m, err := report.ReadProperties(file)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range m {
+			props[k] = v
+		}
+	}
+	for _, kv := range f.props {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, &exitErr{exitUsage, fmt.Errorf("-J %q: want name=value", kv)}
+		}
+		props[strings.TrimSpace(k)] = v
+	}
+	return props, nil
+}
+
+// statsOptions returns the statistics options JMeter's dashboard would use
+// with props (APDEX thresholds, percentiles), counting sub-results as
+// samples when the save service writes them (jmeter.save.saveservice.subresults,
+// true by default), as the dashboard does reading the CSV such a run writes.
+func statsOptions(props map[string]string) (report.StatsOptions, error) {
+	opt, err := report.StatsOptionsFromProperties(props)
+	if err != nil {
+		return opt, &exitErr{exitUsage, err}
+	}
+	cfg, err := report.SaveConfigFromProperties(props)
+	if err != nil {
+		return opt, &exitErr{exitUsage, err}
+	}
+	opt.SubResults = cfg.SubResults
+	return opt, nil
+}
+
+// runStatsOptions is statsOptions for a live run: a bad APDEX or
+// percentile property is reported and the defaults are used, since the
+// run itself does not depend on them.
+func runStatsOptions(props map[string]string, subResults bool, log *slog.Logger) report.StatsOptions {
+	opt, err := report.StatsOptionsFromProperties(props)
+	if err != nil {
+		log.Warn("statistics use the default APDEX thresholds and percentiles", "err", err)
+		opt = report.StatsOptions{}
+	}
+	opt.SubResults = subResults
+	return opt
+}
+
+// dashboardPage is what writeDashboard needs beyond the folder.
+type dashboardPage struct {
+	title   string // plan or run name
+	source  string // the JTL, or the plan of a live run
+	summary string // the ab-style report
+	stats   *report.Stats
+	errors  *dashboard.Errors
+}
+
+// writeDashboard writes DIR/index.html over the statistics, errors and
+// every PNG chart already in dir.
+func writeDashboard(dir string, p dashboardPage) error {
+	charts, err := pngCharts(dir)
+	if err != nil {
+		return err
+	}
+	return dashboard.Write(dir, dashboard.Page{
+		Title: p.title, Source: p.source, Generated: time.Now(),
+		Stats: p.stats, Errors: p.errors, Summary: p.summary, Charts: charts,
+	})
+}
+
+// chartOrder is the order of the dashboard's charts; other PNGs in the
+// folder (one per Graph Results listener of the plan) follow by name.
+var chartOrder = []string{
+	chart.FileGraphResults,
+	chart.FileResponseTimesOverTime,
+	chart.FileResponseTimePercentiles,
+	chart.FileResponseTimeDistribution,
+	chart.FileThroughputOverTime,
+	chart.FileResponseCodesPerSecond,
+	chart.FileActiveThreadsOverTime,
+	chart.FileTimeVsThreads,
+	chart.FileLatenciesOverTime,
+	chart.FileConnectTimesOverTime,
+}
+
+// pngCharts lists the PNG files in dir in the dashboard's order.
+func pngCharts(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("dashboard: %w", err)
+	}
+	rank := func(name string) int {
+		if i := slices.Index(chartOrder, name); i >= 0 {
+			return i
+		}
+		return len(chartOrder)
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".png") {
+			names = append(names, e.Name())
+		}
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a, b)
+	})
+	return names, nil
+}
+
+// writeReportOutputs writes everything gojm report puts in its folder:
+// summary.txt (the text printed), statistics.json, every chart and the
+// dashboard.
+func writeReportOutputs(dir, text string, p dashboardPage, charts *chart.Charts) error {
+	if err := os.WriteFile(filepath.Join(dir, "summary.txt"), []byte(text), 0o644); err != nil {
+		return fmt.Errorf("summary: %w", err)
+	}
+	f, err := os.Create(filepath.Join(dir, "statistics.json"))
+	if err != nil {
+		return err
+	}
+	if err := report.WriteStatisticsJSON(f, p.stats); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("statistics.json: %w", err)
+	}
+	if _, err := charts.WriteAll(dir); err != nil {
+		return fmt.Errorf("charts: %w", err)
+	}
+	return writeDashboard(dir, p)
+}
+
+// msFlag parses a flag value in milliseconds ("500") or as a duration
+// ("1.5s"); 0 when empty.
+func msFlag(name, v string) (time.Duration, error) {
+	if v == "" {
+		return 0, nil
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+		return time.Duration(n) * time.Millisecond, nil
+	}
+	if d, err := time.ParseDuration(v); err == nil && d > 0 {
+		return d, nil
+	}
+	return 0, &exitErr{exitUsage, fmt.Errorf("--%s %q: want milliseconds (500) or a duration (1.5s)", name, v)}
+}
+
+// dashboardErrors returns the sink gathering the dashboard's error tables
+// during a run, or nil when no dashboard is asked for.
+func dashboardErrors(on, subResults bool) *dashboard.Errors {
+	if !on {
+		return nil
+	}
+	return dashboard.NewErrors(subResults)
+}
+
+// writeRunDashboard writes the dashboard of a live run into dir, once its
+// charts are written; it does nothing when errs is nil (no -e).
+func writeRunDashboard(dir string, p *engine.Plan, summary string, stats *report.Stats, errs *dashboard.Errors) error {
+	if errs == nil {
+		return nil
+	}
+	return writeDashboard(dir, dashboardPage{
+		title: p.Name, source: "run of " + p.File, summary: summary, stats: stats, errors: errs,
+	})
+}
