@@ -130,7 +130,12 @@ func (s Series) Duration() float64 {
 	return 0
 }
 
-// ReadServerCSV reads a server.csv written by a Watcher.
+// ReadServerCSV reads a server.csv written by a Watcher. Its columns:
+// timestamp_ms, elapsed_s (since the watch began), interval_s (the tick's
+// length), pid, name (comm), cpu_user_pct, cpu_sys_pct, cpu_pct (percent of
+// one core over the interval), rss_bytes, threads, fds (empty when not
+// readable), load1, mem_available_bytes (the machine's), and state
+// ("running", or "gone" once for a process that exited).
 func ReadServerCSV(path string) (Series, error) {
 	f, err := os.Open(path)
 	if err != nil {

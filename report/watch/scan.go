@@ -43,6 +43,7 @@ type proc struct {
 	// off the next rises of cu/cs so nothing is counted twice.
 	debtU, debtS uint64
 
+	dead     bool   // a zombie: exited, not yet reaped
 	young    int    // reads left before it is only read when watched or in a full scan
 	seen     uint32 // scan epoch at which it was last listed
 	mark     uint32 // scan epoch for which watched is decided
@@ -269,6 +270,13 @@ func (s *sampler) read(pid int, p *proc, baseline bool) *proc {
 		}
 	}
 	p.ppid = f.ppid
+	if f.state == 'Z' || f.state == 'X' {
+		// A zombie: it has exited. Its counters stay at what was last
+		// counted, so the rest reaches the parent's cutime when reaped.
+		p.dead = true
+		p.seen = s.epoch
+		return p
+	}
 	p.threads = f.threads
 	p.rssPages = f.rssPages
 	p.prevU, p.prevS, p.prevCU, p.prevCS, p.prevEpoch = p.u, p.s, p.cu, p.cs, p.readEpoch
@@ -356,6 +364,11 @@ func (s *sampler) decide(p *proc) bool {
 			watched = q.watched
 			break
 		}
+		if q.dead {
+			watched = false // a zombie is gone already
+			q.mark, q.watched = s.epoch, false
+			break
+		}
 		// Once watched, a process stays watched until it exits (a
 		// daemon's workers stay watched when its launcher exits).
 		if q.rootPID || q.wasWatch || (q.selfLine != s.epoch && s.matchesName(q)) {
@@ -396,6 +409,10 @@ func (s *sampler) collect() []sample {
 	}
 	for _, p := range s.procs {
 		p.rootPID = false // set afresh by the next markWatched
+		if p.dead && p.wasWatch {
+			// Exited; its parent has not reaped it yet.
+			s.samples = append(s.samples, sample{pid: p.pid, name: p.comm, gone: true, fds: -1})
+		}
 		p.wasWatch = p.watched
 		if p.readEpoch != s.epoch {
 			continue // not read this tick: nothing new

@@ -26,8 +26,9 @@ type config struct {
 	onTick func(n int)
 }
 
-// WithCSV streams one row per watched process per tick to w (server.csv's
-// format: a header, then rows), flushed at every tick. Start does not close w.
+// WithCSV streams one row per watched process per tick to w in server.csv's
+// format (see ReadServerCSV for the columns), flushed at every tick. The
+// Watcher does not close w.
 func WithCSV(w io.Writer) Option { return func(c *config) { c.csv = w } }
 
 // withRoot reads another directory as /proc (tests use a fake one).
@@ -63,9 +64,13 @@ type Watcher struct {
 const minFinalTick = 20 * time.Millisecond
 
 // Start begins watching the processes named by targets, each a PID or a
-// command name (matched against the process's comm and the base name of its
-// argv[0]); descendants of a target are watched too. It scans /proc once to
-// set the CPU baselines, then samples every interval on its own goroutine.
+// command name (matched against the process's comm, the base name of its
+// argv[0], and the first word of a rewritten title such as "starman
+// master …"); descendants of a target are watched too, and a process once
+// watched stays watched until it exits. The calling process itself is never
+// watched unless its PID is given, and its ancestors never match a name.
+// Start scans /proc once to set the CPU baselines, then samples every
+// interval on its own goroutine; WithCSV streams the rows.
 //
 // Start fails with ErrNoProc where /proc cannot be read, and with an error
 // naming the PID when a PID target does not exist. A name that matches no

@@ -438,3 +438,29 @@ func TestWatchFakeLateMatches(t *testing.T) {
 		}
 	}
 }
+
+func TestWatchFakeZombie(t *testing.T) {
+	// The worker exits (u=30) and lingers as a zombie for a tick before the
+	// server reaps it: it is gone as soon as it is a zombie, and the
+	// server's cutime rise on reaping counts only the unseen part.
+	csvText, sum := runFake(t, []string{"httpd"}, serverSetup,
+		func(f *fakeProc) {
+			f.set(fakeP{pid: pidWorker, ppid: pidServer, comm: "httpd", u: 20, start: 600})
+		},
+		func(f *fakeProc) {
+			f.set(fakeP{pid: pidWorker, ppid: pidServer, comm: "httpd", u: 30, start: 600, state: 'Z'})
+		},
+		func(f *fakeProc) {},
+		func(f *fakeProc) {
+			f.remove(pidWorker)
+			f.set(fakeP{pid: pidServer, ppid: pidInit, comm: "httpd", u: 1000, s: 200, cu: 30, threads: 4, rssPages: 2560, fds: 7, start: 500})
+		},
+	)
+	rows := strings.Count(csvText, ",9000101,")
+	if rows != 2 || !strings.Contains(csvText, "946684802000,2.000,1.000,9000101,httpd,0.00,0.00,0.00,0,0,,0.50,2097152000,gone\n") {
+		t.Errorf("want one running and one gone row for the worker, gone at 2 s:\n%s", csvText)
+	}
+	if math.Abs(sum.Total.CPUSeconds-0.3) > 1e-9 || sum.Gone != 1 {
+		t.Errorf("%.3f CPU seconds, %d gone; want 0.2 seen plus 0.1 unseen, and 1 gone", sum.Total.CPUSeconds, sum.Gone)
+	}
+}
