@@ -1,0 +1,40 @@
+package chart
+
+import (
+	"math"
+	"time"
+)
+
+// Rates are a run's throughput and mean response time per time bucket, for
+// drawing beside other series on the same time axis (the watched server's
+// CPU and memory).
+type Rates struct {
+	Start        time.Time     // start of bucket 0
+	Step         time.Duration // width of each bucket
+	Throughput   []float64     // top-level samples completed per second
+	MeanResponse []float64     // mean elapsed ms; NaN where a bucket has no sample
+}
+
+// Rates returns the throughput and mean response time per bucket so far.
+func (t *Timeline) Rates() Rates {
+	r := Rates{Start: t.origin, Step: t.width}
+	sec := t.width.Seconds()
+	for i := 0; i < t.used; i++ {
+		var n, sum int64
+		for _, ls := range t.labels {
+			n += ls.time[i].n
+			sum += ls.time[i].elapsed
+		}
+		if t.otherLabel != nil {
+			n += t.otherLabel.time[i].n
+			sum += t.otherLabel.time[i].elapsed
+		}
+		r.Throughput = append(r.Throughput, float64(t.buckets[i].top)/sec)
+		mean := math.NaN()
+		if n > 0 {
+			mean = float64(sum) / float64(n) / 1000
+		}
+		r.MeanResponse = append(r.MeanResponse, mean)
+	}
+	return r
+}
