@@ -53,7 +53,9 @@ type Plan struct {
 
 // Listener is a result listener of the plan.
 type Listener struct {
-	Index    int
+	Index int
+	// Kind tells a Result Collector from a Backend Listener.
+	Kind     ListenerKind
 	Name     string
 	Path     string
 	GUIClass string // e.g. "GraphVisualizer" for Graph Results
@@ -61,6 +63,38 @@ type Listener struct {
 	// Save holds the fields of the listener's saveConfig (which columns its
 	// file has: "time", "latency", "xml"…), as the plan wrote them.
 	Save map[string]string
+	// Classname is a Backend Listener's client class, e.g.
+	// org.apache.jmeter.visualizers.backend.influxdb.InfluxdbBackendListenerClient.
+	Classname string
+	// Params are a Backend Listener's arguments in plan order, their ${}
+	// evaluated once when the plan is compiled (as JMeter does at test start).
+	Params []Param
+}
+
+// ListenerKind is the kind of a plan listener.
+type ListenerKind uint8
+
+const (
+	// ResultCollector writes a results file or draws Graph Results.
+	ResultCollector ListenerKind = iota
+	// BackendListener streams metrics through a backend client (Classname).
+	BackendListener
+)
+
+// Param is one name=value argument of an element.
+type Param struct {
+	Name, Value string
+}
+
+// Param returns the value of the listener's parameter name, or def when
+// the plan does not set it.
+func (l Listener) Param(name, def string) string {
+	for _, p := range l.Params {
+		if p.Name == name {
+			return p.Value
+		}
+	}
+	return def
 }
 
 // GraphResults reports whether the listener is JMeter's Graph Results.
@@ -246,6 +280,9 @@ func (c *compiler) compileScoped(e *jmx.Element, d elementDef, depth int) {
 // listenerFor registers a Result Collector that produces output and says
 // whether it does; one that only draws in the GUI is ignored.
 func (c *compiler) listenerFor(e *jmx.Element, depth int) bool {
+	if e.Class == "BackendListener" {
+		return c.backendListener(e, depth)
+	}
 	l := Listener{Name: e.Name, Path: e.Path(), GUIClass: e.GUIClass, Filename: strings.TrimSpace(e.Str("filename"))}
 	if sc := e.Prop("saveConfig"); sc != nil {
 		l.Save = map[string]string{}
@@ -257,6 +294,11 @@ func (c *compiler) listenerFor(e *jmx.Element, depth int) bool {
 		c.recordAt(e, depth, Ignored, guiOnly+" (no file name)")
 		return false
 	}
+	return c.addListener(e, depth, l)
+}
+
+// addListener gives a listener with output its routing bit.
+func (c *compiler) addListener(e *jmx.Element, depth int, l Listener) bool {
 	if len(c.plan.Listeners) == 63 {
 		c.fail(e, errors.New("more than 63 result listeners with output"))
 		return false

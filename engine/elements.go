@@ -121,6 +121,7 @@ func init() {
 		"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: buildPluginJSONAssertion},
 
 		"ResultCollector": {kind: kListener},
+		"BackendListener": {kind: kListener}, // InfluxDB client only (listener_backend.go)
 		"ResultAction":    {kind: kListener}, // Result Status Action Handler (ctl_action.go)
 		"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
 		"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},

@@ -209,6 +209,8 @@ func (r *Run) runGroup(g *group, base *VU, soft context.Context) {
 		r.fail(err)
 		return
 	}
+	g.prog.begin(g, s, base) // for Groups (progress.go)
+	defer g.prog.ended.Store(true)
 	if s.threads == 0 {
 		return
 	}
@@ -308,6 +310,7 @@ type threadLoop struct{}
 func (threadLoop) iterationStart(vu *VU, _ ctlHooks, _ int) {
 	vu.Iteration++
 	g := vu.group
+	g.prog.iterations.Add(1)
 	if vu.Iteration > 1 {
 		if !g.sameUser {
 			vu.http.CloseIdle()
@@ -332,6 +335,7 @@ func (r *Run) runVU(vu *VU) {
 	tg.initialize(vu)
 	tg.base().addIterationListener(threadLoop{})
 	g.active.Add(1)
+	g.prog.started.Add(1)
 	r.plan.active.Add(1)
 	r.started.Add(1)
 	defer func() {
@@ -339,6 +343,7 @@ func (r *Run) runVU(vu *VU) {
 		vu.batch.Flush()
 		vu.http.CloseIdle()
 		g.active.Add(-1)
+		g.prog.finished.Add(1)
 		r.plan.active.Add(-1)
 		r.finished.Add(1)
 	}()

@@ -44,6 +44,7 @@ type group struct {
 	ctls int
 
 	active atomicCount
+	prog   groupProgress // counts for Run.Groups (progress.go)
 }
 
 func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {

@@ -1,0 +1,99 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// GroupStatus is a thread group's state during a run, for progress
+// displays and metrics: read at any time from any goroutine.
+type GroupStatus struct {
+	Name  string
+	Phase string // "setUp", "main" or "tearDown"
+	// Begun is set once the group has started (its numbers are known);
+	// Ended once all its virtual users have finished.
+	Begun, Ended bool
+	// Since is when the group started.
+	Since time.Time
+	// Threads is the number of virtual users the group starts.
+	Threads int
+	// Loops is each virtual user's loop count; -1 for ever (or not a number).
+	Loops int
+	// Duration is the scheduler's end after Since (startup delay plus
+	// duration); 0 without the scheduler.
+	Duration time.Duration
+	// Active, Started and Finished count the group's virtual users.
+	Active, Started, Finished int
+	// Iterations counts the iterations its virtual users have begun.
+	Iterations int64
+}
+
+// groupProgress is a group's counts, updated by its virtual users with
+// atomic adds (once per virtual user start and end, and per iteration).
+type groupProgress struct {
+	started, finished, iterations atomic.Int64
+	plan                          atomic.Pointer[groupPlan]
+	ended                         atomic.Bool
+}
+
+// groupPlan is what a group set out to do, known when it starts.
+type groupPlan struct {
+	since    time.Time
+	threads  int
+	loops    int
+	duration time.Duration
+}
+
+// begin records the group's evaluated numbers as it starts.
+func (p *groupProgress) begin(g *group, s settings, base *VU) {
+	p.started.Store(0)
+	p.finished.Store(0)
+	p.iterations.Store(0)
+	p.ended.Store(false)
+	gp := &groupPlan{since: time.Now(), threads: s.threads, loops: plannedLoops(g, base)}
+	if g.scheduler {
+		gp.duration = time.Duration(s.delayMs+s.duration) * time.Millisecond
+	}
+	p.plan.Store(gp)
+}
+
+// plannedLoops is the group's loop count, -1 when it loops for ever.
+func plannedLoops(g *group, base *VU) int {
+	if g.main == nil || g.main.make == nil {
+		return -1
+	}
+	lc, ok := g.main.make(base).(*loopCtl)
+	if !ok || lc.loops == nil || lc.forever {
+		return -1
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(lc.loops.Eval(base)))
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
+
+// Groups returns the state of every thread group, in the order they run.
+func (r *Run) Groups() []GroupStatus {
+	out := make([]GroupStatus, 0, len(r.plan.groups))
+	for _, g := range r.plan.groups {
+		st := GroupStatus{
+			Name:   g.name,
+			Phase:  [...]string{setUpGroup: "setUp", mainGroup: "main", tearDownGroup: "tearDown"}[g.kind],
+			Active: int(g.active.Load()),
+			Loops:  -1,
+		}
+		if gp := g.prog.plan.Load(); gp != nil {
+			st.Begun = true
+			st.Ended = g.prog.ended.Load()
+			st.Since, st.Threads, st.Loops, st.Duration = gp.since, gp.threads, gp.loops, gp.duration
+			st.Started = int(g.prog.started.Load())
+			st.Finished = int(g.prog.finished.Load())
+			st.Iterations = g.prog.iterations.Load()
+		}
+		out = append(out, st)
+	}
+	return out
+}
