@@ -85,6 +85,9 @@ func init() {
 		"ConfigTestElement": {kind: kConfig},
 		"HeaderManager":     {kind: kConfig},
 		"CookieManager":     {kind: kConfig},
+		"AuthManager":       {kind: kConfig}, // read by the HTTP sampler (http_managers.go)
+		"DNSCacheManager":   {kind: kConfig},
+		"CacheManager":      {kind: kConfig},
 		"Arguments":         {kind: kConfig}, // user-defined variables, applied at start
 
 		"CSVDataSet":           {kind: kConfig, iteration: buildCSVDataSet},

@@ -3,32 +3,52 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"net/url"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
 )
 
 // httpSampler is a compiled HTTP Request, with HTTP Request Defaults and
-// Header Managers in scope already merged in.
+// Header Managers in scope already merged in. Everything that does not
+// change from one sample to the next is worked out here, once.
 type httpSampler struct {
 	protocol, domain, port, path, method *Template
-	encoding                             string
+	encoding                             *Template // content encoding (charset)
 	args                                 []httpArg
-	rawBody                              bool
+	files                                []httpFile
+	rawBody                              bool // "Body Data": the values, one after the other
+	multipart                            bool // "Use multipart/form-data"
+	browser                              bool // "Browser-compatible headers"
 	headers                              []httpHeader
 	follow, auto, keepAlive              bool
 	connectTO, responseTO                *Template
-	keepBody                             bool // something in scope reads the response
+	md5                                  bool
+	// keep is when a response body is kept: something in scope reads it
+	// (post-processors, assertions) or embedded resources are parsed from it.
+	keep func(contentType string) bool
+	// reads says that post-processors or assertions look at the sample.
+	reads bool
+
+	embedded *embeddedConfig // nil unless "Retrieve All Embedded Resources"
+	auth     *authManager
+	dns      *dnsManager
+	cache    *cacheManager
+	dir      string // the plan's folder: files to upload are relative to it
 }
 
 type httpArg struct {
 	name, value *Template
 	encode      bool
-	useEquals   bool
+	meta        string // Argument.metadata: "=" between name and value, or ""
+	contentType string // HTTPArgument.content_type, for multipart parts
+}
+
+type httpFile struct {
+	path, param, mime *Template
 }
 
 type httpHeader struct {
@@ -36,8 +56,8 @@ type httpHeader struct {
 	value *Template
 }
 
-// httpField is one of the sampler's string fields that HTTP Request
-// Defaults fill when the sampler leaves it empty.
+// httpField is one of the sampler's properties that HTTP Request Defaults
+// fill when the sampler leaves it absent or empty (JMeter's mergeIn).
 func httpField(e *jmx.Element, defaults []*jmx.Element, name string) string {
 	if v := e.Str(name); v != "" {
 		return v
@@ -50,19 +70,26 @@ func httpField(e *jmx.Element, defaults []*jmx.Element, name string) string {
 	return ""
 }
 
+// httpBool is a boolean property of the sampler or, when the sampler does
+// not have it, of HTTP Request Defaults.
+func httpBool(e *jmx.Element, defaults []*jmx.Element, name string, def bool) bool {
+	v := strings.TrimSpace(httpField(e, defaults, name))
+	if v == "" {
+		return def
+	}
+	return strings.EqualFold(v, "true")
+}
+
 func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error) {
 	defaults := sc.configsOf("ConfigTestElement")
 	field := func(name string) *Template {
 		return c.template(e, name, httpField(e, defaults, name))
 	}
-	if e.Bool("HTTPSampler.image_parser", false) || httpField(e, defaults, "HTTPSampler.image_parser") == "true" {
-		return nil, errors.New("downloading embedded resources (\"Retrieve All Embedded Resources\") is not supported yet; untick it to run the plan")
-	}
-	if e.Bool("HTTPSampler.DO_MULTIPART_POST", false) || e.Str("HTTPSampler.FILE_NAME") != "" || len(e.Prop("HTTPsampler.Files").Prop("HTTPFileArgs.files").Members()) > 0 {
-		return nil, errors.New("multipart uploads and file bodies are not supported yet")
-	}
 	if s := strings.TrimSpace(httpField(e, defaults, "HTTPSampler.ipSource")); s != "" {
 		return nil, errors.New("a source address (IP spoofing) is not supported")
+	}
+	if s := strings.TrimSpace(httpField(e, defaults, "HTTPSampler.proxyHost")); s != "" {
+		return nil, errors.New("a proxy server is not supported")
 	}
 	h := &httpSampler{
 		protocol:   field("HTTPSampler.protocol"),
@@ -70,139 +97,187 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error) {
 		port:       field("HTTPSampler.port"),
 		path:       field("HTTPSampler.path"),
 		method:     c.template(e, "HTTPSampler.method", e.StrOr("HTTPSampler.method", "GET")),
-		encoding:   httpField(e, defaults, "HTTPSampler.contentEncoding"),
+		encoding:   field("HTTPSampler.contentEncoding"),
 		connectTO:  field("HTTPSampler.connect_timeout"),
 		responseTO: field("HTTPSampler.response_timeout"),
 		rawBody:    e.Bool("HTTPSampler.postBodyRaw", false),
+		multipart:  e.Bool("HTTPSampler.DO_MULTIPART_POST", false),
+		browser:    e.Bool("HTTPSampler.BROWSER_COMPATIBLE_MULTIPART", false),
 		follow:     e.Bool("HTTPSampler.follow_redirects", false),
 		auto:       e.Bool("HTTPSampler.auto_redirects", false),
 		keepAlive:  e.Bool("HTTPSampler.use_keepalive", true),
-		keepBody:   len(sc.posts)+len(sc.assertions) > 0,
+		md5:        httpBool(e, defaults, "HTTPSampler.md5", false),
+		reads:      len(sc.posts)+len(sc.assertions) > 0,
+		dir:        c.plan.Dir,
+	}
+	if h.follow && h.auto {
+		// JMeter's GUI makes the two exclusive; a hand-written plan with
+		// both follows redirects in the client.
+		h.follow = false
 	}
 	// Arguments: the sampler's own, then each default's, nearest first.
 	for _, src := range append([]*jmx.Element{e}, defaults...) {
 		for _, a := range src.Prop("HTTPsampler.Arguments").Prop("Arguments.arguments").Members() {
+			ct := a.Str("HTTPArgument.content_type")
+			if ct == "" {
+				ct = "text/plain"
+			}
 			h.args = append(h.args, httpArg{
-				name:      c.template(e, "argument name", a.Str("Argument.name")),
-				value:     c.template(e, "argument value", a.Str("Argument.value")),
-				encode:    a.Bool("HTTPArgument.always_encode", false),
-				useEquals: a.Bool("HTTPArgument.use_equals", true),
+				name:        c.template(e, "argument name", a.Str("Argument.name")),
+				value:       c.template(e, "argument value", a.Str("Argument.value")),
+				encode:      a.Bool("HTTPArgument.always_encode", false),
+				meta:        a.Str("Argument.metadata"),
+				contentType: ct,
 			})
 		}
 	}
+	for _, f := range e.Prop("HTTPsampler.Files").Prop("HTTPFileArgs.files").Members() {
+		h.files = append(h.files, httpFile{
+			path:  c.template(e, "file path", f.Str("File.path")),
+			param: c.template(e, "file parameter name", f.Str("File.paramname")),
+			mime:  c.template(e, "file MIME type", f.Str("File.mimetype")),
+		})
+	}
+	if name := strings.TrimSpace(e.Str("HTTPSampler.FILE_NAME")); name != "" {
+		// JMeter 2.1-era single-file properties, converted as JMeter does.
+		h.files = append(h.files, httpFile{
+			path:  c.template(e, "file path", name),
+			param: c.prop(e, "HTTPSampler.FILE_FIELD"),
+			mime:  c.prop(e, "HTTPSampler.mimetype"),
+		})
+	}
 	h.headers = mergeHeaders(c, e, sc.configsOf("HeaderManager"))
+
+	var err error
+	if httpBool(e, defaults, "HTTPSampler.image_parser", false) {
+		if h.embedded, err = buildEmbedded(c, e, defaults); err != nil {
+			return nil, err
+		}
+	}
+	if h.auth, err = buildAuthManager(c, e, lastOf(sc.configsOf("AuthManager"))); err != nil {
+		return nil, err
+	}
+	if h.dns, err = buildDNSManager(c, e, lastOf(sc.configsOf("DNSCacheManager"))); err != nil {
+		return nil, err
+	}
+	h.cache = buildCacheManager(c, lastOf(sc.configsOf("CacheManager")))
+
+	switch {
+	case h.reads:
+		h.keep = keepAll
+	case h.embedded != nil:
+		h.keep = keepParsable
+	}
 	return h.sample, nil
 }
 
-// mergeHeaders merges the Header Managers in scope: outermost first, a
-// nearer manager's value replacing an outer one of the same name.
-func mergeHeaders(c *compiler, e *jmx.Element, managers []*jmx.Element) []httpHeader {
-	var out []httpHeader
-	for i := len(managers) - 1; i >= 0; i-- {
-		for _, h := range managers[i].Prop("HeaderManager.headers").Members() {
-			name := h.Str("Header.name")
-			if name == "" {
-				continue
-			}
-			v := c.template(e, "header "+name, h.Str("Header.value"))
-			replaced := false
-			for j := range out {
-				if strings.EqualFold(out[j].name, name) {
-					out[j].value, replaced = v, true
-				}
-			}
-			if !replaced {
-				out = append(out, httpHeader{name: name, value: v})
-			}
-		}
+// lastOf returns the outermost of the managers in scope: JMeter sets each
+// on the sampler nearest first, so the last one set wins ("superseded").
+func lastOf(managers []*jmx.Element) *jmx.Element {
+	if len(managers) == 0 {
+		return nil
 	}
-	return out
+	return managers[len(managers)-1]
 }
 
-func (h *httpSampler) sample(vu *VU, r *result) {
-	req := &vu.req
-	*req = httpx.Request{Header: req.Header[:0]}
-	req.Method = strings.ToUpper(strings.TrimSpace(h.method.Eval(vu)))
-	if req.Method == "" {
-		req.Method = "GET"
+func keepAll(string) bool { return true }
+
+// mergeHeaders merges the Header Managers in scope as JMeter's
+// HeaderManager.merge does: the nearest manager's headers first, all of
+// them, then each outer manager's headers whose names (case-insensitive)
+// are not there yet. A Content-Length from a manager is never sent.
+func mergeHeaders(c *compiler, e *jmx.Element, managers []*jmx.Element) []httpHeader {
+	var out []httpHeader
+	for i, m := range managers {
+		for _, h := range m.Prop("HeaderManager.headers").Members() {
+			name := h.Str("Header.name")
+			if i > 0 && hasHeaderNamed(out, name) {
+				continue
+			}
+			out = append(out, httpHeader{name: name, value: c.template(e, "header "+name, h.Str("Header.value"))})
+		}
 	}
-	u, err := h.url(vu)
+	// Drop what JMeter never copies to the request.
+	kept := out[:0]
+	for _, h := range out {
+		if strings.EqualFold(h.name, "Content-Length") {
+			continue
+		}
+		kept = append(kept, h)
+	}
+	return kept
+}
+
+func hasHeaderNamed(hs []httpHeader, name string) bool {
+	for _, h := range hs {
+		if strings.EqualFold(h.name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// sample makes one HTTP sample as JMeter's HTTPSamplerBase.sample does: the
+// request, then (by the sampler's settings) the redirects it follows and the
+// embedded resources it downloads, as sub-samples of this one.
+func (h *httpSampler) sample(vu *VU, r *result) {
+	st := vu.httpState()
+	c := &st.call
+	c.begin(h, vu, st, r.Label)
+	method, u, err := c.prepare()
 	if err != nil {
 		r.Start = time.Now()
 		r.URL = u
-		nonHTTP(r, "java.net.MalformedURLException", err.Error())
+		class, msg := describePrepareError(err)
+		nonHTTP(&r.Sample, class, msg)
 		return
 	}
-	contentType := ""
-	for _, hd := range h.headers {
-		v := hd.value.Eval(vu)
-		req.Header = append(req.Header, httpx.Header{Name: hd.name, Value: v})
-		if strings.EqualFold(hd.name, "Content-Type") {
-			contentType = v
-		}
-	}
-	if len(h.args) > 0 {
-		switch {
-		case h.rawBody:
-			var b strings.Builder
-			for _, a := range h.args {
-				b.WriteString(a.value.Eval(vu))
-			}
-			req.Body = []byte(b.String())
-		case sendsForm(req.Method):
-			req.Body = []byte(h.query(vu))
-			if contentType == "" {
-				req.Header = append(req.Header, httpx.Header{Name: "Content-Type", Value: "application/x-www-form-urlencoded"})
-			}
-		default:
-			q := h.query(vu)
-			if strings.Contains(u, "?") {
-				u += "&" + q
-			} else {
-				u += "?" + q
-			}
-		}
-	}
-	req.URL = u
-	req.FollowRedirects = h.follow || h.auto
-	req.KeepAlive = h.keepAlive
-	req.KeepBody = h.keepBody
-	req.ConnectTimeout = millis(h.connectTO.Eval(vu))
-	req.ResponseTimeout = millis(h.responseTO.Eval(vu))
-
-	res := &vu.hres
-	vu.http.Do(vu.hard, req, res)
-	r.Start = res.Start
-	r.Elapsed = res.Elapsed
-	r.Latency = res.Latency
-	r.Connect = res.Connect
-	r.Bytes = res.Bytes
-	r.SentBytes = res.SentBytes
-	r.URL = res.URL
-	r.header = res.Header
-	r.body = res.Body
-	if res.Err != nil && res.Status == 0 {
-		class, msg := describeError(res.Err)
-		nonHTTP(r, class, msg)
+	hp := &st.mainHop
+	if !c.fetch(&st.main, u, method, true, false, 0, &r.Sample, hp) {
+		r.none = true // JMeter's cached resource: no sample at all
 		return
 	}
-	r.Code = statusText(res.Status)
-	r.Message = res.Message
-	r.Success = res.Status >= 200 && res.Status <= 399
-	r.DataType = dataType(res.Header.Get("Content-Type"))
-	if res.Err != nil { // the body broke off
-		class, msg := describeError(res.Err)
-		nonHTTP(r, class, msg)
+	c.process(&st.main, false, 0, &r.Sample, hp)
+	if h.reads {
+		r.body, r.header = hp.body, hp.header
+		r.reqHead = st.main.requestHeaders()
 	}
+	for _, s := range r.Sub {
+		// JMeterThread fills the thread information of direct sub-samples.
+		s.ThreadName = vu.Name
+		s.GrpThreads = int(vu.group.active.Load())
+		s.AllThreads = int(vu.plan.active.Load())
+	}
+	c.end()
 }
 
-// url builds the request URL as JMeter does: a full URL in the path wins;
-// otherwise protocol (default http), host, port (omitted when default) and
-// a path given a leading slash.
+// describePrepareError names a failure to build the request as JMeter's
+// exception would.
+func describePrepareError(err error) (class, msg string) {
+	var cs *charsetError
+	var ue *urlError
+	switch {
+	case errors.As(err, &cs):
+		return "java.nio.charset.UnsupportedCharsetException", cs.name
+	case errors.As(err, &ue):
+		return ue.class, ue.msg
+	case strings.HasPrefix(err.Error(), "URLDecoder:"):
+		return "java.lang.IllegalArgumentException", err.Error()
+	}
+	return "java.lang.IllegalArgumentException", err.Error()
+}
+
+// urlError is a URL JMeter could not build, with its Java exception.
+type urlError struct{ class, msg string }
+
+func (e *urlError) Error() string { return e.msg }
+
+// url builds the request URL as JMeter's getUrl does: a full URL in the
+// path wins; otherwise protocol (default http), host, port (omitted when it
+// is the protocol's default) and a path given a leading slash.
 func (h *httpSampler) url(vu *VU) (string, error) {
 	path := strings.TrimSpace(h.path.Eval(vu))
-	lower := strings.ToLower(path)
-	if strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") {
+	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
 		return path, nil
 	}
 	proto := strings.ToLower(strings.TrimSpace(h.protocol.Eval(vu)))
@@ -214,49 +289,46 @@ func (h *httpSampler) url(vu *VU) (string, error) {
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	if host == "" {
-		return proto + "://" + path, errors.New("no host: the sampler and HTTP Request Defaults leave \"Server Name or IP\" empty")
-	}
 	if proto != "http" && proto != "https" {
-		return proto + "://" + host + path, fmt.Errorf("unknown protocol %q", proto)
+		return proto + "://" + host + path, &urlError{"java.net.MalformedURLException", "unknown protocol: " + proto}
+	}
+	if host == "" {
+		return proto + "://" + path, &urlError{"java.lang.IllegalArgumentException", "Host may not be blank"}
 	}
 	if port != "" && port != "0" && !(proto == "http" && port == "80") && !(proto == "https" && port == "443") {
-		if _, err := strconv.Atoi(port); err != nil {
-			return proto + "://" + host + ":" + port + path, fmt.Errorf("port %q is not a number", port)
+		n, err := strconv.Atoi(port)
+		if err != nil {
+			return proto + "://" + host + path, &urlError{"java.lang.NumberFormatException", fmt.Sprintf("For input string: %q", port)}
 		}
-		host += ":" + port
+		if n > 0 && !(proto == "http" && n == 80) && !(proto == "https" && n == 443) {
+			host += ":" + strconv.Itoa(n)
+		}
 	}
 	return proto + "://" + host + path, nil
 }
 
-// query renders the arguments as name=value pairs joined by '&', encoding
-// those marked "URL Encode?".
-func (h *httpSampler) query(vu *VU) string {
-	var b strings.Builder
-	for i, a := range h.args {
-		if i > 0 {
-			b.WriteByte('&')
-		}
-		name, value := a.name.Eval(vu), a.value.Eval(vu)
-		if a.encode {
-			name, value = url.QueryEscape(name), url.QueryEscape(value)
-		}
-		b.WriteString(name)
-		if value != "" || a.useEquals {
-			b.WriteByte('=')
-			b.WriteString(value)
-		}
-	}
-	return b.String()
-}
+// httpMethodKind sorts methods by what JMeter does with their arguments
+// and body.
+func queryMethod(m string) bool { return m == "GET" || m == "DELETE" || m == "OPTIONS" }
 
-// sendsForm reports whether JMeter sends a method's arguments as a form body.
-func sendsForm(method string) bool {
-	switch method {
-	case "POST", "PUT", "PATCH":
+// entityMethod reports whether JMeter's HttpClient request for the method
+// carries a body (an "entity"): POST, PUT, PATCH, DELETE and WebDAV's.
+func entityMethod(m string) bool {
+	switch m {
+	case "POST", "PUT", "PATCH", "DELETE",
+		"PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "REPORT", "MKCALENDAR", "SEARCH":
 		return true
 	}
 	return false
+}
+
+// knownMethod reports whether JMeter's HttpClient sampler can send the method.
+func knownMethod(m string) bool {
+	switch m {
+	case "GET", "HEAD", "OPTIONS", "TRACE":
+		return true
+	}
+	return entityMethod(m)
 }
 
 // millis parses a timeout field in milliseconds; blank or bad text is none.
@@ -284,23 +356,69 @@ func statusText(code int) string {
 	return strconv.Itoa(code)
 }
 
-// dataType is JMeter's data type of a response: "text" for textual content
-// types (and none), "bin" for anything else.
+// dataType is JMeter's data type of a response (SampleResult's
+// setEncodingAndType): "bin" for image, audio and video types (but SVG and
+// media playlists), "text" for any other, "" when there is no Content-Type.
 func dataType(contentType string) string {
-	ct := strings.ToLower(contentType)
 	switch {
-	case ct == "", strings.HasPrefix(ct, "text/"), strings.Contains(ct, "json"), strings.Contains(ct, "xml"),
-		strings.Contains(ct, "javascript"), strings.Contains(ct, "x-www-form-urlencoded"):
+	case contentType == "":
+		return ""
+	case strings.HasPrefix(contentType, "audio/x-mpegurl"), strings.HasPrefix(contentType, "audio/mpegurl"),
+		strings.HasPrefix(contentType, "video/f4m"), strings.HasPrefix(contentType, "image/svg+xml"):
 		return "text"
+	case strings.HasPrefix(contentType, "image/"), strings.HasPrefix(contentType, "audio/"),
+		strings.HasPrefix(contentType, "video/"):
+		return "bin"
 	}
-	return "bin"
+	return "text"
+}
+
+// mediaType is the Content-Type up to its first ';' or space, lower case
+// (JMeter's getMediaType).
+func mediaType(contentType string) string {
+	end := strings.IndexAny(contentType, "; ")
+	for end == 0 {
+		contentType = contentType[1:]
+		end = strings.IndexAny(contentType, "; ")
+	}
+	if end > 0 {
+		contentType = contentType[:end]
+	}
+	for i := 0; i < len(contentType); i++ {
+		if c := contentType[i]; 'A' <= c && c <= 'Z' {
+			return strings.ToLower(contentType)
+		}
+	}
+	return contentType
+}
+
+// isRedirect is HTTPSampleResult.isRedirect: 301, 302, 303 and 308, and
+// 307 for GET and HEAD only.
+func isRedirect(code int, method string) bool {
+	switch code {
+	case 301, 302, 303, 308:
+		return true
+	case 307:
+		return method == "GET" || method == "HEAD"
+	}
+	return false
 }
 
 // nonHTTP marks a sample failed by something other than an HTTP status, in
 // JMeter's "Non HTTP response code: <exception>" form.
-func nonHTTP(r *result, class, msg string) {
-	r.Code = "Non HTTP response code: " + class
-	r.Message = "Non HTTP response message: " + msg
-	r.Success = false
-	r.DataType = "text"
+func nonHTTP(s *report.Sample, class, msg string) {
+	s.Code = "Non HTTP response code: " + class
+	s.Message = "Non HTTP response message: " + msg
+	s.Success = false
+	s.DataType = "text"
+}
+
+// headerValue returns the last value of a response header, as HttpClient's
+// getLastHeader does.
+func headerValue(h http.Header, name string) string {
+	v := h[name]
+	if len(v) == 0 {
+		return ""
+	}
+	return v[len(v)-1]
 }

@@ -26,12 +26,23 @@ import (
 // (README, "Deliberate differences"); Host differs by port only.
 var wireIgnored = map[string]bool{"Connection": true, "User-Agent": true, "Host": true}
 
+// wire213 maps what gojm sends, as JMeter 5.6 does, to what the JMeter 2.13
+// recordings hold where the two JMeters differ: since JMeter 4 (bug 60190)
+// a form's Content-Type is HttpClient's, which names the charset.
+var wire213 = map[string]string{
+	"Content-Type: application/x-www-form-urlencoded; charset=UTF-8": "Content-Type: application/x-www-form-urlencoded",
+}
+
 // wireLine is one request as compared with JMeter: method, target, the
 // headers gojm must send too, and the body.
 func wireLine(r target.Request) string {
 	var hs []string
 	for _, h := range r.Headers {
 		if !wireIgnored[h.Name] {
+			if v, ok := wire213[h.Name+": "+h.Value]; ok {
+				hs = append(hs, v)
+				continue
+			}
 			hs = append(hs, h.Name+": "+h.Value)
 		}
 	}

@@ -39,6 +39,8 @@ type VU struct {
 	hres  httpx.Result
 	txr   result // a parent-mode transaction's sample being checked
 
+	web *httpState // HTTP state beyond the client: lanes, HTTP/DNS caches (http_call.go)
+
 	run        *Run
 	soft, hard context.Context // soft: start nothing new; hard: abort what runs
 	stopAt     time.Time       // scheduler end; zero when none

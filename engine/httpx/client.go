@@ -10,6 +10,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptrace"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-resty/resty/v2"
@@ -27,25 +28,52 @@ type Options struct {
 // DefaultMaxBody is the default cap on kept response bodies.
 const DefaultMaxBody = 16 << 20
 
+// MaxRedirects is how many redirects the client follows by itself
+// (JMeter's httpsampler.max_redirects) before it gives up.
+const MaxRedirects = 20
+
 // Header is one request header, in the order it is sent.
 type Header struct{ Name, Value string }
 
-// Request is what one HTTP sample sends.
-type Request struct {
-	Method          string
-	URL             string
-	Header          []Header
-	Body            []byte
-	ConnectTimeout  time.Duration // 0: none
-	ResponseTimeout time.Duration // 0: none; bounds each read, as a socket timeout
-	FollowRedirects bool
-	KeepAlive       bool
-	// KeepBody asks for the response body in Result.Body; otherwise it is
-	// counted and discarded.
-	KeepBody bool
+// Resolver looks up the addresses of a host name (JMeter's DNS Cache
+// Manager). Implementations may be called from the transport's own
+// goroutines.
+type Resolver interface {
+	Resolve(ctx context.Context, host string) ([]string, error)
 }
 
-// Result is what one request measured. Durations are monotonic.
+// Request is what one HTTP exchange sends.
+type Request struct {
+	Method string
+	URL    string
+	// Host, when set, is sent as the Host header instead of the URL's host.
+	Host   string
+	Header []Header
+	Body   []byte
+	// Parts, when set, make the body instead of Body: bytes and files in
+	// order, with the Content-Length they add up to.
+	Parts []Part
+	// EmptyBody sends "Content-Length: 0" when there is no body, as
+	// HttpClient does for a request that may carry one but has none.
+	EmptyBody       bool
+	ConnectTimeout  time.Duration // 0: none
+	ResponseTimeout time.Duration // 0: none; bounds each read, as a socket timeout
+	// AutoRedirects lets the client follow redirects itself (JMeter's
+	// "Redirect Automatically"); the result is then the last response.
+	AutoRedirects bool
+	KeepAlive     bool
+	// KeepBody says, from the response's Content-Type, whether its body is
+	// wanted in Result.Body; nil discards every body (counted, not kept).
+	KeepBody func(contentType string) bool
+	// MD5 replaces a kept body by the hex MD5 of the whole body.
+	MD5 bool
+	// Auth answers authentication challenges; nil: none.
+	Auth *Credentials
+	// Resolve overrides the system resolver; nil: the system's.
+	Resolve Resolver
+}
+
+// Result is what one exchange measured. Durations are monotonic.
 type Result struct {
 	Start     time.Time
 	Elapsed   time.Duration // start to the last body byte
@@ -54,36 +82,53 @@ type Result struct {
 	Status    int
 	Message   string // reason phrase, e.g. "OK"
 	Header    http.Header
-	Body      []byte // valid until the next Do
+	Body      []byte // valid until the lane's next Do
 	Bytes     int64  // received on the wire, headers included
 	SentBytes int64
-	URL       string // the final URL, after any redirects
+	URL       string // the final URL, after any redirects the client followed
 	// Err is the transport-level failure, if any; the response fields hold
 	// what arrived before it.
 	Err error
 }
 
-// Client is one virtual user's HTTP client.
+// Client is one virtual user's HTTP client: one connection pool and cookie
+// jar, shared by its lanes.
 type Client struct {
 	rc      *resty.Client
 	tr      *http.Transport
-	count   counters
-	follow  bool
-	planUA  bool // the request carries the plan's own User-Agent
 	maxBody int
-	body    []byte
-
-	// per-request trace state, written by httptrace callbacks
-	t0       time.Time
-	gotConn  time.Time
-	reused   bool
-	firstB   time.Time
-	conn     *countingConn
-	dialTO   time.Duration
-	trace    *httptrace.ClientTrace
-	traceCtx context.Context
-	baseCtx  context.Context
+	main    *Lane
 }
+
+// Lane runs one request at a time. A Client has a main lane; more lanes
+// (JMeter's parallel downloads of embedded resources) run at the same time
+// as each other, sharing the client's connections and cookies.
+type Lane struct {
+	c *Client
+	// what the request in flight measures, written by httptrace callbacks
+	// and the connections it uses
+	gotConn       time.Time
+	firstB        time.Time
+	reused        bool
+	conn          *countingConn
+	read, written atomic.Int64
+	readTimeout   atomic.Int64
+
+	req      *Request
+	authz    string // Authorization value sent with the request, if any
+	body     []byte
+	bb       *bytesBody
+	pb       *partsBody
+	getBody  func() (io.ReadCloser, error)
+	trace    *httptrace.ClientTrace
+	baseCtx  context.Context
+	traceCtx context.Context
+}
+
+type laneKey struct{}
+
+// identity makes net/http send "Content-Length: 0" without a body.
+var identity = []string{"identity"}
 
 // New returns a client with its own connection pool.
 func New(opt Options) *Client {
@@ -95,22 +140,29 @@ func New(opt Options) *Client {
 	c.tr = &http.Transport{
 		Proxy: nil,
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			if c.dialTO > 0 {
+			l, _ := ctx.Value(laneKey{}).(*Lane)
+			var req *Request
+			if l != nil {
+				req = l.req
+			}
+			if req != nil && req.ConnectTimeout > 0 {
 				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, c.dialTO)
+				ctx, cancel = context.WithTimeout(ctx, req.ConnectTimeout)
 				defer cancel()
 			}
-			conn, err := dialer.DialContext(ctx, network, addr)
+			conn, err := dial(ctx, dialer, network, addr, req)
 			if err != nil {
 				return nil, err
 			}
-			return &countingConn{Conn: conn, c: &c.count}, nil
+			return &countingConn{Conn: conn}, nil
 		},
 		// JMeter trusts every certificate unless a keystore says otherwise.
-		TLSClientConfig:     &tls.Config{InsecureSkipVerify: true},
-		DisableCompression:  true, // send no Accept-Encoding the plan did not ask for
-		MaxIdleConnsPerHost: 4,
-		IdleConnTimeout:     90 * time.Second,
+		TLSClientConfig:    &tls.Config{InsecureSkipVerify: true},
+		DisableCompression: true, // send no Accept-Encoding the plan did not ask for
+		// Parallel downloads keep several connections per host, as JMeter
+		// raises its pool's per-route limit to the download pool size.
+		MaxIdleConnsPerHost: 32,
+		IdleConnTimeout:     60 * time.Second, // JMeter's httpclient4.time_to_live
 		ForceAttemptHTTP2:   false,
 	}
 	hc := &http.Client{Transport: c.tr}
@@ -120,116 +172,296 @@ func New(opt Options) *Client {
 	}
 	c.rc = resty.NewWithClient(hc).
 		SetDoNotParseResponse(true).
+		SetAllowGetMethodPayload(true).
 		SetRedirectPolicy(resty.RedirectPolicyFunc(func(req *http.Request, via []*http.Request) error {
-			if !c.follow {
+			l, _ := req.Context().Value(laneKey{}).(*Lane)
+			if l == nil || l.req == nil || !l.req.AutoRedirects {
 				return http.ErrUseLastResponse
 			}
-			if len(via) >= 20 { // JMeter's httpsampler.max_redirects
+			if len(via) > MaxRedirects {
 				return errTooManyRedirects
+			}
+			if !hasHeader(l.req.Header, "Referer") {
+				delete(req.Header, "Referer") // net/http's own; HttpClient sends none
 			}
 			return nil
 		})).
 		SetPreRequestHook(func(_ *resty.Client, r *http.Request) error {
-			// Send no User-Agent unless the plan set one: resty and net/http
-			// would otherwise add their own.
-			if !c.planUA {
-				r.Header["User-Agent"] = []string{""}
+			l, _ := r.Context().Value(laneKey{}).(*Lane)
+			if l == nil || l.req == nil {
+				return errors.New("httpx: request without a lane")
 			}
-			return nil
+			return l.prepare(r)
 		})
-	c.trace = &httptrace.ClientTrace{
-		GotConn: func(info httptrace.GotConnInfo) {
-			c.gotConn = time.Now()
-			c.reused = info.Reused
-			c.conn, _ = info.Conn.(*countingConn)
-		},
-		GotFirstResponseByte: func() { c.firstB = time.Now() },
-	}
+	c.main = c.NewLane()
 	return c
+}
+
+// NewLane returns a lane that may run at the same time as the client's
+// other lanes.
+func (c *Client) NewLane() *Lane {
+	l := &Lane{c: c, bb: &bytesBody{}, pb: &partsBody{}}
+	l.getBody = l.rewind
+	l.trace = &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			l.gotConn = time.Now()
+			l.reused = info.Reused
+			if cc, ok := info.Conn.(*countingConn); ok {
+				l.conn = cc
+				cc.take(l)
+			}
+		},
+		GotFirstResponseByte: func() { l.firstB = time.Now() },
+	}
+	return l
+}
+
+// dial connects to addr, resolving its host with the request's resolver
+// when it has one and trying each address in turn.
+func dial(ctx context.Context, d *net.Dialer, network, addr string, req *Request) (net.Conn, error) {
+	if req == nil || req.Resolve == nil {
+		return d.DialContext(ctx, network, addr)
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if net.ParseIP(host) != nil {
+		return d.DialContext(ctx, network, addr)
+	}
+	ips, err := req.Resolve.Resolve(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	if len(ips) == 0 {
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	var first error
+	for _, ip := range ips {
+		conn, err := d.DialContext(ctx, network, net.JoinHostPort(ip, port))
+		if err == nil {
+			return conn, nil
+		}
+		if first == nil {
+			first = err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, first
 }
 
 var errTooManyRedirects = errors.New("maximum number of redirects exceeded")
 
-// Do sends req and fills res. Every failure is reported in res.Err, never
-// as a panic; res always has Start and Elapsed set.
-func (c *Client) Do(ctx context.Context, req *Request, res *Result) {
-	*res = Result{Header: res.Header, Body: res.Body[:0]}
-	if c.baseCtx != ctx {
-		c.baseCtx = ctx
-		c.traceCtx = httptrace.WithClientTrace(ctx, c.trace)
-	}
-	c.follow = req.FollowRedirects
-	c.dialTO = req.ConnectTimeout
-	c.count.readTimeout.Store(int64(req.ResponseTimeout))
-	c.firstB, c.gotConn, c.reused, c.conn = time.Time{}, time.Time{}, false, nil
-	r0, w0 := c.count.read.Load(), c.count.written.Load()
+// ErrTooManyRedirects reports whether err is the client giving up after
+// MaxRedirects redirects it followed by itself.
+func ErrTooManyRedirects(err error) bool { return errors.Is(err, errTooManyRedirects) }
 
-	rq := c.rc.R().SetContext(c.traceCtx)
-	c.planUA = false
-	for _, h := range req.Header {
-		rq.Header.Add(h.Name, h.Value)
-		if strings.EqualFold(h.Name, "User-Agent") {
-			c.planUA = true
-		}
+// Main returns the client's main lane, the one Do uses.
+func (c *Client) Main() *Lane { return c.main }
+
+// Do sends req on the client's main lane.
+func (c *Client) Do(ctx context.Context, req *Request, res *Result) { c.main.Do(ctx, req, res) }
+
+// Do sends req and fills res. Every failure is reported in res.Err, never
+// as a panic; res always has Start and Elapsed set. A 401 answered by the
+// request's credentials is retried once within the same exchange, as
+// HttpClient does: the result is then the second response, with the bytes
+// and time of both.
+func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
+	*res = Result{Body: l.body[:0]}
+	if l.baseCtx != ctx {
+		l.baseCtx = ctx
+		l.traceCtx = context.WithValue(httptrace.WithClientTrace(ctx, l.trace), laneKey{}, l)
 	}
-	if len(req.Body) > 0 {
-		rq.SetBody(req.Body)
+	l.req = req
+	l.readTimeout.Store(int64(req.ResponseTimeout))
+	l.firstB, l.gotConn, l.reused, l.conn = time.Time{}, time.Time{}, false, nil
+	l.authz = ""
+	if req.Auth != nil && req.Auth.Preemptive && !hasHeader(req.Header, "Authorization") {
+		l.authz = basicAuth(req.Auth)
 	}
-	if !req.KeepAlive {
-		rq.Header.Set("Connection", "close")
-	}
+	r0, w0 := l.read.Load(), l.written.Load()
 
 	res.Start = time.Now()
-	c.t0 = res.Start
-	resp, err := rq.Execute(req.Method, req.URL)
 	var raw *http.Response
-	if resp != nil {
-		raw = resp.RawResponse
+	var err error
+	for attempt := 0; ; attempt++ {
+		var resp *resty.Response
+		resp, err = l.c.rc.R().SetContext(l.traceCtx).Execute(req.Method, req.URL)
+		raw = nil
+		if resp != nil {
+			raw = resp.RawResponse
+		}
+		if raw != nil && raw.StatusCode == http.StatusUnauthorized && attempt == 0 && req.Auth != nil &&
+			!hasHeader(req.Header, "Authorization") {
+			uri := raw.Request.URL.RequestURI()
+			if v := answer(parseChallenges(raw.Header), req.Auth, raw.Request.Method, uri, schemeOf(l.authz)); v != "" {
+				io.Copy(io.Discard, raw.Body)
+				raw.Body.Close()
+				l.authz = v
+				continue
+			}
+		}
+		break
 	}
 	if raw != nil {
 		res.Status = raw.StatusCode
 		res.Message = reason(raw.Status)
 		res.Header = raw.Header
-		if raw.Request != nil && raw.Request.URL != nil {
+		if req.AutoRedirects && raw.Request != nil && raw.Request.URL != nil {
 			res.URL = raw.Request.URL.String()
 		}
-		err = errors.Join(err, c.readBody(raw.Body, req.KeepBody, res))
+		err = errors.Join(err, l.readBody(raw, req, res))
 		raw.Body.Close()
 	}
 	end := time.Now()
 	res.Elapsed = end.Sub(res.Start)
-	if !c.firstB.IsZero() {
-		res.Latency = c.firstB.Sub(res.Start)
+	if !l.firstB.IsZero() {
+		res.Latency = l.firstB.Sub(res.Start)
 	} else if err == nil {
 		res.Latency = res.Elapsed
 	}
-	if !c.gotConn.IsZero() && !c.reused {
-		res.Connect = c.gotConn.Sub(res.Start)
+	if !l.gotConn.IsZero() && !l.reused {
+		res.Connect = l.gotConn.Sub(res.Start)
 	}
-	if c.conn != nil {
-		c.count.readTimeout.Store(0)
-		c.conn.clearDeadline()
+	l.readTimeout.Store(0)
+	if l.conn != nil && l.conn.owner.Load() == l {
+		l.conn.release()
 	}
-	res.Bytes = c.count.read.Load() - r0
-	res.SentBytes = c.count.written.Load() - w0
+	res.Bytes = l.read.Load() - r0
+	res.SentBytes = l.written.Load() - w0
 	if res.URL == "" {
 		res.URL = req.URL
 	}
 	res.Err = err
+	l.req = nil
 }
 
-func (c *Client) readBody(body io.Reader, keep bool, res *Result) error {
+// prepare turns resty's request into exactly what JMeter sends: the plan's
+// headers in order and no others (no User-Agent of Go's or resty's own), the
+// Host the plan asks for, and the body with its length.
+func (l *Lane) prepare(r *http.Request) error {
+	req := l.req
+	h := r.Header
+	clear(h)
+	if !req.KeepAlive {
+		// JMeter also sends "Connection: keep-alive" otherwise; HTTP/1.1
+		// needs no header for that (README, "Deliberate differences").
+		h["Connection"] = closeConn
+	}
+	planUA := false
+	for _, hd := range req.Header {
+		k := http.CanonicalHeaderKey(hd.Name)
+		if k == "User-Agent" {
+			planUA = true
+		}
+		h[k] = append(h[k], hd.Value)
+	}
+	if !planUA {
+		// An empty value makes net/http send no User-Agent at all.
+		h["User-Agent"] = noUA
+	}
+	if l.authz != "" {
+		h["Authorization"] = []string{l.authz}
+	}
+	if req.Host != "" {
+		r.Host = req.Host
+	}
+	r.TransferEncoding = nil
+	switch {
+	case req.Parts != nil:
+		n, err := partsLength(req.Parts)
+		if err != nil {
+			return err
+		}
+		if !l.pb.closed.Load() && l.pb.parts != nil {
+			l.pb = &partsBody{} // the transport may still hold the last one
+		}
+		l.pb.reset(req.Parts)
+		l.pb.closed.Store(false)
+		r.Body, r.ContentLength, r.GetBody = l.pb, n, l.getBody
+		if n == 0 {
+			r.Body = http.NoBody
+			r.TransferEncoding = identity
+		}
+	case len(req.Body) > 0:
+		if !l.bb.closed.Load() && l.bb.Size() > 0 {
+			l.bb = &bytesBody{}
+		}
+		l.bb.Reset(req.Body)
+		l.bb.closed.Store(false)
+		r.Body, r.ContentLength, r.GetBody = l.bb, int64(len(req.Body)), l.getBody
+	default:
+		r.Body, r.ContentLength, r.GetBody = http.NoBody, 0, nil
+		if req.EmptyBody {
+			r.TransferEncoding = identity
+		} else {
+			r.Body = nil
+		}
+	}
+	return nil
+}
+
+var (
+	closeConn = []string{"close"}
+	noUA      = []string{""}
+)
+
+// rewind gives the transport a fresh copy of the body when a redirect (307,
+// 308) sends it again.
+func (l *Lane) rewind() (io.ReadCloser, error) {
+	req := l.req
+	if req == nil {
+		return http.NoBody, nil
+	}
+	if req.Parts != nil {
+		pb := &partsBody{}
+		pb.reset(req.Parts)
+		return pb, nil
+	}
+	bb := &bytesBody{}
+	bb.Reset(req.Body)
+	return bb, nil
+}
+
+func hasHeader(hs []Header, name string) bool {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *Lane) readBody(raw *http.Response, req *Request, res *Result) error {
+	keep := req.KeepBody != nil && req.KeepBody(raw.Header.Get("Content-Type"))
 	if !keep {
-		_, err := io.Copy(io.Discard, body)
+		_, err := io.Copy(io.Discard, raw.Body)
 		return err
 	}
-	buf := c.body[:0]
+	body := io.Reader(raw.Body)
+	if ce := raw.Header.Get("Content-Encoding"); ce != "" {
+		d, err := decoded(body, ce)
+		if err != nil {
+			io.Copy(io.Discard, raw.Body)
+			return err
+		}
+		body = d
+	}
+	if req.MD5 {
+		b, err := md5Body(body, l.body)
+		l.body, res.Body = b, b
+		io.Copy(io.Discard, raw.Body) // what a decoder left unread
+		return err
+	}
+	buf := l.body[:0]
 	for {
 		if len(buf) == cap(buf) {
-			if len(buf) >= c.maxBody {
-				c.body = buf
-				res.Body = buf
-				_, err := io.Copy(io.Discard, body)
+			if len(buf) >= l.c.maxBody {
+				l.body, res.Body = buf, buf
+				_, err := io.Copy(io.Discard, raw.Body)
 				return err
 			}
 			buf = append(buf, 0)[:len(buf)]
@@ -237,10 +469,10 @@ func (c *Client) readBody(body io.Reader, keep bool, res *Result) error {
 		n, err := body.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err != nil {
-			c.body = buf
-			res.Body = buf
+			l.body, res.Body = buf, buf
 			if err == io.EOF {
-				return nil
+				_, err = io.Copy(io.Discard, raw.Body) // what a decoder left unread
+				return err
 			}
 			return err
 		}

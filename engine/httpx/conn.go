@@ -6,37 +6,53 @@ import (
 	"time"
 )
 
-// counters totals the bytes moved over every connection of one client. The
-// client runs one request at a time, so the difference across a request is
-// exactly that request's traffic.
-type counters struct {
-	read, written atomic.Int64
-	// readTimeout, when non-zero, bounds each read while a request is in
-	// flight: JMeter's response timeout is a socket read timeout.
-	readTimeout atomic.Int64
-}
-
-// countingConn counts the bytes that cross a connection.
+// countingConn counts the bytes that cross a connection and credits them to
+// the lane whose request is using it (its owner). Bytes that move before a
+// lane takes the connection (the TLS handshake of a fresh connection) wait
+// in pending counters and go to the first lane that takes it.
 type countingConn struct {
 	net.Conn
-	c *counters
+	owner            atomic.Pointer[Lane]
+	pendRead, pendWr atomic.Int64
 }
 
 func (cc *countingConn) Read(p []byte) (int, error) {
-	if t := cc.c.readTimeout.Load(); t > 0 {
-		cc.Conn.SetReadDeadline(time.Now().Add(time.Duration(t)))
+	if o := cc.owner.Load(); o != nil {
+		// JMeter's response timeout is a socket read timeout: it bounds
+		// each read, not the whole response.
+		if t := o.readTimeout.Load(); t > 0 {
+			cc.Conn.SetReadDeadline(time.Now().Add(time.Duration(t)))
+		}
 	}
 	n, err := cc.Conn.Read(p)
-	cc.c.read.Add(int64(n))
+	// The transport's reader waits in Read before the request is even
+	// sent: credit whoever owns the connection once the bytes are in.
+	if o := cc.owner.Load(); o != nil {
+		o.read.Add(int64(n))
+	} else {
+		cc.pendRead.Add(int64(n))
+	}
 	return n, err
 }
 
 func (cc *countingConn) Write(p []byte) (int, error) {
 	n, err := cc.Conn.Write(p)
-	cc.c.written.Add(int64(n))
+	if o := cc.owner.Load(); o != nil {
+		o.written.Add(int64(n))
+	} else {
+		cc.pendWr.Add(int64(n))
+	}
 	return n, err
 }
 
-// clearDeadline lifts the read deadline once a request is over, so an idle
+// take makes l the connection's owner, crediting it with the bytes that
+// moved while the connection had none.
+func (cc *countingConn) take(l *Lane) {
+	cc.owner.Store(l)
+	l.read.Add(cc.pendRead.Swap(0))
+	l.written.Add(cc.pendWr.Swap(0))
+}
+
+// release lifts the read deadline once a request is over, so that an idle
 // keep-alive connection is not timed out while it waits for the next one.
-func (cc *countingConn) clearDeadline() { cc.Conn.SetReadDeadline(time.Time{}) }
+func (cc *countingConn) release() { cc.Conn.SetReadDeadline(time.Time{}) }

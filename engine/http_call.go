@@ -1,0 +1,572 @@
+package engine
+
+import (
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/report"
+)
+
+// httpState is a virtual user's HTTP memory besides its client: the sample
+// being made, the lanes for parallel downloads, and the state of the HTTP
+// Cache and DNS Cache Managers (JMeter keeps both per thread).
+type httpState struct {
+	main    httpLane
+	mainHop hop
+	lanes   []*httpLane // embedded resources; lanes[0] also serves serial downloads
+	call    httpCall
+	caches  map[*cacheManager]*userCache
+	dns     map[*dnsManager]*userDNS
+}
+
+// httpState returns the virtual user's HTTP state, made on first use.
+func (vu *VU) httpState() *httpState {
+	if vu.web == nil {
+		vu.web = &httpState{main: httpLane{l: vu.http.Main()}}
+	}
+	return vu.web
+}
+
+// lane returns the i-th lane for embedded resources.
+func (st *httpState) lane(vu *VU, i int) *httpLane {
+	for len(st.lanes) <= i {
+		st.lanes = append(st.lanes, &httpLane{l: vu.http.NewLane()})
+	}
+	return st.lanes[i]
+}
+
+// httpLane is one line of requests with the request and result it reuses.
+type httpLane struct {
+	l    *httpx.Lane
+	req  httpx.Request
+	res  httpx.Result
+	hdr  []httpx.Header
+	cred httpx.Credentials
+}
+
+// hop is what JMeter keeps of one exchange besides its JTL row.
+type hop struct {
+	method    string
+	redirect  bool
+	location  string
+	header    http.Header
+	body      []byte
+	mediaType string
+}
+
+// httpCall is one execution of an HTTP Request: its fields evaluated for
+// this sample, shared read-only by the lanes that download its resources.
+type httpCall struct {
+	h    *httpSampler
+	vu   *VU
+	st   *httpState
+	name string // the sample's label; sub-samples are name-0, name-1…
+
+	cs         *httpCharset
+	headers    []httpx.Header // from the Header Managers, without Host
+	host       string         // a Header Manager's Host, "" when none
+	hasHost    bool
+	planCT     bool   // a Header Manager sets a non-empty Content-Type
+	bodyCT     string // the Content-Type the body brings when the plan sets none
+	dropCT     bool   // multipart: the plan's Content-Type gives way
+	entity     bool   // the first request carries a body (maybe empty)
+	body       []byte
+	parts      []httpx.Part
+	connectTO  time.Duration
+	responseTO time.Duration
+	auth       []evalAuth
+	cache      *userCache
+	dns        *userDNS
+	inc, exc   *regexp.Regexp // embedded URL patterns
+	pool       int            // parallel downloads of embedded resources
+
+	args  []evalArg
+	files []evalFile
+	buf   []byte
+}
+
+func (c *httpCall) begin(h *httpSampler, vu *VU, st *httpState, name string) {
+	c.h, c.vu, c.st, c.name = h, vu, st, name
+	c.headers = c.headers[:0]
+	c.host, c.hasHost, c.planCT, c.bodyCT, c.dropCT, c.entity = "", false, false, "", false, false
+	c.body, c.parts = nil, nil
+	c.auth = c.auth[:0]
+	c.cache, c.dns = nil, nil
+}
+
+// end drops what the call held that the next one must not see.
+func (c *httpCall) end() {
+	c.body, c.parts = nil, nil
+}
+
+// prepare evaluates the sampler's fields for this sample: method, URL
+// (with the query string of GET, DELETE and OPTIONS), headers and body.
+func (c *httpCall) prepare() (method, u string, err error) {
+	h, vu := c.h, c.vu
+	method = strings.ToUpper(strings.TrimSpace(h.method.Eval(vu)))
+	if method == "" {
+		method = "GET"
+	}
+	if c.cs, err = lookupCharset(h.encoding.Eval(vu)); err != nil {
+		return method, "", err
+	}
+	u, err = h.url(vu)
+	if err != nil {
+		return method, u, err
+	}
+	c.args = c.args[:0]
+	for _, a := range h.args {
+		c.args = append(c.args, evalArg{name: a.name.Eval(vu), value: a.value.Eval(vu), encode: a.encode,
+			meta: a.meta, contentType: a.contentType})
+	}
+	c.files = c.files[:0]
+	for _, f := range h.files {
+		c.files = append(c.files, evalFile{path: f.path.Eval(vu), param: f.param.Eval(vu), mime: f.mime.Eval(vu)})
+	}
+	if !knownMethod(method) {
+		return method, u, &urlError{"java.lang.IllegalArgumentException", "Unexpected method: '" + method + "'"}
+	}
+	if queryMethod(method) && len(c.args) > 0 {
+		b := append(c.buf[:0], u...)
+		mark := len(b)
+		if strings.IndexByte(u, '?') >= 0 {
+			b = append(b, '&')
+		} else {
+			b = append(b, '?')
+		}
+		if q := appendQuery(b, c.args, c.cs); len(q) > mark+1 {
+			b = q
+			u = string(b)
+		}
+		c.buf = b[:0]
+	}
+	if err := checkURI(u); err != nil {
+		return method, u, err
+	}
+	for _, hd := range h.headers {
+		v := hd.value.Eval(vu)
+		if strings.EqualFold(hd.name, "Host") {
+			c.host, c.hasHost = v, true
+			continue
+		}
+		if strings.EqualFold(hd.name, "Content-Type") && v != "" {
+			c.planCT = true
+		}
+		c.headers = append(c.headers, httpx.Header{Name: hd.name, Value: v})
+	}
+	c.connectTO = millis(h.connectTO.Eval(vu))
+	c.responseTO = millis(h.responseTO.Eval(vu))
+	if err := c.buildBody(method); err != nil {
+		return method, u, err
+	}
+	if h.auth != nil {
+		c.auth = h.auth.eval(vu, c.auth)
+	}
+	if h.cache != nil {
+		c.cache = c.st.userCache(vu, h.cache)
+	}
+	if h.dns != nil {
+		c.dns = c.st.userDNS(vu, h.dns)
+	}
+	if h.embedded != nil {
+		c.inc, c.exc = h.embedded.patterns(vu)
+		c.pool = h.embedded.poolSize(vu)
+	}
+	return method, u, nil
+}
+
+// sendFileAsBody is JMeter's getSendFileAsPostBody: one file, with a path
+// and no parameter name, is the whole body.
+func (c *httpCall) sendFileAsBody() bool {
+	return len(c.files) == 1 && c.files[0].path != "" && c.files[0].param == ""
+}
+
+// sendValuesAsBody is getSendParameterValuesAsPostBody: "Body Data", or
+// arguments none of which has a name.
+func (c *httpCall) sendValuesAsBody() bool {
+	if c.h.rawBody {
+		return true
+	}
+	for _, a := range c.args {
+		if a.name != "" {
+			return false
+		}
+	}
+	return len(c.args) > 0
+}
+
+// buildBody works out the body of the sampler's own request, following
+// HTTPHC4Impl.setupHttpEntityEnclosingRequestData.
+func (c *httpCall) buildBody(method string) error {
+	switch {
+	case entityMethod(method):
+	case method == "GET" && ((len(c.args) == 0 && c.sendFileAsBody()) || c.sendValuesAsBody()):
+		// HttpGetWithEntity: a GET that carries a body.
+	default:
+		return nil
+	}
+	c.entity = true
+	filesOK := len(c.files) > 0
+	for _, f := range c.files {
+		if f.path == "" {
+			filesOK = false
+		}
+	}
+	switch {
+	case c.h.multipart || (filesOK && !c.sendFileAsBody()):
+		c.parts, c.bodyCT = multipart(c.buf, c.args, c.files, c.cs, c.h.browser, c.h.dir)
+		c.dropCT = true
+	case len(c.args) == 0 && c.sendFileAsBody():
+		f := c.files[0]
+		if !c.planCT && f.mime != "" {
+			c.bodyCT = f.mime
+		}
+		c.parts = []httpx.Part{{File: planFile(c.h.dir, f.path)}}
+	case c.sendValuesAsBody():
+		if !c.planCT {
+			if len(c.files) > 0 && c.files[0].mime != "" {
+				c.bodyCT = c.files[0].mime
+			} else {
+				c.bodyCT = "text/plain; charset=" + c.cs.name
+			}
+		}
+		c.buf = appendRaw(c.buf[:0], c.args, c.cs)
+		c.body = c.buf
+	default:
+		if !c.planCT {
+			c.bodyCT = "application/x-www-form-urlencoded; charset=" + c.cs.name
+		}
+		var err error
+		if c.buf, err = appendForm(c.buf[:0], c.args, c.cs); err != nil {
+			return err
+		}
+		c.body = c.buf
+	}
+	return nil
+}
+
+// fetch makes one request to u and fills s and hp: JMeter's
+// HTTPHC4Impl.sample. first marks the sampler's own request, the only one
+// with a body. It returns false when the HTTP Cache Manager answers from
+// its cache in JMeter's default mode, where no sample is made at all.
+func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, depth int, s *report.Sample, hp *hop) bool {
+	h := c.h
+	*hp = hop{method: method}
+	s.URL = u
+	req := &ln.req
+	*req = httpx.Request{
+		Method:          method,
+		URL:             u,
+		Header:          ln.hdr[:0],
+		ConnectTimeout:  c.connectTO,
+		ResponseTimeout: c.responseTO,
+		AutoRedirects:   h.auto,
+		KeepAlive:       h.keepAlive,
+		MD5:             h.md5,
+		KeepBody:        h.keep,
+	}
+	if !first && !following {
+		req.KeepBody = keepParsable // a resource is read only for its own resources
+	}
+	for _, hd := range c.headers {
+		if first && c.dropCT && strings.EqualFold(hd.Name, "Content-Type") {
+			continue
+		}
+		req.Header = append(req.Header, hd)
+	}
+	if first && c.entity {
+		if c.bodyCT != "" && (!c.planCT || c.dropCT) {
+			req.Header = append(req.Header, httpx.Header{Name: "Content-Type", Value: c.bodyCT})
+		}
+		req.Body, req.Parts, req.EmptyBody = c.body, c.parts, true
+	}
+	if c.hasHost {
+		req.Host = hostHeader(c.host, u)
+	}
+	if c.dns != nil {
+		req.Resolve = c.dns
+	}
+	if len(c.auth) > 0 {
+		if a := matchAuth(c.auth, u); a != nil {
+			ln.cred = httpx.Credentials{User: a.user, Password: a.pass, Realm: a.realm, Preemptive: a.preemptive}
+			req.Auth = &ln.cred
+		}
+	}
+	if c.cache != nil {
+		req.Header = c.cache.validators(c, u, req.Header)
+		if method == "GET" && c.cache.fresh(c, u, req.Header) {
+			ln.hdr = req.Header[:0]
+			return c.cachedSample(s)
+		}
+	}
+	ln.hdr = req.Header[:0]
+
+	res := &ln.res
+	ln.l.Do(c.vu.hard, req, res)
+	s.Start = res.Start
+	s.Elapsed = res.Elapsed
+	s.Latency = res.Latency
+	s.Connect = res.Connect
+	s.Bytes = res.Bytes
+	s.SentBytes = res.SentBytes
+	s.URL = res.URL
+	hp.header = res.Header
+	hp.body = res.Body
+	if res.Err != nil && res.Status == 0 {
+		class, msg := describeError(res.Err)
+		nonHTTP(s, class, msg)
+		return true
+	}
+	ct := headerValue(res.Header, "Content-Type")
+	s.Code = statusText(res.Status)
+	s.Message = res.Message
+	s.Success = res.Status >= 200 && res.Status <= 399
+	s.DataType = dataType(ct)
+	hp.mediaType = mediaType(ct)
+	if isRedirect(res.Status, method) {
+		hp.redirect = true
+		hp.location = headerValue(res.Header, "Location")
+		if hp.location == "" && res.Err == nil {
+			nonHTTP(s, "java.lang.IllegalArgumentException",
+				"Missing location header in redirect for "+method+" "+s.URL+" HTTP/1.1")
+			hp.redirect = false
+			return true
+		}
+	}
+	if res.Err != nil { // the body broke off
+		class, msg := describeError(res.Err)
+		nonHTTP(s, class, msg)
+		hp.redirect = false
+		return true
+	}
+	if c.cache != nil {
+		c.cache.save(c, method, res.Status, s.URL, res.Header, req.Header)
+	}
+	return true
+}
+
+// cachedSample is the sample of a request the HTTP Cache Manager answers
+// (cache_manager.cached_resource_mode): none at all by default.
+func (c *httpCall) cachedSample(s *report.Sample) bool {
+	m := c.h.cache
+	if m.mode == cacheNoSample {
+		return false
+	}
+	s.Start = time.Now()
+	s.Code, s.Message = "200", m.message
+	if m.mode == cacheCustom {
+		s.Code = m.code
+	}
+	s.Success = true
+	return true
+}
+
+// hostHeader is the Host a Header Manager asks for, with the port of its
+// value or of the URL, left out when it is the scheme's default (JMeter's
+// setConnectionHeaders).
+func hostHeader(value, u string) string {
+	scheme, _, port := splitURL(u)
+	if i := strings.LastIndexByte(value, ':'); i >= 0 && allDigits(value[i+1:]) && i+1 < len(value) {
+		port = strings.TrimLeft(value[i+1:], "0")
+		if port == "" {
+			port = "0"
+		}
+		value = value[:i]
+	}
+	if port == "" || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		return value
+	}
+	return value + ":" + port
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// splitURL returns the scheme (lower case), host and explicit port ("" when
+// none) of an absolute URL.
+func splitURL(u string) (scheme, host, port string) {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return "", "", ""
+	}
+	scheme = strings.ToLower(u[:i])
+	rest := u[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		rest = rest[:j]
+	}
+	if j := strings.LastIndexByte(rest, '@'); j >= 0 {
+		rest = rest[j+1:]
+	}
+	host = rest
+	if strings.HasPrefix(rest, "[") {
+		if j := strings.IndexByte(rest, ']'); j >= 0 {
+			host = rest[:j+1]
+			if strings.HasPrefix(rest[j+1:], ":") {
+				port = rest[j+2:]
+			}
+		}
+		return scheme, host, port
+	}
+	if j := strings.LastIndexByte(rest, ':'); j >= 0 {
+		host, port = rest[:j], rest[j+1:]
+	}
+	return scheme, host, port
+}
+
+// process is JMeter's resultProcessing: follow the redirects of a
+// redirect response (when "Follow Redirects" is ticked) and download the
+// embedded resources of a page, as sub-samples of s.
+func (c *httpCall) process(ln *httpLane, following bool, depth int, s *report.Sample, hp *hop) {
+	wasRedirected := false
+	if !following && hp.redirect && c.h.follow {
+		c.followRedirects(ln, depth, s, hp)
+		following, wasRedirected = true, true
+	}
+	if c.h.embedded == nil || !s.Success || s.DataType != "text" {
+		return
+	}
+	if depth > maxFrameDepth {
+		e := new(report.Sample)
+		*e = *s
+		e.Sub = nil
+		nonHTTP(e, "java.lang.Exception", "Maximum frame/iframe nesting depth exceeded.")
+		c.addSub(s, e)
+		return
+	}
+	if !wasRedirected {
+		c.downloadResources(ln, depth, s, hp)
+	}
+}
+
+// maxFrameDepth is JMeter's httpsampler.max_frame_depth.
+const maxFrameDepth = 5
+
+// followRedirects is JMeter's followRedirects: s becomes the container of
+// every request made (the first as name-0, then each hop), taking the
+// final response's code, message, URL and body, and the time and bytes of
+// them all.
+func (c *httpCall) followRedirects(ln *httpLane, depth int, s *report.Sample, hp *hop) {
+	first := new(report.Sample)
+	*first = *s
+	c.storeSub(s, first)
+	last, lastHop := first, *hp
+	n := 0
+	for ; n < httpx.MaxRedirects; n++ {
+		method := "GET"
+		if lastHop.method == "HEAD" {
+			method = "HEAD"
+		}
+		target, err := redirectTarget(last.URL, lastHop.location)
+		if err != nil {
+			// JMeter turns the last response into the error and stops.
+			nonHTTP(last, "java.net.MalformedURLException", err.Error())
+			lastHop.redirect = false
+			break
+		}
+		t := &report.Sample{Label: c.name}
+		var th hop
+		if !c.fetch(ln, target, method, false, true, depth, t, &th) {
+			break // the target was in the cache: the chain ends there
+		}
+		c.process(ln, true, depth, t, &th)
+		last, lastHop = t, th
+		if len(t.Sub) > 0 {
+			for _, sub := range t.Sub {
+				c.addSub(s, sub)
+			}
+		} else {
+			c.addSub(s, t)
+		}
+		if !th.redirect {
+			break
+		}
+	}
+	if n >= httpx.MaxRedirects {
+		e := new(report.Sample)
+		*e = *last
+		e.Sub = nil
+		nonHTTP(e, "java.io.IOException", "Exceeded maximum number of redirects: 20")
+		c.addSub(s, e)
+		last = e
+	}
+	s.URL = last.URL
+	s.Code, s.Message = last.Code, last.Message
+	s.Success = last.Success
+	s.DataType = last.DataType
+	*hp = lastHop
+}
+
+// redirectTarget resolves a Location against the URL that answered it, as
+// JMeter does: "/.." segments collapsed, spaces as %20.
+func redirectTarget(base, location string) (string, error) {
+	location = strings.ReplaceAll(strings.TrimSpace(location), " ", "%20")
+	return resolveURL(base, location)
+}
+
+// storeSub adds a sub-sample without touching the parent's totals
+// (JMeter's addRawSubResult): the first request of a redirect chain, the
+// page of its resources. Its label becomes name-N.
+func (c *httpCall) storeSub(p, sub *report.Sample) {
+	sub.Label = c.name + "-" + itoa(len(p.Sub))
+	sub.Sub = nil
+	p.Sub = append(p.Sub, sub)
+}
+
+// addSub adds a sub-sample as JMeter's addSubResult does: its end extends
+// the parent's, its bytes add to the parent's, its label becomes name-N.
+func (c *httpCall) addSub(p, sub *report.Sample) {
+	sub.ThreadName = c.vu.Name
+	if end := sub.End(); end.After(p.End()) {
+		p.Elapsed = end.Sub(p.Start)
+	}
+	p.Bytes += sub.Bytes
+	p.SentBytes += sub.SentBytes
+	sub.Label = c.name + "-" + itoa(len(p.Sub))
+	p.Sub = append(p.Sub, sub)
+}
+
+// itoa formats sub-sample indexes, without allocating for the first hundred.
+func itoa(i int) string {
+	if i >= 0 && i < len(smallInts) {
+		return smallInts[i]
+	}
+	return strconv.Itoa(i)
+}
+
+var smallInts [100]string
+
+func init() {
+	for i := range smallInts {
+		smallInts[i] = strconv.Itoa(i)
+	}
+}
+
+// requestHeaders renders the request headers as JMeter records them
+// (without Cookie), for assertions on "Request Headers".
+func (ln *httpLane) requestHeaders() string {
+	req := &ln.req
+	var b strings.Builder
+	if !req.KeepAlive {
+		b.WriteString("Connection: close\n")
+	}
+	for _, h := range req.Header {
+		if strings.EqualFold(h.Name, "Cookie") {
+			continue
+		}
+		b.WriteString(h.Name)
+		b.WriteString(": ")
+		b.WriteString(h.Value)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
