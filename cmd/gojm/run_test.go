@@ -84,9 +84,18 @@ func TestRunBookPlan(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 700 {
 		t.Errorf("Graph Results is %v, want 1200×700", b.Size())
 	}
-	for name, c := range map[string]color.RGBA{"mean (blue)": {0, 0, 255, 255}, "median (purple)": {128, 0, 128, 255}, "data (black)": {0, 0, 0, 255}} {
-		if n := countColour(img, c); n < 50 {
-			t.Errorf("%s line: %d pixels, want a visible line", name, n)
+	for _, want := range []struct {
+		name string
+		c    color.RGBA
+		min  int
+	}{
+		{"mean line (blue)", color.RGBA{0, 0, 255, 255}, 50},
+		{"median line (purple)", color.RGBA{128, 0, 128, 255}, 50},
+		// Points overlap where elapsed times repeat: a few are enough.
+		{"data points (black)", color.RGBA{0, 0, 0, 255}, 5},
+	} {
+		if n := countColour(img, want.c); n < want.min {
+			t.Errorf("%s: %d pixels, want at least %d", want.name, n, want.min)
 		}
 	}
 }
