@@ -1,8 +1,13 @@
 // Package httpx is the HTTP client of one virtual user: one connection pool,
 // one cookie jar, exact wire byte counts and JMeter's timings (latency to the
 // first response byte with connect included, connect time zero on a reused
-// connection). It is the only package that knows the HTTP library in use.
+// connection). It sends exactly the headers it is given (no User-Agent or
+// Accept-Encoding of its own), follows redirects only when asked, answers
+// Basic and Digest challenges, resolves names through a plan's DNS table and
+// decodes gzip and deflate bodies it keeps. It is the only package that knows
+// the HTTP library in use.
 //
-// A Client serves one request at a time, as a JMeter thread does; the engine
-// gives every virtual user its own.
+// A Lane serves one request at a time, as a JMeter thread does; a Client's
+// main lane serves the virtual user, and further lanes (parallel downloads
+// of embedded resources) share its connections and cookies.
 package httpx
