@@ -84,6 +84,9 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if err := report.WriteComparison(&text, cmp); err != nil {
 		return err
 	}
+	if err := writeServerComparison(&text, files, runs); err != nil { // compare_server.go
+		return err
+	}
 	if err := report.WriteComparisonJSON(&js, cmp); err != nil {
 		return err
 	}

@@ -135,7 +135,9 @@ func (w *Watcher) loop(ctx context.Context) {
 // finish takes a last sample of the tail since the previous tick, so the
 // CPU time of the run's last moments is counted, and builds the summary.
 func (w *Watcher) finish() {
-	if now := time.Now(); now.Sub(w.last) >= minFinalTick {
+	// A watch shorter than one interval still gets its one row: a run
+	// that ended quickly has a server too.
+	if now := time.Now(); now.Sub(w.last) >= minFinalTick || w.ticks == 0 {
 		w.tick(now)
 	}
 	if err := w.s.close(); err != nil && w.err == nil {
