@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -317,6 +318,13 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	hp.header = res.Header
 	hp.body = res.Body
 	if res.Err != nil && res.Status == 0 {
+		var fe *httpx.FileError
+		if errors.As(res.Err, &fe) {
+			// A file to upload that is not there: java.io.FileInputStream's
+			// exception, before anything is sent.
+			nonHTTP(s, "java.io.FileNotFoundException", fe.Path+" (No such file or directory)")
+			return true
+		}
 		class, msg := describeError(res.Err)
 		nonHTTP(s, class, msg)
 		return true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -180,6 +181,13 @@ func New(opt Options) *Client {
 			}
 			if len(via) > MaxRedirects {
 				return errTooManyRedirects
+			}
+			// HttpClient refuses to visit a redirect target twice.
+			target := req.URL.String()
+			for _, v := range via[1:] {
+				if v.URL.String() == target {
+					return fmt.Errorf("Circular redirect to '%s'", target)
+				}
 			}
 			if !hasHeader(l.req.Header, "Referer") {
 				delete(req.Header, "Referer") // net/http's own; HttpClient sends none
