@@ -2,8 +2,6 @@ package engine
 
 import (
 	"math/rand/v2"
-
-	"github.com/gojm/gojm/jmx"
 )
 
 // Iteration listeners: JMeter's LoopIterationListener. A CSV Data Set,
@@ -11,34 +9,14 @@ import (
 // registers with the nearest controller above it (for one standing under a
 // sampler, the sampler's controller; for one at plan level, each thread
 // group), and that controller tells it each time it starts an iteration,
-// before it runs any child. The elements are compiled once into c.built;
-// the controllers (controllers.go) find them with iterationListeners.
+// before it runs any child. The elements are compiled once into c.built,
+// where the controllers (ctl_compile.go) find them.
 
 // iterationListener is told when its controller starts an iteration. It
 // returns flowStopThread to end the virtual user (a CSV Data Set at the end
 // of its file with "stop thread on EOF").
 type iterationListener interface {
 	iterationStart(vu *VU) flow
-}
-
-// iterationListeners returns the compiled iteration listeners among
-// elements (the children of one controller) and under the samplers among
-// them, in tree order.
-func (c *compiler) iterationListeners(elems []*jmx.Element) []iterationListener {
-	var out []iterationListener
-	for _, k := range elems {
-		if l, ok := c.built[k].(iterationListener); ok {
-			out = append(out, l)
-		}
-		if d, ok := lookup(k); ok && d.kind == kSampler {
-			for _, g := range k.Children {
-				if l, ok := c.built[g].(iterationListener); ok {
-					out = append(out, l)
-				}
-			}
-		}
-	}
-	return out
 }
 
 // staticEval evaluates a template while compiling, with the properties

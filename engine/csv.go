@@ -96,6 +96,9 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (iterationListener, error) {
 	if ds.filename.Raw() == "" {
 		return nil, errors.New("CSV Data Set has no file name")
 	}
+	if static && strings.TrimSpace(name) == "" {
+		return nil, fmt.Errorf("the CSV Data Set's file name %q is empty when the plan starts (is a property or variable missing?)", ds.filename.Raw())
+	}
 	if static {
 		path := c.plan.resolvePath(name)
 		st, err := os.Stat(path)

@@ -339,16 +339,21 @@ func TestCSVDataSet(t *testing.T) {
 	}
 }
 
-func TestCSVDataSetMissingFileIsACompileError(t *testing.T) {
-	plan := writePlan(t, false, nil, tgEl("A", 1, 1, csvEl(map[string]string{"filename": "nope.csv", "variableNames": "v"}), postEl("/a", "${v}")))
-	src, err := jmx.Load(plan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Compile(src, Options{})
-	var je *jmx.Error
-	if !errors.As(err, &je) || !strings.Contains(je.Path, "CSVDataSet") || !strings.Contains(err.Error(), filepath.Join(filepath.Dir(plan), "nope.csv")) {
-		t.Errorf("error %v: want one naming the element and the path", err)
+func TestCSVDataSetFileProblemsAreCompileErrors(t *testing.T) {
+	for _, tc := range []struct{ filename, want string }{
+		{"nope.csv", "nope.csv\" not found (looked for "},
+		{"${__P(datafile,)}", "file name \"${__P(datafile,)}\" is empty when the plan starts"},
+	} {
+		plan := writePlan(t, false, nil, tgEl("A", 1, 1, csvEl(map[string]string{"filename": tc.filename, "variableNames": "v"}), postEl("/a", "${v}")))
+		src, err := jmx.Load(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Compile(src, Options{})
+		var je *jmx.Error
+		if !errors.As(err, &je) || !strings.Contains(je.Path, "CSVDataSet") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v: want one naming the element and containing %q", tc.filename, err, tc.want)
+		}
 	}
 }
 

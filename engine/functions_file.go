@@ -159,7 +159,9 @@ func (s *stringFromFile) next(vu *VU) string {
 		s.open(vu)
 		if s.r == nil {
 			if s.to != seqUnused {
-				vu.warnf("__StringFromFile: end of the file sequence")
+				// JMeter throws JMeterStopThreadException: the thread ends.
+				vu.warnf("__StringFromFile: end of the file sequence: the thread stops")
+				vu.stopThread()
 			}
 			return errText
 		}

@@ -431,3 +431,26 @@ func TestCompileJavaScriptForConditions(t *testing.T) {
 		t.Error("a syntax error was accepted")
 	}
 }
+
+// FuzzTemplate compiles and evaluates arbitrary field text: neither may
+// panic. Run with: go test ./engine -run XXX -fuzz FuzzTemplate
+func FuzzTemplate(f *testing.F) {
+	for _, s := range []string{"${x}", `a\,b${__P(p,${y})}`, "${__split(a|b,S,|)}", "abc${def", "${__V(a(b,c))}",
+		"${__jexl3(1 + ${n})}", "${__javaScript('x'.length)}", "${__char(65)}${__intSum(1,2)}", `\${x}\\`, "${__time(yyyy)}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := fnCompiler(nil)
+		tpl, err := c.tp.compile(s)
+		if err != nil {
+			return
+		}
+		if strings.Contains(s, "__StringFromFile") || strings.Contains(s, "__FileToString") || strings.Contains(s, "__CSVRead") || strings.Contains(s, "__log") {
+			return // reads or writes outside the test
+		}
+		if strings.Contains(s, "__javaScript") && strings.ContainsAny(s, "wfd") {
+			return // a script may loop for ever (while, for, do), as in JMeter
+		}
+		tpl.Eval(fnVU(c, 1, map[string]string{"n": "1"}))
+	})
+}
