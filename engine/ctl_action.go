@@ -65,7 +65,7 @@ func (a *testAction) sample(vu *VU, r *result) {
 		case taTargetTest:
 			vu.stopThread()
 			if a.action == taStopNow {
-				vu.run.Abort(errTestStopped)
+				vu.run.stopNow(errTestStopped)
 			} else {
 				vu.run.Stop(errTestStopped)
 			}

@@ -9,9 +9,12 @@ import (
 
 // ifCtl is JMeter's If Controller. With "Interpret condition as variable
 // expression" (useExpression) the condition's value must be "true", any
-// case; without it the value is JavaScript, which gojm evaluates for the
-// subset plans use (jscond.go). The condition is evaluated at the start of
-// each pass, or before every child with "Evaluate for all children".
+// case; without it the value is JavaScript that must give true or false.
+// The JavaScript conditions plans are made of (comparisons, && || !, string
+// equality, last_sample_ok) are translated into expr programs (jscond.go);
+// any other goes to the JavaScript engine of __javaScript (goja). The
+// condition is evaluated at the start of each pass, or before every child
+// with "Evaluate for all children".
 type ifCtl struct {
 	gen
 	c *ifCond
@@ -21,7 +24,8 @@ type ifCond struct {
 	cond    *Template
 	useExpr bool
 	evalAll bool
-	js      *jsCondition
+	js      *jsCondition // the condition as expr, when it translates
+	engine  *jsProgram   // the condition for the JavaScript engine otherwise
 	path    string
 }
 
@@ -34,10 +38,11 @@ func buildIf(c *compiler, e *jmx.Element, d *ctlDef) error {
 	}
 	if !ic.useExpr {
 		js, err := compileJSCondition(ic.cond)
-		if err != nil {
-			return fmt.Errorf("the condition is JavaScript (\"Interpret Condition as Variable Expression?\" is off) and gojm cannot evaluate it: %w; tick the option and write the condition with ${__jexl3(…)}", err)
+		if err == nil {
+			ic.js = js
+		} else if ic.engine, err = compileJSEngine(c, e, ic.cond); err != nil {
+			return fmt.Errorf("the condition is JavaScript (\"Interpret Condition as Variable Expression?\" is off) that does not compile: %w", err)
 		}
-		ic.js = js
 	}
 	d.make = func(*VU) ctlHooks { return &ifCtl{c: ic} }
 	return nil
@@ -48,7 +53,13 @@ func (f *ifCtl) evaluate(vu *VU) bool {
 	if f.c.useExpr {
 		return strings.EqualFold(s, "true")
 	}
-	ok, err := f.c.js.eval(s)
+	var ok bool
+	var err error
+	if f.c.js != nil {
+		ok, err = f.c.js.eval(s)
+	} else {
+		ok, err = evalJSEngine(vu, f.c.engine, s)
+	}
 	if err != nil {
 		// JMeter logs the script error and takes the condition as false.
 		vu.log.Error(fmt.Sprintf("%s: error while processing [%s]: %v", f.c.path, s, err), "thread", vu.Name)
@@ -74,4 +85,48 @@ func (f *ifCtl) next(vu *VU) samplerItem {
 func (f *ifCtl) triggerEndOfLoop(vu *VU) {
 	f.initializeSubControllers(vu)
 	f.gen.triggerEndOfLoop(vu)
+}
+
+// compileJSEngine prepares a condition for the JavaScript engine. A
+// condition with ${…} is checked with each reference as a name, since its
+// text is known only when it runs.
+func compileJSEngine(c *compiler, e *jmx.Element, t *Template) (*jsProgram, error) {
+	if t.Const() {
+		return compileJavaScript(c, e, strings.TrimSpace(t.Raw()))
+	}
+	var skel strings.Builder
+	for _, p := range t.parts {
+		if p.kind == litPart {
+			skel.WriteString(p.lit)
+		} else {
+			skel.WriteString("_")
+		}
+	}
+	if _, err := compileJavaScript(c, e, strings.TrimSpace(skel.String())); err != nil {
+		return nil, err
+	}
+	return &jsProgram{src: t}, nil
+}
+
+// evalJSEngine runs a condition whose text is src on the JavaScript engine
+// and wants JMeter's "true" or "false" back.
+func evalJSEngine(vu *VU, p *jsProgram, src string) (bool, error) {
+	prog := p.prog
+	if prog == nil {
+		var err error
+		if prog, err = jsPrograms.get(src); err != nil {
+			return false, err
+		}
+	}
+	out, err := runJS(vu, prog)
+	if err != nil {
+		return false, err
+	}
+	switch out {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("BAD CONDITION :: %s :: expected true or false", src)
 }

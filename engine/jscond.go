@@ -194,6 +194,9 @@ func jsTokens(s string) ([]jsTok, error) {
 				}
 			}
 			if op == "" {
+				if c == '.' {
+					return nil, fmt.Errorf("unsupported JavaScript: property or method access at %q", s[i:])
+				}
 				r, _ := utf8.DecodeRuneInString(s[i:])
 				return nil, fmt.Errorf("unsupported JavaScript at %q", string(r))
 			}

@@ -26,6 +26,7 @@ type RunOptions struct {
 // Run is a plan being run.
 type Run struct {
 	plan     *Plan
+	base     context.Context // the context Start was given
 	hard     context.Context
 	abort    context.CancelCauseFunc
 	soft     context.Context
@@ -40,6 +41,8 @@ type Run struct {
 	seed     atomic.Uint64
 	// stopTearDown stops the tearDown phase once it has begun.
 	stopTearDown context.CancelCauseFunc
+	// userAbort is set by Abort: no tearDown group runs after it.
+	userAbort atomic.Bool
 	// start is when the run started (JMeter's test start time, which the
 	// throughput timers schedule from).
 	start time.Time
@@ -54,7 +57,7 @@ type Run struct {
 // Start runs p in the background, sending every sample to sink. Cancelling
 // ctx aborts the run as Abort does.
 func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run {
-	r := &Run{plan: p, done: make(chan struct{}), start: time.Now()}
+	r := &Run{plan: p, base: ctx, done: make(chan struct{}), start: time.Now()}
 	r.hard, r.abort = context.WithCancelCause(ctx)
 	r.soft, r.stop = context.WithCancelCause(r.hard)
 	tick := opt.Tick
@@ -68,20 +71,30 @@ func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run 
 }
 
 // Stop ends the run gently: no new sample starts, running ones finish.
-// Called while tearDown groups run (after an earlier stop), it stops those.
+// Called while tearDown groups run, it stops those.
 func (r *Run) Stop(cause error) {
 	r.mu.Lock()
 	td := r.stopTearDown
 	r.mu.Unlock()
-	if td != nil && r.soft.Err() != nil {
+	if td != nil {
 		td(cause)
 	}
 	r.stop(cause)
 }
 
-// Abort ends the run now: running requests are cancelled too.
+// Abort ends the run now: running requests are cancelled too, and no
+// tearDown group runs.
 func (r *Run) Abort(cause error) {
-	r.stop(cause)
+	r.userAbort.Store(true)
+	r.Stop(cause)
+	r.abort(cause)
+}
+
+// stopNow is the plan's own Stop Test Now (a sampler error, a Flow Control
+// Action): running requests are cancelled; tearDown groups still run when
+// the plan asks for them after a stop, as in JMeter 5.
+func (r *Run) stopNow(cause error) {
+	r.Stop(cause)
 	r.abort(cause)
 }
 
@@ -148,7 +161,7 @@ func (r *Run) run() {
 	defer close(r.done)
 	base := r.newVU(&group{name: "", path: r.plan.Name}, 0, r.soft)
 	setUserVariables(base, r.plan.udv)
-	phase := func(kind groupKind, soft context.Context) {
+	phase := func(kind groupKind, soft, hard context.Context) {
 		var wg sync.WaitGroup
 		for _, g := range r.plan.groups {
 			if g.kind != kind {
@@ -158,30 +171,33 @@ func (r *Run) run() {
 				break
 			}
 			if r.plan.Serial {
-				r.runGroup(g, base, soft)
+				r.runGroup(g, base, soft, hard)
 				continue
 			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r.runGroup(g, base, soft)
+				r.runGroup(g, base, soft, hard)
 			}()
 		}
 		wg.Wait()
 	}
-	phase(setUpGroup, r.soft)
+	phase(setUpGroup, r.soft, r.hard)
 	mainGroups := r.soft.Err() == nil
 	if mainGroups {
-		phase(mainGroup, r.soft)
+		phase(mainGroup, r.soft, r.hard)
 	}
-	if r.soft.Err() == nil || mainGroups && r.plan.TearDownOnShutdown {
+	if !r.userAbort.Load() && (r.soft.Err() == nil || mainGroups && r.plan.TearDownOnShutdown) {
 		// tearDown groups run under a stop of their own, so that a stopped
-		// test still tidies up when the plan asks for it; an abort ends them.
-		td, cancel := context.WithCancelCause(r.hard)
+		// test still tidies up when the plan asks for it; Stop and Abort
+		// end them.
+		td, cancel := context.WithCancelCause(r.base)
 		r.mu.Lock()
 		r.stopTearDown = cancel
 		r.mu.Unlock()
-		phase(tearDownGroup, td)
+		if !r.userAbort.Load() {
+			phase(tearDownGroup, td, td)
+		}
 		cancel(nil)
 	}
 	err := r.col.Close()
@@ -203,7 +219,7 @@ var errTestStopped = errors.New("the test plan stopped the test")
 // each goroutine at its turn, which is the same to the plan. With
 // delayedStart JMeter spaces the starts over what is left of the ramp-up
 // and starts none past the end.
-func (r *Run) runGroup(g *group, base *VU, soft context.Context) {
+func (r *Run) runGroup(g *group, base *VU, soft, hard context.Context) {
 	s, err := g.evaluate(base)
 	if err != nil {
 		r.fail(err)
@@ -231,6 +247,7 @@ func (r *Run) runGroup(g *group, base *VU, soft context.Context) {
 	var wg sync.WaitGroup
 	startVU := func(i int, stopAt time.Time) {
 		vu := r.newVU(g, i+1, soft)
+		vu.hard = hard
 		vu.Vars.copyFrom(base.Vars)
 		vu.stopAt = stopAt
 		vu.groupThreads = s.threads

@@ -224,7 +224,7 @@ func (vu *VU) execute(n *samplerNode, ts *txSampler) {
 	}
 	if r.stop == stopTestNow || !r.Success && g.onError == errStopTestNow {
 		vu.stopThread()
-		vu.run.Abort(errTestStopped)
+		vu.run.stopNow(errTestStopped)
 	}
 	if r.action != actContinue {
 		vu.action = r.action

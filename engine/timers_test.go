@@ -1,0 +1,99 @@
+package engine
+
+import (
+	"math"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// java.util.Random's sequence, as printed by Java for these seeds.
+func TestJRandomMatchesJavaUtilRandom(t *testing.T) {
+	tests := []struct {
+		seed int64
+		want []float64
+	}{
+		{42, []float64{0.7275636800328681, 0.6832234717598454, 0.30871945533265976}},
+		{-7, []float64{0.2691218093260761}},
+	}
+	for _, tt := range tests {
+		var r jRandom
+		r.setSeed(tt.seed)
+		for i, w := range tt.want {
+			if got := r.nextDouble(); got != w {
+				t.Errorf("seed %d, draw %d: %v, want %v", tt.seed, i, got, w)
+			}
+		}
+	}
+}
+
+// The schedule of JMeter's own PreciseThroughputTimerTest.testTimer1: 2
+// samples a second, generated 5 seconds at a time, seed 42.
+func TestPreciseThroughputScheduleOfJMetersTest(t *testing.T) {
+	want := []float64{
+		1.3787403472085118, 1.3853924503706834, 1.5435972766632988, 1.8439145670565282, 2.3182678790457665,
+		3.327744758972868, 3.416117358799227, 3.6378184001643405, 3.914508893950179, 4.516861323360891,
+		5.861089688439262, 5.886892389546892, 6.04883784433166, 6.932834371796743, 7.182454872116432,
+		7.937136908931478, 7.9717495544484205, 8.749530906277236, 9.129829359439105, 9.596638914343584,
+		10.157091194132905, 11.789599597385642, 12.088437733764593, 12.855201742074335, 12.900124422510304,
+		13.567031289116144, 13.7564020338373, 13.762549742953254, 14.088984654178198, 14.870178407479408,
+		16.45828248705902,
+	}
+	p := &poissonArrivals{rate: func() float64 { return 2 }, batch: 1, duration: 5}
+	p.rnd.setSeed(42)
+	for i, w := range want {
+		got, ok := p.next()
+		if !ok || math.Abs(got-w) > 1e-9 {
+			t.Fatalf("event %d: %v (%v), want %v", i, got, ok, w)
+		}
+	}
+}
+
+// JMeter's verifyExactThroughput: each duration window gets exactly its
+// share of events, in order, batches included.
+func TestPreciseThroughputExactPerWindow(t *testing.T) {
+	tests := []struct {
+		seed                         int64
+		duration, throughput, period int
+	}{
+		{6217980321110818258, 60, 5, 60},
+		{6812190053835844998, 60, 5, 60},
+		{2110188512211996814, 27, 1, 85},
+		{4389853422207095555, 21, 26, 79},
+	}
+	for _, tt := range tests {
+		for batch := 1; batch < 3; batch++ {
+			rate := float64(tt.throughput*batch) / float64(tt.period)
+			p := &poissonArrivals{rate: func() float64 { return rate }, batch: batch, duration: int64(tt.duration)}
+			p.rnd.setSeed(tt.seed)
+			perWindow := int(math.Ceil(float64(tt.throughput)/float64(tt.period)*float64(tt.duration))) * batch
+			prev := 0.0
+			for w := 0; w < 100; w++ {
+				for i := 0; i < perWindow; i++ {
+					next, ok := p.next()
+					if !ok || next < prev || next < float64(w*tt.duration) || next >= float64((w+1)*tt.duration) {
+						t.Fatalf("seed %d batch %d: event %d of window %d at %v (previous %v)", tt.seed, batch, i, w, next, prev)
+					}
+					prev = next
+				}
+			}
+		}
+	}
+}
+
+// A Precise Throughput Timer in a plan: its seeded schedule from the
+// test's start, and a thread whose next turn falls after its end stops.
+func TestPreciseThroughputTimerInAPlan(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ptt := xmlEl("PreciseThroughputTimer", "ptt",
+			`<doubleProp><name>throughput</name><value>120</value></doubleProp>`+ip("throughputPeriod", 60)+
+				`<longProp name="duration">5</longProp>`+ip("batchSize", 1)+`<longProp name="randomSeed">42</longProp>`)
+		t0 := time.Now()
+		m := runXML(t, xPlan("", xGroup("G", groupOpts{loops: "-1", scheduler: true, duration: 3}, ptt, xJava("S", 0, ""))), nil)
+		// 2 a second, seed 42: events at 1.378…, 1.385…, 1.543…, 1.843…,
+		// 2.318…; the next, 3.327…, is after the end.
+		if got := at(m, t0, ""); got != "S@1378 S@1385 S@1543 S@1843 S@2318" {
+			t.Errorf("samples %s", got)
+		}
+	})
+}
