@@ -301,7 +301,10 @@ func (h *httpSampler) url(vu *VU) (string, error) {
 			return proto + "://" + host + path, &urlError{"java.lang.NumberFormatException", fmt.Sprintf("For input string: %q", port)}
 		}
 		if n > 0 && !(proto == "http" && n == 80) && !(proto == "https" && n == 443) {
-			host += ":" + strconv.Itoa(n)
+			if port[0] == '0' || port[0] == '+' {
+				port = strconv.Itoa(n)
+			}
+			return proto + "://" + host + ":" + port + path, nil
 		}
 	}
 	return proto + "://" + host + path, nil
@@ -333,7 +336,11 @@ func knownMethod(m string) bool {
 
 // millis parses a timeout field in milliseconds; blank or bad text is none.
 func millis(s string) time.Duration {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0 // the usual case: no error to allocate
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
 		return 0
 	}

@@ -42,9 +42,13 @@ func lookupCharset(name string) (*httpCharset, error) {
 	if err != nil || enc == nil {
 		return nil, &charsetError{name: name}
 	}
-	canon, err := ianaindex.IANA.Name(enc)
-	if err != nil {
-		canon = name
+	// Java names charsets by their MIME (preferred) names: ISO-8859-1,
+	// windows-1252, Shift_JIS…
+	canon, err := ianaindex.MIME.Name(enc)
+	if err != nil || canon == "" {
+		if canon, err = ianaindex.IANA.Name(enc); err != nil {
+			canon = name
+		}
 	}
 	if canon == "UTF-8" {
 		return utf8Charset, nil
@@ -117,15 +121,12 @@ func appendURLEncoded(b []byte, s string, cs *httpCharset) []byte {
 	if plain {
 		return append(b, s...)
 	}
-	var raw []byte
-	if cs.enc == nil {
-		raw = []byte(s)
-	} else {
-		raw = cs.appendEncoded(nil, s)
+	if cs.enc != nil {
+		s = string(cs.appendEncoded(nil, s))
 	}
 	const hex = "0123456789ABCDEF"
-	for _, c := range raw {
-		switch {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
 		case formSafe[c]:
 			b = append(b, c)
 		case c == ' ':

@@ -116,7 +116,8 @@ type Lane struct {
 	readTimeout   atomic.Int64
 
 	req      *Request
-	authz    string // Authorization value sent with the request, if any
+	vals     []string // header values of the request in flight
+	authz    string   // Authorization value sent with the request, if any
 	body     []byte
 	bb       *bytesBody
 	pb       *partsBody
@@ -360,12 +361,20 @@ func (l *Lane) prepare(r *http.Request) error {
 		h["Connection"] = closeConn
 	}
 	planUA := false
+	// The values live in the lane's own slab, reused from one request to
+	// the next; a name given twice gets a slice of its own.
+	l.vals = l.vals[:0]
 	for _, hd := range req.Header {
 		k := http.CanonicalHeaderKey(hd.Name)
 		if k == "User-Agent" {
 			planUA = true
 		}
-		h[k] = append(h[k], hd.Value)
+		if old, ok := h[k]; ok {
+			h[k] = append(old[:len(old):len(old)], hd.Value)
+			continue
+		}
+		l.vals = append(l.vals, hd.Value)
+		h[k] = l.vals[len(l.vals)-1 : len(l.vals) : len(l.vals)]
 	}
 	if !planUA {
 		// An empty value makes net/http send no User-Agent at all.
