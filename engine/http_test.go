@@ -26,27 +26,27 @@ import (
 	"github.com/gojm/gojm/report"
 )
 
-// wireReq is a request as a test server received it.
-type wireReq struct {
+// hReq is a request as a test server received it.
+type hReq struct {
 	Method, Target, Host string
 	Header               http.Header
 	Body                 string
 }
 
-// wireServer records every request, body included, then answers with h.
-type wireServer struct {
+// hServer records every request, body included, then answers with h.
+type hServer struct {
 	mu   sync.Mutex
-	reqs []wireReq
+	reqs []hReq
 	srv  *httptest.Server
 }
 
-func newWire(t *testing.T, h http.HandlerFunc) *wireServer {
+func hNewServer(t *testing.T, h http.HandlerFunc) *hServer {
 	t.Helper()
-	w := &wireServer{}
+	w := &hServer{}
 	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		w.mu.Lock()
-		w.reqs = append(w.reqs, wireReq{Method: r.Method, Target: r.RequestURI, Host: r.Host, Header: r.Header, Body: string(body)})
+		w.reqs = append(w.reqs, hReq{Method: r.Method, Target: r.RequestURI, Host: r.Host, Header: r.Header, Body: string(body)})
 		w.mu.Unlock()
 		if h == nil {
 			rw.Header().Set("Content-Type", "text/plain")
@@ -59,64 +59,64 @@ func newWire(t *testing.T, h http.HandlerFunc) *wireServer {
 	return w
 }
 
-func (w *wireServer) requests() []wireReq {
+func (w *hServer) requests() []hReq {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]wireReq(nil), w.reqs...)
+	return append([]hReq(nil), w.reqs...)
 }
 
-func (w *wireServer) props() map[string]string {
+func (w *hServer) props() map[string]string {
 	u, _ := url.Parse(w.srv.URL)
 	h, p, _ := net.SplitHostPort(u.Host)
 	return map[string]string{"host": h, "port": p}
 }
 
-func (w *wireServer) hostPort() string { return strings.TrimPrefix(w.srv.URL, "http://") }
+func (w *hServer) hostPort() string { return strings.TrimPrefix(w.srv.URL, "http://") }
 
-// xmlEsc escapes text for the plans the tests write.
-func xmlEsc(s string) string {
+// hEsc escapes text for the plans the tests write.
+func hEsc(s string) string {
 	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 	return r.Replace(s)
 }
 
-func xprop(name, value string) string {
+func hprop(name, value string) string {
 	if value == "true" || value == "false" {
 		return fmt.Sprintf(`<boolProp name="%s">%s</boolProp>`, name, value)
 	}
-	return fmt.Sprintf(`<stringProp name="%s">%s</stringProp>`, name, xmlEsc(value))
+	return fmt.Sprintf(`<stringProp name="%s">%s</stringProp>`, name, hEsc(value))
 }
 
 // harg is an HTTP argument with JMeter's usual "=" metadata.
 func harg(name, value string, encode bool) string { return hargMeta(name, value, "=", encode) }
 
 func hargMeta(name, value, meta string, encode bool) string {
-	return `<elementProp name="` + xmlEsc(name) + `" elementType="HTTPArgument">` +
-		xprop("HTTPArgument.always_encode", strconv.FormatBool(encode)) + xprop("Argument.name", name) +
-		xprop("Argument.value", value) + xprop("Argument.metadata", meta) + `</elementProp>`
+	return `<elementProp name="` + hEsc(name) + `" elementType="HTTPArgument">` +
+		hprop("HTTPArgument.always_encode", strconv.FormatBool(encode)) + hprop("Argument.name", name) +
+		hprop("Argument.value", value) + hprop("Argument.metadata", meta) + `</elementProp>`
 }
 
 func hfile(path, param, mime string) string {
-	return `<elementProp name="` + xmlEsc(path) + `" elementType="HTTPFileArg">` +
-		xprop("File.path", path) + xprop("File.paramname", param) + xprop("File.mimetype", mime) + `</elementProp>`
+	return `<elementProp name="` + hEsc(path) + `" elementType="HTTPFileArg">` +
+		hprop("File.path", path) + hprop("File.paramname", param) + hprop("File.mimetype", mime) + `</elementProp>`
 }
 
-// headerManager is an HTTP Header Manager with name/value pairs.
-func headerManager(pairs ...string) string {
+// hHeaders is an HTTP Header Manager with name/value pairs.
+func hHeaders(pairs ...string) string {
 	var b strings.Builder
 	b.WriteString(`<HeaderManager guiclass="HeaderPanel" testclass="HeaderManager" testname="Headers"><collectionProp name="HeaderManager.headers">`)
 	for i := 0; i+1 < len(pairs); i += 2 {
-		b.WriteString(`<elementProp name="" elementType="Header">` + xprop("Header.name", pairs[i]) + xprop("Header.value", pairs[i+1]) + `</elementProp>`)
+		b.WriteString(`<elementProp name="" elementType="Header">` + hprop("Header.name", pairs[i]) + hprop("Header.value", pairs[i+1]) + `</elementProp>`)
 	}
 	b.WriteString(`</collectionProp></HeaderManager><hashTree/>`)
 	return b.String()
 }
 
-// element is a config element or listener with plain properties.
-func element(class, name string, props ...string) string {
+// hElement is a config hElement or listener with plain properties.
+func hElement(class, name string, props ...string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<%s guiclass="x" testclass="%s" testname="%s">`, class, class, name)
 	for i := 0; i+1 < len(props); i += 2 {
-		b.WriteString(xprop(props[i], props[i+1]))
+		b.WriteString(hprop(props[i], props[i+1]))
 	}
 	fmt.Fprintf(&b, `</%s><hashTree/>`, class)
 	return b.String()
@@ -133,7 +133,7 @@ type httpSpec struct {
 
 func (s httpSpec) xml() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<HTTPSamplerProxy guiclass="HttpTestSampleGui" testclass="HTTPSamplerProxy" testname="%s">`, xmlEsc(s.name))
+	fmt.Fprintf(&b, `<HTTPSamplerProxy guiclass="HttpTestSampleGui" testclass="HTTPSamplerProxy" testname="%s">`, hEsc(s.name))
 	b.WriteString(`<elementProp name="HTTPsampler.Arguments" elementType="Arguments"><collectionProp name="Arguments.arguments">`)
 	b.WriteString(strings.Join(s.args, ""))
 	b.WriteString(`</collectionProp></elementProp>`)
@@ -147,22 +147,22 @@ func (s httpSpec) xml() string {
 		if !strings.Contains(p, ".") {
 			p = "HTTPSampler." + p
 		}
-		b.WriteString(xprop(p, s.props[i+1]))
+		b.WriteString(hprop(p, s.props[i+1]))
 	}
 	b.WriteString(`</HTTPSamplerProxy><hashTree>` + s.children + `</hashTree>`)
 	return b.String()
 }
 
-// testPlan is one thread looping loops times over the samplers, with the
+// hPlan is one thread looping loops times over the samplers, with the
 // configs at the plan's level and HTTP Request Defaults pointing at the
 // host and port properties.
-func testPlan(configs string, loops int, samplers ...httpSpec) string {
+func hPlan(configs string, loops int, samplers ...httpSpec) string {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?><jmeterTestPlan version="1.2" properties="5.0" jmeter="5.6"><hashTree>`)
 	b.WriteString(`<TestPlan guiclass="TestPlanGui" testclass="TestPlan" testname="Plan"><elementProp name="TestPlan.user_defined_variables" elementType="Arguments"><collectionProp name="Arguments.arguments"/></elementProp></TestPlan><hashTree>`)
 	b.WriteString(`<ConfigTestElement guiclass="HttpDefaultsGui" testclass="ConfigTestElement" testname="Defaults">` +
 		`<elementProp name="HTTPsampler.Arguments" elementType="Arguments"><collectionProp name="Arguments.arguments"/></elementProp>` +
-		xprop("HTTPSampler.domain", "${__P(host)}") + xprop("HTTPSampler.port", "${__P(port)}") + `</ConfigTestElement><hashTree/>`)
+		hprop("HTTPSampler.domain", "${__P(host)}") + hprop("HTTPSampler.port", "${__P(port)}") + `</ConfigTestElement><hashTree/>`)
 	b.WriteString(configs)
 	fmt.Fprintf(&b, `<ThreadGroup guiclass="ThreadGroupGui" testclass="ThreadGroup" testname="Users">`+
 		`<elementProp name="ThreadGroup.main_controller" elementType="LoopController" guiclass="LoopControlPanel" testclass="LoopController">`+
@@ -176,9 +176,9 @@ func testPlan(configs string, loops int, samplers ...httpSpec) string {
 	return b.String()
 }
 
-// runXML writes the plan (and any files beside it) to a folder of its own
+// hRun writes the plan (and any files beside it) to a folder of its own
 // and runs it.
-func runXML(t *testing.T, plan string, props map[string]string, files map[string]string) *memSink {
+func hRun(t *testing.T, plan string, props map[string]string, files map[string]string) *memSink {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
@@ -193,7 +193,7 @@ func runXML(t *testing.T, plan string, props map[string]string, files map[string
 	return runPlan(t, path, props)
 }
 
-func compileXML(t *testing.T, plan string, props map[string]string) error {
+func hCompile(t *testing.T, plan string, props map[string]string) error {
 	t.Helper()
 	src, err := jmx.Read(strings.NewReader(plan), "plan.jmx", t.TempDir())
 	if err != nil {
@@ -203,7 +203,7 @@ func compileXML(t *testing.T, plan string, props map[string]string) error {
 	return err
 }
 
-func headerLine(h http.Header, name string) string {
+func hHeader(h http.Header, name string) string {
 	return strings.Join(h.Values(name), " | ")
 }
 
@@ -237,7 +237,7 @@ func TestHTTPArgumentsAsJMeterSendsThem(t *testing.T) {
 			args: []string{harg("q", "é", true)}, target: "/e", body: "q=%E9",
 			ctype: "application/x-www-form-urlencoded; charset=ISO-8859-1", clen: "5"},
 		{name: "POST keeps the Header Manager's Content-Type", props: []string{"path", "/e", "method", "POST"},
-			args: []string{harg("a", "1", true)}, children: headerManager("Content-Type", "application/vnd.x"),
+			args: []string{harg("a", "1", true)}, children: hHeaders("Content-Type", "application/vnd.x"),
 			target: "/e", body: "a=1", ctype: "application/vnd.x", clen: "3"},
 		{name: "POST with no arguments", props: []string{"path", "/e", "method", "POST"},
 			target: "/e", ctype: "application/x-www-form-urlencoded; charset=UTF-8", clen: "0"},
@@ -268,8 +268,8 @@ func TestHTTPArgumentsAsJMeterSendsThem(t *testing.T) {
 			args: []string{harg("a", "1", true)}, target: "/e", ctype: "-", clen: "-"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWire(t, nil)
-			sink := runXML(t, testPlan("", 1, httpSpec{name: "s", props: tc.props, args: tc.args, children: tc.children}), w.props(), nil)
+			w := hNewServer(t, nil)
+			sink := hRun(t, hPlan("", 1, httpSpec{name: "s", props: tc.props, args: tc.args, children: tc.children}), w.props(), nil)
 			reqs := w.requests()
 			if len(reqs) != 1 || len(sink.samples) != 1 {
 				t.Fatalf("%d requests, %d samples", len(reqs), len(sink.samples))
@@ -279,7 +279,7 @@ func TestHTTPArgumentsAsJMeterSendsThem(t *testing.T) {
 				t.Errorf("sent %s %q body %q; want %q body %q", r.Method, r.Target, r.Body, tc.target, tc.body)
 			}
 			for _, h := range []struct{ name, want string }{{"Content-Type", tc.ctype}, {"Content-Length", tc.clen}} {
-				got := headerLine(r.Header, h.name)
+				got := hHeader(r.Header, h.name)
 				if h.name == "Content-Length" && r.Method != "HEAD" {
 					// net/http moves it out of the header map
 					if r.Header.Get("Content-Length") == "" && (r.Body != "" || tc.clen == "0") {
@@ -326,7 +326,7 @@ func TestHTTPContentLengthOnTheWire(t *testing.T) {
 	}()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	props := map[string]string{"host": "127.0.0.1", "port": port}
-	runXML(t, testPlan("", 1,
+	hRun(t, hPlan("", 1,
 		httpSpec{name: "delete", props: []string{"path", "/d", "method", "DELETE"}},
 		httpSpec{name: "get", props: []string{"path", "/g", "method", "GET"}}), props, nil)
 	del, get := <-got, <-got
@@ -362,14 +362,14 @@ func TestHTTPRequestErrorsAreSamples(t *testing.T) {
 			code: "Non HTTP response code: java.io.FileNotFoundException", message: "Non HTTP response message: DIR/nope.txt (No such file or directory)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWire(t, nil)
+			w := hNewServer(t, nil)
 			spec := httpSpec{name: "s", props: tc.props, args: tc.args}
 			if tc.name == "missing upload" {
 				spec.files = []string{hfile("nope.txt", "f", "text/plain")}
 			}
 			dir := t.TempDir()
 			plan := filepath.Join(dir, "plan.jmx")
-			os.WriteFile(plan, []byte(testPlan("", 1, spec)), 0o644)
+			os.WriteFile(plan, []byte(hPlan("", 1, spec)), 0o644)
 			sink := runPlan(t, plan, w.props())
 			if n := len(w.requests()); n != 0 {
 				t.Errorf("%d requests reached the server", n)
@@ -385,7 +385,7 @@ func TestHTTPRequestErrorsAreSamples(t *testing.T) {
 	}
 }
 
-var boundaryIn = regexp.MustCompile(`boundary=([-_0-9A-Za-z]{30,40}); charset=`)
+var hBoundary = regexp.MustCompile(`boundary=([-_0-9A-Za-z]{30,40}); charset=`)
 
 func TestHTTPMultipartAndFileBodies(t *testing.T) {
 	files := map[string]string{"up.txt": "line one\nline two\n", "data.bin": "\x00\x01binary"}
@@ -410,13 +410,13 @@ func TestHTTPMultipartAndFileBodies(t *testing.T) {
 			body: "--BOUNDARY\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--BOUNDARY\r\nContent-Disposition: form-data; name=\"blob\"; filename=\"data.bin\"\r\n" +
 				"Content-Type: application/octet-stream\r\n\r\n\x00\x01binary\r\n--BOUNDARY--\r\n"},
 		{name: "a file with a parameter name makes the POST multipart", props: []string{"path", "/u", "method", "POST"},
-			files: []string{hfile("up.txt", "f", "text/plain")}, children: headerManager("Content-Type", "application/json"),
+			files: []string{hfile("up.txt", "f", "text/plain")}, children: hHeaders("Content-Type", "application/json"),
 			ctype: "multipart/form-data; boundary=BOUNDARY; charset=UTF-8",
 			body: "--BOUNDARY\r\nContent-Disposition: form-data; name=\"f\"; filename=\"up.txt\"\r\nContent-Type: text/plain\r\n" +
 				"Content-Transfer-Encoding: binary\r\n\r\nline one\nline two\n\r\n--BOUNDARY--\r\n"},
 		{name: "a part's own content type", props: []string{"path", "/u", "method", "PUT", "DO_MULTIPART_POST", "true"},
-			args: []string{`<elementProp name="j" elementType="HTTPArgument">` + xprop("Argument.name", "j") + xprop("Argument.value", "{}") +
-				xprop("Argument.metadata", "=") + xprop("HTTPArgument.content_type", "application/json; charset=UTF-16") + `</elementProp>`},
+			args: []string{`<elementProp name="j" elementType="HTTPArgument">` + hprop("Argument.name", "j") + hprop("Argument.value", "{}") +
+				hprop("Argument.metadata", "=") + hprop("HTTPArgument.content_type", "application/json; charset=UTF-16") + `</elementProp>`},
 			ctype: "multipart/form-data; boundary=BOUNDARY; charset=UTF-8",
 			body: "--BOUNDARY\r\nContent-Disposition: form-data; name=\"j\"\r\nContent-Type: application/json; charset=UTF-16\r\n" +
 				"Content-Transfer-Encoding: 8bit\r\n\r\n{}\r\n--BOUNDARY--\r\n"},
@@ -425,20 +425,20 @@ func TestHTTPMultipartAndFileBodies(t *testing.T) {
 		{name: "… with no Content-Type when it has no MIME type", props: []string{"path", "/u", "method", "PUT"},
 			files: []string{hfile("up.txt", "", "")}, ctype: "", body: "line one\nline two\n"},
 		{name: "… unless the Header Manager sets one", props: []string{"path", "/u", "method", "PUT"},
-			files: []string{hfile("up.txt", "", "text/csv")}, children: headerManager("Content-Type", "text/plain"), ctype: "text/plain",
+			files: []string{hfile("up.txt", "", "text/csv")}, children: hHeaders("Content-Type", "text/plain"), ctype: "text/plain",
 			body: "line one\nline two\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWire(t, nil)
-			sink := runXML(t, testPlan("", 1, httpSpec{name: "s", props: tc.props, args: tc.args, files: tc.files, children: tc.children}), w.props(), files)
+			w := hNewServer(t, nil)
+			sink := hRun(t, hPlan("", 1, httpSpec{name: "s", props: tc.props, args: tc.args, files: tc.files, children: tc.children}), w.props(), files)
 			reqs := w.requests()
 			if len(reqs) != 1 || !sink.samples[0].Success {
 				t.Fatalf("%d requests; sample %+v", len(reqs), sink.samples[0])
 			}
 			r := reqs[0]
-			ct := headerLine(r.Header, "Content-Type")
+			ct := hHeader(r.Header, "Content-Type")
 			body := r.Body
-			if m := boundaryIn.FindStringSubmatch(ct); m != nil {
+			if m := hBoundary.FindStringSubmatch(ct); m != nil {
 				ct = strings.ReplaceAll(ct, m[1], "BOUNDARY")
 				body = strings.ReplaceAll(body, m[1], "BOUNDARY")
 			}
@@ -453,24 +453,24 @@ func TestHTTPMultipartAndFileBodies(t *testing.T) {
 }
 
 func TestHTTPHeaderManagersMergeAsJMeter(t *testing.T) {
-	w := newWire(t, nil)
-	outer := headerManager("Accept", "outer", "X-Outer", "1", "x-both", "outer", "Content-Length", "99")
-	inner := headerManager("X-Both", "inner", "X-Both", "inner twice", "Host", "example.test")
-	runXML(t, testPlan(outer, 1,
+	w := hNewServer(t, nil)
+	outer := hHeaders("Accept", "outer", "X-Outer", "1", "x-both", "outer", "Content-Length", "99")
+	inner := hHeaders("X-Both", "inner", "X-Both", "inner twice", "Host", "example.test")
+	hRun(t, hPlan(outer, 1,
 		httpSpec{name: "merged", props: []string{"path", "/h"}, children: inner},
 		httpSpec{name: "close", props: []string{"path", "/c", "use_keepalive", "false"}},
-		httpSpec{name: "port in Host", props: []string{"path", "/p"}, children: headerManager("Host", "example.test:8443")},
-		httpSpec{name: "default port", props: []string{"path", "https://127.0.0.1:1/x"}, children: headerManager("Host", "example.test:443")},
+		httpSpec{name: "port in Host", props: []string{"path", "/p"}, children: hHeaders("Host", "example.test:8443")},
+		httpSpec{name: "default port", props: []string{"path", "https://127.0.0.1:1/x"}, children: hHeaders("Host", "example.test:443")},
 	), w.props(), nil)
 	reqs := w.requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	h := reqs[0].Header
-	if got := headerLine(h, "X-Both"); got != "inner | inner twice" {
+	if got := hHeader(h, "X-Both"); got != "inner | inner twice" {
 		t.Errorf("X-Both %q: the nearest manager's values, all of them, and not the outer one's", got)
 	}
-	if got := headerLine(h, "Accept") + "," + headerLine(h, "X-Outer"); got != "outer,1" {
+	if got := hHeader(h, "Accept") + "," + hHeader(h, "X-Outer"); got != "outer,1" {
 		t.Errorf("outer headers the inner manager lacks: %q", got)
 	}
 	_, port, _ := net.SplitHostPort(w.hostPort())
@@ -485,10 +485,10 @@ func TestHTTPHeaderManagersMergeAsJMeter(t *testing.T) {
 			t.Errorf("%s: headers the plan did not set: %v", r.Target, r.Header)
 		}
 	}
-	if got := headerLine(reqs[1].Header, "Connection"); got != "close" {
+	if got := hHeader(reqs[1].Header, "Connection"); got != "close" {
 		t.Errorf("use_keepalive=false: Connection %q", got)
 	}
-	if got := headerLine(reqs[0].Header, "Connection"); got != "" {
+	if got := hHeader(reqs[0].Header, "Connection"); got != "" {
 		t.Errorf("keep-alive: Connection %q", got)
 	}
 	if got := hostHeader("example.test:443", "https://127.0.0.1:1/x"); got != "example.test" {
@@ -496,8 +496,8 @@ func TestHTTPHeaderManagersMergeAsJMeter(t *testing.T) {
 	}
 }
 
-// redirector answers /r/N with a redirect to /r/N-1 and /r/0 with a page.
-func redirector(code int) http.HandlerFunc {
+// hRedirector answers /r/N with a redirect to /r/N-1 and /r/0 with a page.
+func hRedirector(code int) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/r/"))
 		switch {
@@ -519,7 +519,7 @@ func redirector(code int) http.HandlerFunc {
 	}
 }
 
-func subLine(s *report.Sample, base string) string {
+func hSubLine(s *report.Sample, base string) string {
 	return strings.ReplaceAll(s.Label+" "+s.Code+" "+s.URL, base, "")
 }
 
@@ -552,8 +552,8 @@ func TestHTTPFollowRedirectsAsSubSamples(t *testing.T) {
 			parent: "Non HTTP response code: java.lang.IllegalArgumentException /noloc", reqs: []string{"GET /noloc "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWire(t, redirector(tc.code))
-			sink := runXML(t, testPlan("", 1, httpSpec{name: "go", props: tc.props, args: tc.args}), w.props(), nil)
+			w := hNewServer(t, hRedirector(tc.code))
+			sink := hRun(t, hPlan("", 1, httpSpec{name: "go", props: tc.props, args: tc.args}), w.props(), nil)
 			var reqs []string
 			for _, r := range w.requests() {
 				reqs = append(reqs, r.Method+" "+r.Target+" "+r.Body)
@@ -565,7 +565,7 @@ func TestHTTPFollowRedirectsAsSubSamples(t *testing.T) {
 			var subs []string
 			var bytes, sent int64
 			for _, sub := range s.Sub {
-				subs = append(subs, subLine(sub, w.srv.URL))
+				subs = append(subs, hSubLine(sub, w.srv.URL))
 				bytes += sub.Bytes
 				sent += sub.SentBytes
 				if sub.Start.Before(s.Start) || sub.End().After(s.End()) {
@@ -586,8 +586,8 @@ func TestHTTPFollowRedirectsAsSubSamples(t *testing.T) {
 }
 
 func TestHTTPRedirectLimits(t *testing.T) {
-	w := newWire(t, redirector(302))
-	sink := runXML(t, testPlan("", 1,
+	w := hNewServer(t, hRedirector(302))
+	sink := hRun(t, hPlan("", 1,
 		httpSpec{name: "follow", props: []string{"path", "/loop", "follow_redirects", "true"}},
 		httpSpec{name: "auto", props: []string{"path", "/r/25", "auto_redirects", "true"}},
 		httpSpec{name: "circular", props: []string{"path", "/loop", "auto_redirects", "true"}},
@@ -619,9 +619,9 @@ func TestHTTPRedirectLimits(t *testing.T) {
 	}
 }
 
-// sitePages serves pages with embedded resources: /page, its frame, a style
+// hSitePages serves pages with embedded resources: /page, its frame, a style
 // sheet with an @import, images (one missing).
-func sitePages(w http.ResponseWriter, r *http.Request) {
+func hSitePages(w http.ResponseWriter, r *http.Request) {
 	html := func(s string) {
 		w.Header().Set("Content-Type", "text/html")
 		io.WriteString(w, s)
@@ -695,8 +695,8 @@ func TestHTTPEmbeddedResources(t *testing.T) {
 		{name: "off", reqs: "/page", tree: "page 200 /page\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWire(t, sitePages)
-			sink := runXML(t, testPlan("", 1, httpSpec{name: "page", props: append([]string{"path", "/page"}, tc.props...)}), w.props(), nil)
+			w := hNewServer(t, hSitePages)
+			sink := hRun(t, hPlan("", 1, httpSpec{name: "page", props: append([]string{"path", "/page"}, tc.props...)}), w.props(), nil)
 			var got []string
 			for _, r := range w.requests() {
 				got = append(got, r.Target)
@@ -721,7 +721,7 @@ func TestHTTPEmbeddedResources(t *testing.T) {
 					if depth == 1 {
 						bytes += x.Bytes
 					}
-					fmt.Fprintf(&b, "%s%s\n", strings.Repeat(" ", depth), subLine(x, w.srv.URL))
+					fmt.Fprintf(&b, "%s%s\n", strings.Repeat(" ", depth), hSubLine(x, w.srv.URL))
 					walk(x.Sub, depth+1)
 				}
 			}
@@ -746,8 +746,8 @@ func TestHTTPEmbeddedResources(t *testing.T) {
 }
 
 func TestHTTPEmbeddedFramesNestFiveDeep(t *testing.T) {
-	w := newWire(t, sitePages)
-	sink := runXML(t, testPlan("", 1, httpSpec{name: "self", props: []string{"path", "/self", "image_parser", "true"}}), w.props(), nil)
+	w := hNewServer(t, hSitePages)
+	sink := hRun(t, hPlan("", 1, httpSpec{name: "self", props: []string{"path", "/self", "image_parser", "true"}}), w.props(), nil)
 	s := &sink.samples[0]
 	depth := 0
 	for len(s.Sub) == 2 && s.Sub[1].Code == "200" {
@@ -814,9 +814,9 @@ func TestHTTPAuthorizationManager(t *testing.T) {
 	}
 	auth := func(path, mech, realm string) string {
 		return `<AuthManager guiclass="AuthPanel" testclass="AuthManager" testname="Auth"><collectionProp name="AuthManager.auth_list">` +
-			`<elementProp name="" elementType="Authorization">` + xprop("Authorization.url", "http://${__P(host)}:${__P(port)}"+path) +
-			xprop("Authorization.username", user) + xprop("Authorization.password", "${pw}") + xprop("Authorization.realm", realm) +
-			xprop("Authorization.mechanism", mech) + `</elementProp></collectionProp></AuthManager><hashTree/>`
+			`<elementProp name="" elementType="Authorization">` + hprop("Authorization.url", "http://${__P(host)}:${__P(port)}"+path) +
+			hprop("Authorization.username", user) + hprop("Authorization.password", "${pw}") + hprop("Authorization.realm", realm) +
+			hprop("Authorization.mechanism", mech) + `</elementProp></collectionProp></AuthManager><hashTree/>`
 	}
 	for _, tc := range []struct {
 		name, config, path string
@@ -833,19 +833,19 @@ func TestHTTPAuthorizationManager(t *testing.T) {
 		{name: "a URL no entry starts", config: auth("/other", "BASIC", ""), path: "/basic/x", code: "401", auths: "-"},
 		{name: "another realm", config: auth("/digest", "DIGEST", "elsewhere"), path: "/digest/x", code: "401", auths: "-"},
 		{name: "the Header Manager's Authorization wins", config: auth("/basic", "BASIC", ""), path: "/basic/x",
-			children: headerManager("Authorization", "Bearer t"), code: "401", auths: "Bearer"},
+			children: hHeaders("Authorization", "Bearer t"), code: "401", auths: "Bearer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWire(t, handler)
+			w := hNewServer(t, handler)
 			props := w.props()
 			props["pw"] = pass
 			for k, v := range tc.props {
 				props[k] = v
 			}
-			plan := strings.Replace(testPlan(tc.config, 1, httpSpec{name: "s", props: []string{"path", tc.path}, children: tc.children}),
+			plan := strings.Replace(hPlan(tc.config, 1, httpSpec{name: "s", props: []string{"path", tc.path}, children: tc.children}),
 				`<collectionProp name="Arguments.arguments"/></elementProp></TestPlan>`,
 				`<collectionProp name="Arguments.arguments">`+harg("pw", "${__P(pw)}", false)+`</collectionProp></elementProp></TestPlan>`, 1)
-			sink := runXML(t, plan, props, nil)
+			sink := hRun(t, plan, props, nil)
 			var auths []string
 			for _, r := range w.requests() {
 				a, _, _ := strings.Cut(r.Header.Get("Authorization"), " ")
@@ -859,21 +859,21 @@ func TestHTTPAuthorizationManager(t *testing.T) {
 			}
 		})
 	}
-	if err := compileXML(t, testPlan(auth("/", "KERBEROS", ""), 1, httpSpec{name: "s", props: []string{"path", "/"}}), nil); err == nil ||
+	if err := hCompile(t, hPlan(auth("/", "KERBEROS", ""), 1, httpSpec{name: "s", props: []string{"path", "/"}}), nil); err == nil ||
 		!strings.Contains(err.Error(), "Kerberos") {
 		t.Errorf("a Kerberos entry: %v", err)
 	}
 }
 
 func TestHTTPDNSCacheManagerStaticHosts(t *testing.T) {
-	w := newWire(t, nil)
+	w := hNewServer(t, nil)
 	_, port, _ := net.SplitHostPort(w.hostPort())
 	dns := `<DNSCacheManager guiclass="DNSCachePanel" testclass="DNSCacheManager" testname="DNS">` +
 		`<collectionProp name="DNSCacheManager.servers"/><collectionProp name="DNSCacheManager.hosts">` +
-		`<elementProp name="app.test" elementType="StaticHost">` + xprop("StaticHost.Name", "app.test") +
-		xprop("StaticHost.Address", "192.0.2.1, 127.0.0.1") + `</elementProp></collectionProp>` +
-		xprop("DNSCacheManager.clearEachIteration", "true") + xprop("DNSCacheManager.isCustomResolver", "false") + `</DNSCacheManager><hashTree/>`
-	sink := runXML(t, testPlan(dns, 2, httpSpec{name: "s", props: []string{"path", "http://app.test:" + port + "/x", "connect_timeout", "300"}}), w.props(), nil)
+		`<elementProp name="app.test" elementType="StaticHost">` + hprop("StaticHost.Name", "app.test") +
+		hprop("StaticHost.Address", "192.0.2.1, 127.0.0.1") + `</elementProp></collectionProp>` +
+		hprop("DNSCacheManager.clearEachIteration", "true") + hprop("DNSCacheManager.isCustomResolver", "false") + `</DNSCacheManager><hashTree/>`
+	sink := hRun(t, hPlan(dns, 2, httpSpec{name: "s", props: []string{"path", "http://app.test:" + port + "/x", "connect_timeout", "300"}}), w.props(), nil)
 	reqs := w.requests()
 	if len(reqs) != 2 || reqs[0].Host != "app.test:"+port {
 		t.Fatalf("requests %+v", reqs)
@@ -902,7 +902,7 @@ func TestHTTPCacheManager(t *testing.T) {
 		}
 		io.WriteString(w, "body")
 	}
-	cache := func(props ...string) string { return element("CacheManager", "Cache", props...) }
+	cache := func(props ...string) string { return hElement("CacheManager", "Cache", props...) }
 	for _, tc := range []struct {
 		name, config, path string
 		loops              int
@@ -925,12 +925,12 @@ func TestHTTPCacheManager(t *testing.T) {
 			reqs: 2, samples: []string{"200 OK", "200 OK"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWire(t, handler)
+			w := hNewServer(t, handler)
 			props := w.props()
 			for k, v := range tc.props {
 				props[k] = v
 			}
-			sink := runXML(t, testPlan(tc.config, tc.loops, httpSpec{name: "s", props: []string{"path", tc.path}}), props, nil)
+			sink := hRun(t, hPlan(tc.config, tc.loops, httpSpec{name: "s", props: []string{"path", tc.path}}), props, nil)
 			reqs := w.requests()
 			var samples []string
 			for _, s := range sink.samples {
@@ -961,13 +961,13 @@ func TestHTTPResponseBodies(t *testing.T) {
 	}
 	assertBody := func(text string) string {
 		return `<ResponseAssertion guiclass="AssertionGui" testclass="ResponseAssertion" testname="has">` +
-			`<collectionProp name="Asserion.test_strings"><stringProp name="1">` + xmlEsc(text) + `</stringProp></collectionProp>` +
-			xprop("Assertion.test_field", "Assertion.response_data") + `<intProp name="Assertion.test_type">16</intProp></ResponseAssertion><hashTree/>`
+			`<collectionProp name="Asserion.test_strings"><stringProp name="1">` + hEsc(text) + `</stringProp></collectionProp>` +
+			hprop("Assertion.test_field", "Assertion.response_data") + `<intProp name="Assertion.test_type">16</intProp></ResponseAssertion><hashTree/>`
 	}
 	sum := md5.Sum([]byte("plain hello"))
-	w := newWire(t, handler)
-	sink := runXML(t, testPlan("", 1,
-		httpSpec{name: "gzip", props: []string{"path", "/gz"}, children: headerManager("Accept-Encoding", "gzip") + assertBody("compressed hello")},
+	w := hNewServer(t, handler)
+	sink := hRun(t, hPlan("", 1,
+		httpSpec{name: "gzip", props: []string{"path", "/gz"}, children: hHeaders("Accept-Encoding", "gzip") + assertBody("compressed hello")},
 		httpSpec{name: "md5", props: []string{"path", "/p", "md5", "true"}, children: assertBody(hex.EncodeToString(sum[:]))},
 	), w.props(), nil)
 	for _, s := range sink.samples {
@@ -993,16 +993,16 @@ func TestHTTPDataType(t *testing.T) {
 
 // Hot path: a GET whose response nothing reads.
 func BenchmarkHTTPSampleGET(b *testing.B) {
-	benchSample(b, httpSpec{name: "get", props: []string{"path", "/x"}})
+	hBench(b, httpSpec{name: "get", props: []string{"path", "/x"}})
 }
 
 // A form POST with two arguments, one with a variable.
 func BenchmarkHTTPSamplePOSTForm(b *testing.B) {
-	benchSample(b, httpSpec{name: "post", props: []string{"path", "/x", "method", "POST"},
+	hBench(b, httpSpec{name: "post", props: []string{"path", "/x", "method", "POST"},
 		args: []string{harg("user", "${__P(host)}", true), harg("pass", "p@ss word", true)}})
 }
 
-func benchSample(b *testing.B, spec httpSpec) {
+func hBench(b *testing.B, spec httpSpec) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		io.WriteString(w, "ok")
@@ -1010,7 +1010,7 @@ func benchSample(b *testing.B, spec httpSpec) {
 	defer srv.Close()
 	u, _ := url.Parse(srv.URL)
 	host, port, _ := net.SplitHostPort(u.Host)
-	src, err := jmx.Read(strings.NewReader(testPlan("", 1, spec)), "bench.jmx", b.TempDir())
+	src, err := jmx.Read(strings.NewReader(hPlan("", 1, spec)), "bench.jmx", b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
