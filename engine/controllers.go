@@ -46,6 +46,9 @@ type ctlDef struct {
 	make func(vu *VU) ctlHooks
 	// tx is set on Transaction Controllers.
 	tx *txDef
+	// idxSlot is the variable __jm__<name>__idx when the name has no
+	// ${…}; -1 otherwise.
+	idxSlot int
 }
 
 // ctlChild is a sampler or a controller under a controller.
@@ -125,6 +128,8 @@ type gen struct {
 	done      bool
 	first     bool
 	listeners []loopListener // told in this order: the last registered first
+	idx       int            // the loop index last exported, and as text
+	idxText   string
 }
 
 func (g *gen) base() *gen { return g }
@@ -271,8 +276,15 @@ func (vu *VU) instantiate(d *ctlDef) ctlHooks {
 }
 
 // updateIndex sets __jm__<name>__idx, the loop index JMeter exports.
-func updateIndex(vu *VU, d *ctlDef, n int) {
-	vu.Vars.Put("__jm__"+d.name.Eval(vu)+"__idx", strconv.Itoa(n))
+func (g *gen) updateIndex(vu *VU, n int) {
+	if g.idxText == "" || g.idx != n {
+		g.idx, g.idxText = n, strconv.Itoa(n)
+	}
+	if g.def.idxSlot >= 0 {
+		vu.Vars.putSlot(g.def.idxSlot, g.idxText)
+		return
+	}
+	vu.Vars.Put("__jm__"+g.def.name.Eval(vu)+"__idx", g.idxText)
 }
 
 // Simple Controller, Recording Controller, Test Fragment, Include and
@@ -325,7 +337,7 @@ func (l *loopCtl) endOfLoop(vu *VU) bool {
 }
 
 func (l *loopCtl) next(vu *VU) samplerItem {
-	updateIndex(vu, l.def, l.loopCount)
+	l.updateIndex(vu, l.loopCount)
 	var s samplerItem
 	if l.endOfLoop(vu) {
 		if !l.forever {
@@ -335,7 +347,7 @@ func (l *loopCtl) next(vu *VU) samplerItem {
 	} else {
 		s = l.gen.next(vu)
 	}
-	updateIndex(vu, l.def, l.loopCount)
+	l.updateIndex(vu, l.loopCount)
 	return s
 }
 
@@ -442,7 +454,7 @@ func (w *whileCtl) triggerEndOfLoop(vu *VU) {
 }
 
 func (w *whileCtl) next(vu *VU) samplerItem {
-	updateIndex(vu, w.def, w.count)
+	w.updateIndex(vu, w.count)
 	var s samplerItem
 	if w.first && w.endOfLoop(vu, false) {
 		w.brk = false
@@ -450,7 +462,7 @@ func (w *whileCtl) next(vu *VU) samplerItem {
 	} else {
 		s = w.gen.next(vu)
 	}
-	updateIndex(vu, w.def, w.count)
+	w.updateIndex(vu, w.count)
 	return s
 }
 
@@ -695,7 +707,7 @@ func (f *foreachCtl) hasInput(vu *VU) bool {
 }
 
 func (f *foreachCtl) next(vu *VU) samplerItem {
-	updateIndex(vu, f.def, f.loopCount)
+	f.updateIndex(vu, f.loopCount)
 	var s samplerItem
 	if f.brk || !f.hasInput(vu) {
 		f.brk = false
@@ -704,7 +716,7 @@ func (f *foreachCtl) next(vu *VU) samplerItem {
 	} else {
 		s = f.gen.next(vu)
 	}
-	updateIndex(vu, f.def, f.loopCount)
+	f.updateIndex(vu, f.loopCount)
 	return s
 }
 

@@ -141,7 +141,7 @@ func TestControllerSequences(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			plan := xPlan(xUDV(tt.udv...), xGroup("G", tt.group, tt.kids...))
-			got := strings.Join(labels(runXML(t, plan, nil), ""), " ")
+			got := strings.Join(labels(runPlanXML(t, plan, nil), ""), " ")
 			if got != tt.want {
 				t.Errorf("samples %q, want %q", got, tt.want)
 			}
@@ -157,7 +157,7 @@ func TestControllersThatPick(t *testing.T) {
 	t.Run("interleave across threads", func(t *testing.T) {
 		plan := xPlan("", xGroup("G", groupOpts{threads: 3},
 			xmlEl("InterleaveControl", "I", ip("InterleaveControl.style", 1)+bp("InterleaveControl.accrossThreads", true), java("A"), java("B"), java("C"))))
-		m := runXML(t, plan, nil)
+		m := runPlanXML(t, plan, nil)
 		for i, want := range []string{"A", "B", "C"} {
 			if got := labels(m, fmt.Sprintf("G 1-%d", i+1)); !slices.Equal(got, []string{want}) {
 				t.Errorf("thread %d ran %v, want [%s]", i+1, got, want)
@@ -167,7 +167,7 @@ func TestControllersThatPick(t *testing.T) {
 	t.Run("random", func(t *testing.T) {
 		plan := xPlan("", xGroup("G", groupOpts{loops: "90"},
 			xmlEl("RandomController", "R", ip("InterleaveControl.style", 1), java("A"), java("B"), java("C")), java("end")))
-		got := labels(runXML(t, plan, nil), "")
+		got := labels(runPlanXML(t, plan, nil), "")
 		counts := map[string]int{}
 		for i := 0; i < len(got); i += 2 {
 			if got[i+1] != "end" {
@@ -182,7 +182,7 @@ func TestControllersThatPick(t *testing.T) {
 	t.Run("random order", func(t *testing.T) {
 		plan := xPlan("", xGroup("G", groupOpts{loops: "30"},
 			xmlEl("RandomOrderController", "R", "", java("A"), java("B"), java("C"))))
-		got := labels(runXML(t, plan, nil), "")
+		got := labels(runPlanXML(t, plan, nil), "")
 		orders := map[string]bool{}
 		for i := 0; i < len(got); i += 3 {
 			pass := slices.Clone(got[i : i+3])
@@ -200,7 +200,7 @@ func TestControllersThatPick(t *testing.T) {
 		plan := xPlan("", xGroup("G", groupOpts{threads: 3, loops: "4"},
 			xmlEl("ThroughputController", "T", ip("ThroughputController.style", byNumber)+bp("ThroughputController.perThread", false)+
 				sp("ThroughputController.maxThroughput", "5"), java("T")), java("each")))
-		got := labels(runXML(t, plan, nil), "")
+		got := labels(runPlanXML(t, plan, nil), "")
 		if n := strings.Count(strings.Join(got, " "), "T"); n != 5 {
 			t.Errorf("%d runs of the shared Throughput Controller, want 5 in all: %v", n, got)
 		}
@@ -229,7 +229,7 @@ func TestControllerCompileErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := compileXML(t, xPlan("", xGroup("G", groupOpts{}, tt.kids...)), nil)
+			_, err := compilePlanXML(t, xPlan("", xGroup("G", groupOpts{}, tt.kids...)), nil)
 			var je *jmx.Error
 			if err == nil || !errors.As(err, &je) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want one with the element path mentioning %q", err, tt.want)

@@ -27,9 +27,19 @@ type flowCompiler struct {
 	recorded map[*jmx.Element]bool // elements listed in Plan.Elements already
 }
 
+// indexSlot is the slot of the loop index variable of a controller with
+// this name, or -1 when the name is known only at run time.
+func (c *compiler) indexSlot(name *Template) int {
+	if !name.Const() {
+		return -1
+	}
+	return c.plan.syms.intern("__jm__" + name.Raw() + "__idx")
+}
+
 // newCtlDef makes the shell of a controller: the builder fills in how it runs.
 func (c *compiler) newCtlDef(e *jmx.Element) *ctlDef {
 	d := &ctlDef{class: e.Class, name: c.template(e, "name", e.Name), path: e.Path(), index: len(c.fl.ctls)}
+	d.idxSlot = c.indexSlot(d.name)
 	c.fl.ctls = append(c.fl.ctls, d)
 	if e.Class == "TransactionController" {
 		d.tx = &txDef{

@@ -127,7 +127,7 @@ func xUDV(pairs ...string) string {
 }
 
 // compileXML compiles a plan written with the builders.
-func compileXML(t *testing.T, plan string, props map[string]string) (*Plan, error) {
+func compilePlanXML(t *testing.T, plan string, props map[string]string) (*Plan, error) {
 	t.Helper()
 	src, err := jmx.Read(strings.NewReader(plan), "test.jmx", t.TempDir())
 	if err != nil {
@@ -138,9 +138,9 @@ func compileXML(t *testing.T, plan string, props map[string]string) (*Plan, erro
 
 // runXML runs a plan written with the builders and returns every sample
 // that reached the run's outputs.
-func runXML(t *testing.T, plan string, props map[string]string, listeners ...report.Sink) *memSink {
+func runPlanXML(t *testing.T, plan string, props map[string]string, listeners ...report.Sink) *memSink {
 	t.Helper()
-	p, err := compileXML(t, plan, props)
+	p, err := compilePlanXML(t, plan, props)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,6 +80,7 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	loops := c.template(e, "LoopController.loops", mc.Str("LoopController.loops"))
 	forever := mc.Bool("LoopController.continue_forever", true)
 	main := &ctlDef{class: "LoopController", name: c.template(e, "name", e.Name), path: e.Path(), index: 0}
+	main.idxSlot = c.indexSlot(main.name)
 	main.make = func(*VU) ctlHooks { return &loopCtl{loops: loops, forever: forever} }
 	c.fl.ctls = append(c.fl.ctls, main)
 	c.children(main, e.Children, planFrame, nil, 2)

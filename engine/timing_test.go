@@ -110,7 +110,7 @@ func TestThreadGroupTiming(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				t0 := time.Now()
-				m := runXML(t, xPlan("", xGroup("G", tt.group, tt.kids...)), nil)
+				m := runPlanXML(t, xPlan("", xGroup("G", tt.group, tt.kids...)), nil)
 				seen := map[string]bool{}
 				for _, s := range m.samples {
 					seen[s.ThreadName] = true
@@ -146,7 +146,7 @@ func TestTransactionTimes(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				plan := xPlan("", xGroup("G", groupOpts{},
 					xTx("T", tt.parent, tt.timers, xJava("A", 50, "", xTimer(100)), xJava("B", 50, "", xTimer(100)))))
-				m := runXML(t, plan, nil)
+				m := runPlanXML(t, plan, nil)
 				tx := m.samples[len(m.samples)-1]
 				if tx.Label != "T" || !tx.Transaction || tx.Elapsed != tt.elapsed || tx.Idle != tt.idle {
 					t.Errorf("%s: transaction %v, elapsed %v idle %v; want elapsed %v idle %v", tx.Label, tx.Transaction, tx.Elapsed, tx.Idle, tt.elapsed, tt.idle)
@@ -168,7 +168,7 @@ func TestParentTransactionListeners(t *testing.T) {
 	plan := xPlan("", coll("plan"), xGroup("G", groupOpts{},
 		xTx("T", true, true, coll("in tx"), xSimple("deeper", coll("deeper"), xJava("A", 0, "")))))
 	inPlan, inTx, deeper := &memSink{}, &memSink{}, &memSink{}
-	main := runXML(t, plan, nil, inPlan, inTx, deeper)
+	main := runPlanXML(t, plan, nil, inPlan, inTx, deeper)
 	for _, c := range []struct {
 		name string
 		m    *memSink
@@ -210,7 +210,7 @@ func TestConstantThroughputTimer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				t0 := time.Now()
-				m := runXML(t, xPlan("", xGroup("G", groupOpts{threads: tt.threads, ramp: 1, loops: "4"}, tt.timer, xJava("S", tt.sleep, ""))), nil)
+				m := runPlanXML(t, xPlan("", xGroup("G", groupOpts{threads: tt.threads, ramp: 1, loops: "4"}, tt.timer, xJava("S", tt.sleep, ""))), nil)
 				for th, want := range tt.want {
 					if got := at(m, t0, th); got != want {
 						t.Errorf("%s: %s, want %s", th, got, want)
@@ -229,21 +229,21 @@ func TestSynchronizingTimer(t *testing.T) {
 	}
 	synctest.Test(t, func(t *testing.T) {
 		t0 := time.Now()
-		m := runXML(t, xPlan("", xGroup("G", groupOpts{threads: 3, ramp: 3}, xJava("S", 0, "", syncTimer(0, 0)))), nil)
+		m := runPlanXML(t, xPlan("", xGroup("G", groupOpts{threads: 3, ramp: 3}, xJava("S", 0, "", syncTimer(0, 0)))), nil)
 		if got := at(m, t0, ""); got != "S@2000 S@2000 S@2000" {
 			t.Errorf("group size 0 (all the group's threads): %s", got)
 		}
 	})
 	synctest.Test(t, func(t *testing.T) {
 		t0 := time.Now()
-		m := runXML(t, xPlan("", xGroup("G", groupOpts{threads: 3}, xJava("S", 0, "", syncTimer(5, 500)))), nil)
+		m := runPlanXML(t, xPlan("", xGroup("G", groupOpts{threads: 3}, xJava("S", 0, "", syncTimer(5, 500)))), nil)
 		if got := at(m, t0, ""); got != "S@500 S@500 S@500" {
 			t.Errorf("5 wanted, 3 threads, 500 ms timeout: %s", got)
 		}
 	})
 	synctest.Test(t, func(t *testing.T) {
 		t0 := time.Now()
-		m := runXML(t, xPlan("", xGroup("G", groupOpts{threads: 3, ramp: 2}, xJava("S", 0, "", syncTimer(5, 500)))), nil)
+		m := runPlanXML(t, xPlan("", xGroup("G", groupOpts{threads: 3, ramp: 2}, xJava("S", 0, "", syncTimer(5, 500)))), nil)
 		if got := at(m, t0, ""); got != "S@500 S@1167 S@1834" {
 			t.Errorf("5 wanted, 3 threads 667 ms apart, 500 ms timeout (each waits alone): %s", got)
 		}
@@ -254,7 +254,7 @@ func TestSynchronizingTimer(t *testing.T) {
 func TestCriticalSectionExcludes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cs := xmlEl("CriticalSectionController", "cs", sp("CriticalSectionController.lockName", "L"), xJava("A", 100, ""), xJava("B", 100, ""))
-		m := runXML(t, xPlan("", xGroup("G", groupOpts{threads: 4}, cs)), nil)
+		m := runPlanXML(t, xPlan("", xGroup("G", groupOpts{threads: 4}, cs)), nil)
 		type span struct{ from, to time.Time }
 		var spans []span
 		per := map[string][]report.Sample{}
@@ -285,7 +285,7 @@ func TestStopTestNow(t *testing.T) {
 			xGroup("B", groupOpts{}, xJava("long", 1000, ""), xJava("never B", 0, "")),
 			xGroup("TD", groupOpts{kind: "PostThreadGroup"}, xJava("teardown", 0, "")))
 		t0 := time.Now()
-		m := runXML(t, plan, nil)
+		m := runPlanXML(t, plan, nil)
 		var got []string
 		for _, s := range m.samples {
 			got = append(got, fmt.Sprintf("%s@%d+%d:%t", s.Label, s.Start.Sub(t0).Milliseconds(), s.Elapsed.Milliseconds(), s.Success))
@@ -312,7 +312,7 @@ func TestRandomTimerDelays(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.class+" "+tt.rng, func(t *testing.T) {
-			p, err := compileXML(t, xPlan("", xGroup("G", groupOpts{}, xmlEl(tt.class, "timer", sp("ConstantTimer.delay", tt.delay)+sp("RandomTimer.range", tt.rng)), xJava("S", 0, ""))), nil)
+			p, err := compilePlanXML(t, xPlan("", xGroup("G", groupOpts{}, xmlEl(tt.class, "timer", sp("ConstantTimer.delay", tt.delay)+sp("RandomTimer.range", tt.rng)), xJava("S", 0, ""))), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -359,7 +359,7 @@ func TestSameUserOnNextIteration(t *testing.T) {
 			}
 			plan := xPlan("", xGroup("G", groupOpts{loops: "2", notSameUser: !same},
 				xmlEl("CookieManager", "cookies", bp("CookieManager.clearEachIteration", false)), httpReq("check", "/check"), httpReq("set", "/set")))
-			runXML(t, plan, map[string]string{"host": host, "port": port})
+			runPlanXML(t, plan, map[string]string{"host": host, "port": port})
 			if len(seen) != 4 {
 				t.Fatalf("server saw %v", seen)
 			}

@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/report"
+)
+
+// discard is a sink that keeps nothing.
+type discard struct{}
+
+func (discard) Add(*report.Sample) {}
+func (discard) Close() error       { return nil }
+
+// The cost per sample of the thread's walk through the controllers: a
+// thread group looping over a Loop, a While, an If and a non-parent
+// Transaction Controller around Java Requests that do not sleep
+// (go test -run ^$ -bench Walk -benchmem ./engine).
+func BenchmarkControllerWalk(b *testing.B) {
+	java := func(name string) string { return xJava(name, 0, "") }
+	plan := xPlan("", xGroup("G", groupOpts{loops: "-1"},
+		xLoop("L", "3", true, java("A")),
+		xWhile("W", "${__jm__W__idx}", java("B")),
+		xIf("I", "${JMeterThread.last_sample_ok}", false, java("C")),
+		xTx("T", false, true, java("D"), java("E"))))
+	p, err := compilePlanXML(&testing.T{}, plan, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := &Run{plan: p, start: time.Now()}
+	r.col = report.NewCollector(0, discard{})
+	defer r.col.Close()
+	ctx := b.Context()
+	r.soft, r.hard = ctx, ctx
+	g := p.groups[0]
+	vu := r.newVU(g, 1, ctx)
+	vu.http = httpx.New(httpx.Options{})
+	vu.batch = r.col.NewBatcher()
+	defer vu.batch.Flush()
+	vu.ctls = make([]ctlHooks, g.ctls)
+	vu.setLastOK(true)
+	tg := vu.instantiate(g.main)
+	tg.initialize(vu)
+	b.ReportAllocs()
+	for b.Loop() {
+		sam := tg.next(vu)
+		if sam == nil {
+			b.Fatal("the walk ended")
+		}
+		vu.processSampler(sam, nil)
+	}
+}
