@@ -276,7 +276,12 @@ func (f *csvFile) reopen(skipFirst bool) error {
 		f.file, f.r = nil, nil
 		return err
 	}
-	f.file, f.r = rc, bufio.NewReader(rc)
+	if f.r == nil {
+		f.r = bufio.NewReader(rc)
+	} else {
+		f.r.Reset(rc) // recycling reuses the buffer
+	}
+	f.file = rc
 	if skipFirst {
 		if _, _, err := readLine(f.r); err != nil {
 			return err

@@ -39,13 +39,13 @@ func (p *Plan) resolvePath(name string) string {
 	return inPlan
 }
 
-// charset returns the decoder of a Java charset name; "" is UTF-8 (the
-// platform default JMeter has on Linux).
+// charset returns the decoder of a Java charset name; nil for UTF-8 (also
+// for "", the platform default JMeter has on Linux), which needs none.
 func charset(name string) (encoding.Encoding, error) {
 	n := strings.TrimSpace(name)
 	switch strings.ToUpper(n) {
 	case "", "UTF-8", "UTF8":
-		return unicode.UTF8BOM, nil // a byte-order mark is dropped
+		return nil, nil
 	case "UTF-16":
 		return unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), nil
 	}
@@ -56,7 +56,8 @@ func charset(name string) (encoding.Encoding, error) {
 	return e, nil
 }
 
-// openText opens a text file for reading in a charset.
+// openText opens a text file for reading in a charset; a UTF-8 file's
+// byte-order mark is dropped.
 func openText(path, enc string) (io.ReadCloser, error) {
 	e, err := charset(enc)
 	if err != nil {
@@ -65,6 +66,18 @@ func openText(path, enc string) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	if e == nil {
+		var bom [3]byte
+		n, _ := io.ReadFull(f, bom[:])
+		if n == 3 && bom == [3]byte{0xEF, 0xBB, 0xBF} {
+			return f, nil
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
 	}
 	return struct {
 		io.Reader
