@@ -85,4 +85,3 @@ func TestParseShareMode(t *testing.T) {
 		}
 	}
 }
-
