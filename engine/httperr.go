@@ -63,10 +63,10 @@ func describeError(err error) (class, msg string) {
 	case errors.As(err, &record), strings.Contains(text, "server gave HTTP response to HTTPS client"):
 		// Java reads the first bytes of a plain-text answer as a TLS record.
 		return "javax.net.ssl.SSLException", "Unsupported or unrecognized SSL message"
+	case strings.Contains(text, remoteAlert):
+		return receivedAlert(lineFrom(text, strings.Index(text, remoteAlert)+len(remoteAlert)))
 	case errors.As(err, &alert):
-		// Go says "tls: handshake failure", Java "handshake_failure".
-		name := strings.ReplaceAll(strings.TrimPrefix(alert.Error(), "tls: "), " ", "_")
-		return "javax.net.ssl.SSLHandshakeException", "Received fatal alert: " + name
+		return receivedAlert(strings.TrimPrefix(alert.Error(), "tls: "))
 	case strings.Contains(text, "tls: "):
 		return "javax.net.ssl.SSLHandshakeException", lineFrom(text, strings.LastIndex(text, "tls: ")+5)
 	case isTimeout(err):
@@ -78,6 +78,8 @@ func describeError(err error) (class, msg string) {
 		return "java.net.SocketException", "Broken pipe"
 	case errors.As(err, &proto):
 		return clientProtocol, headerProblem(string(proto))
+	case strings.Contains(text, "malformed MIME header"):
+		return clientProtocol, headerProblem(lineFrom(text, strings.Index(text, "malformed MIME header")))
 	case strings.Contains(text, "malformed HTTP status code"):
 		return clientProtocol, "Status line contains invalid status code: " + unquote(lineFrom(text,
 			strings.Index(text, "malformed HTTP status code ")+len("malformed HTTP status code ")))
@@ -98,9 +100,48 @@ func describeError(err error) (class, msg string) {
 // clientProtocol is HttpClient's wrapper of protocol errors.
 const clientProtocol = "org.apache.http.client.ClientProtocolException"
 
-// circularRedirect starts HttpClient's message for a redirect back to a URL
-// already visited; the HTTP client uses the same words.
+// circularRedirect starts HttpClient's message for a redirect back to a
+// URL already visited; the HTTP client uses the same words.
 const circularRedirect = "Circular redirect to '"
+
+// remoteAlert is how Go reports a TLS alert the server sent.
+const remoteAlert = "remote error: tls: "
+
+// receivedAlert names a TLS alert from the server as Java does: by its
+// name in the TLS specification, as an SSLHandshakeException when the
+// alert is about the handshake and an SSLException otherwise.
+func receivedAlert(goName string) (class, msg string) {
+	name, ok := javaAlerts[goName]
+	if !ok {
+		name = strings.ReplaceAll(goName, " ", "_")
+	}
+	class = "javax.net.ssl.SSLHandshakeException"
+	switch name {
+	case "close_notify", "unexpected_message", "bad_record_mac", "decryption_failed", "record_overflow",
+		"decompression_failure", "internal_error", "user_canceled":
+		class = "javax.net.ssl.SSLException"
+	}
+	return class, "Received fatal alert: " + name
+}
+
+// javaAlerts maps Go's descriptions of TLS alerts to their names where
+// the two differ by more than spaces for underscores.
+var javaAlerts = map[string]string{
+	"bad record MAC":                  "bad_record_mac",
+	"revoked certificate":             "certificate_revoked",
+	"expired certificate":             "certificate_expired",
+	"unknown certificate":             "certificate_unknown",
+	"unknown certificate authority":   "unknown_ca",
+	"error decoding message":          "decode_error",
+	"error decrypting message":        "decrypt_error",
+	"protocol version not supported":  "protocol_version",
+	"insufficient security level":     "insufficient_security",
+	"certificate unobtainable":        "certificate_unobtainable",
+	"bad certificate status response": "bad_certificate_status_response",
+	"bad certificate hash value":      "bad_certificate_hash_value",
+	"unknown PSK identity":            "unknown_psk_identity",
+	"encrypted client hello required": "ech_required",
+}
 
 func isTimeout(err error) bool {
 	var ne net.Error

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptrace"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -114,6 +115,15 @@ type Lane struct {
 	conn          *countingConn
 	read, written atomic.Int64
 	readTimeout   atomic.Int64
+	// what dials started for the lane's requests read
+	dialTimeout atomic.Int64
+	resolver    atomic.Pointer[resolverRef]
+
+	// awaiting: the request in flight has a connection and no response
+	// byte yet. cut: why its connection failed, when the transport then
+	// tried to send it again on another one (see GotConn).
+	awaiting bool
+	cut      error
 
 	req      *Request
 	vals     []string // header values of the request in flight
@@ -129,6 +139,9 @@ type Lane struct {
 
 type laneKey struct{}
 
+// resolverRef holds a request's resolver for the dials it starts.
+type resolverRef struct{ r Resolver }
+
 // identity makes net/http send "Content-Length: 0" without a body.
 var identity = []string{"identity"}
 
@@ -142,17 +155,21 @@ func New(opt Options) *Client {
 	c.tr = &http.Transport{
 		Proxy: nil,
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			// A dial may outlive the request that started it (the request
+			// got an idle connection first): read only the lane's atomics.
 			l, _ := ctx.Value(laneKey{}).(*Lane)
-			var req *Request
+			var resolve Resolver
 			if l != nil {
-				req = l.req
+				if to := l.dialTimeout.Load(); to > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, time.Duration(to))
+					defer cancel()
+				}
+				if ref := l.resolver.Load(); ref != nil {
+					resolve = ref.r
+				}
 			}
-			if req != nil && req.ConnectTimeout > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, req.ConnectTimeout)
-				defer cancel()
-			}
-			conn, err := dial(ctx, dialer, network, addr, req)
+			conn, err := dial(ctx, dialer, network, addr, resolve)
 			if err != nil {
 				return nil, err
 			}
@@ -213,6 +230,22 @@ func (c *Client) NewLane() *Lane {
 	l.getBody = l.rewind
 	l.trace = &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
+			if l.awaiting {
+				// net/http is sending the request again, on another
+				// connection: the kept-alive one it went out on was closed
+				// or reset, or timed out, before any response (Go retries
+				// idempotent requests then). JMeter's HttpClient does not
+				// retry (httpclient4.retrycount=0): the sample fails with
+				// that cause, and the server sees the request at most once.
+				// Closing this connection before anything is written on it
+				// makes the transport give up.
+				if l.cut == nil {
+					l.cut = l.conn.failure()
+				}
+				info.Conn.Close()
+				return
+			}
+			l.awaiting = true
 			l.gotConn = time.Now()
 			l.reused = info.Reused
 			if cc, ok := info.Conn.(*countingConn); ok {
@@ -220,15 +253,15 @@ func (c *Client) NewLane() *Lane {
 				cc.take(l)
 			}
 		},
-		GotFirstResponseByte: func() { l.firstB = time.Now() },
+		GotFirstResponseByte: func() { l.firstB, l.awaiting = time.Now(), false },
 	}
 	return l
 }
 
 // dial connects to addr, resolving its host with the request's resolver
 // when it has one and trying each address in turn.
-func dial(ctx context.Context, d *net.Dialer, network, addr string, req *Request) (net.Conn, error) {
-	if req == nil || req.Resolve == nil {
+func dial(ctx context.Context, d *net.Dialer, network, addr string, resolve Resolver) (net.Conn, error) {
+	if resolve == nil {
 		return d.DialContext(ctx, network, addr)
 	}
 	host, port, err := net.SplitHostPort(addr)
@@ -238,7 +271,7 @@ func dial(ctx context.Context, d *net.Dialer, network, addr string, req *Request
 	if net.ParseIP(host) != nil {
 		return d.DialContext(ctx, network, addr)
 	}
-	ips, err := req.Resolve.Resolve(ctx, host)
+	ips, err := resolve.Resolve(ctx, host)
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +319,16 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 	}
 	l.req = req
 	l.readTimeout.Store(int64(req.ResponseTimeout))
+	l.dialTimeout.Store(int64(req.ConnectTimeout))
+	if ref := l.resolver.Load(); (ref == nil) != (req.Resolve == nil) || ref != nil && ref.r != req.Resolve {
+		if req.Resolve == nil {
+			l.resolver.Store(nil)
+		} else {
+			l.resolver.Store(&resolverRef{req.Resolve}) // only when the resolver changes
+		}
+	}
 	l.firstB, l.gotConn, l.reused, l.conn = time.Time{}, time.Time{}, false, nil
+	l.awaiting, l.cut = false, nil
 	l.authz = ""
 	if req.Auth != nil && req.Auth.Preemptive && !hasHeader(req.Header, "Authorization") {
 		l.authz = basicAuth(req.Auth)
@@ -314,6 +356,9 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 			}
 		}
 		break
+	}
+	if l.cut != nil { // the transport's retry was cut short (GotConn)
+		err = &url.Error{Op: req.Method, URL: req.URL, Err: l.cut}
 	}
 	if raw != nil {
 		res.Status = raw.StatusCode

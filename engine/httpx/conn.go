@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"io"
 	"net"
 	"sync/atomic"
 	"time"
@@ -14,6 +15,7 @@ type countingConn struct {
 	net.Conn
 	owner            atomic.Pointer[Lane]
 	pendRead, pendWr atomic.Int64
+	err              atomic.Pointer[error] // the first read or write error
 }
 
 func (cc *countingConn) Read(p []byte) (int, error) {
@@ -32,6 +34,9 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 	} else {
 		cc.pendRead.Add(int64(n))
 	}
+	if err != nil && n == 0 {
+		cc.fail(err)
+	}
 	return n, err
 }
 
@@ -39,10 +44,38 @@ func (cc *countingConn) Write(p []byte) (int, error) {
 	n, err := cc.Conn.Write(p)
 	if o := cc.owner.Load(); o != nil {
 		o.written.Add(int64(n))
+		// The response timeout runs from the end of the request, as a
+		// socket read timeout does: the read already waiting for the
+		// response (the transport starts it early) takes the new deadline.
+		if t := o.readTimeout.Load(); t > 0 {
+			cc.Conn.SetReadDeadline(time.Now().Add(time.Duration(t)))
+		}
 	} else {
 		cc.pendWr.Add(int64(n))
 	}
+	if err != nil {
+		cc.fail(err)
+	}
 	return n, err
+}
+
+// failure is the connection's first read or write error; io.EOF (the
+// server closed it without a word) when there was none.
+func (cc *countingConn) failure() error {
+	if cc != nil {
+		if e := cc.err.Load(); e != nil {
+			return *e
+		}
+	}
+	return io.EOF
+}
+
+// fail keeps the connection's first read or write error: the cause to
+// report when the transport gives up on the connection and would quietly
+// send the request again on another one (see the GotConn trace in
+// NewLane).
+func (cc *countingConn) fail(err error) {
+	cc.err.CompareAndSwap(nil, &err)
 }
 
 // take makes l the connection's owner, crediting it with the bytes that
