@@ -110,7 +110,15 @@ func (j *javaTest) sample(vu *VU, r *result) {
 	}
 	slept := true
 	if sleep > 0 {
-		slept = vu.sleep(time.Duration(sleep) * time.Millisecond)
+		// A sample runs to its end unless the run is aborted (Stop Test
+		// Now interrupts it, as JMeter does).
+		t := time.NewTimer(time.Duration(sleep) * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-vu.hard.Done():
+			t.Stop()
+			slept = false
+		}
 	}
 	r.Success = ok && slept
 	r.Elapsed = vu.now().Sub(r.Start)

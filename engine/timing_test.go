@@ -372,3 +372,32 @@ func TestSameUserOnNextIteration(t *testing.T) {
 		})
 	}
 }
+
+// A Flow Control Action stopping the test: with "stop", the other groups'
+// running samples finish and nothing new starts; with "stop now" they are
+// aborted.
+func TestFlowControlActionStopsTheTest(t *testing.T) {
+	for _, tt := range []struct {
+		action int
+		want   []string
+	}{
+		{taStop, []string{"A@0+100:true", "long@0+300:true"}},
+		{taStopNow, []string{"A@0+100:true", "long@0+100:false"}},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			plan := xPlan("",
+				xGroup("A", groupOpts{loops: "3"}, xJava("A", 100, ""), xAction("stop", tt.action, taTargetTest, ""), xJava("never", 0, "")),
+				xGroup("B", groupOpts{loops: "3"}, xJava("long", 300, "")))
+			t0 := time.Now()
+			m := runPlanXML(t, plan, nil)
+			var got []string
+			for _, s := range m.samples {
+				got = append(got, fmt.Sprintf("%s@%d+%d:%t", s.Label, s.Start.Sub(t0).Milliseconds(), s.Elapsed.Milliseconds(), s.Success))
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("action %d: samples %v, want %v", tt.action, got, tt.want)
+			}
+		})
+	}
+}
