@@ -4,8 +4,9 @@
 // every virtual user: each element's test class is looked up in one table
 // (elements.go), each sampler's scope is resolved by JMeter's rules, and
 // every field that may hold ${…} is compiled into a Template once. Start
-// then runs the thread groups: each virtual user is a goroutine walking the
-// tree recursively, with its own variables, HTTP client and per-node memory,
+// then runs the thread groups: each virtual user is a goroutine with its own
+// variables, HTTP client and instances of its group's controllers, which it
+// asks for one sampler after another as JMeter's threads do (controllers.go),
 // handing its samples in batches to one collector goroutine that feeds the
 // sinks (package report).
 //
