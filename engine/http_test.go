@@ -19,11 +19,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
+	"golang.org/x/net/dns/dnsmessage"
 )
 
 // hReq is a request as a test server received it.
@@ -871,7 +873,7 @@ func TestHTTPDNSCacheManagerStaticHosts(t *testing.T) {
 	dns := `<DNSCacheManager guiclass="DNSCachePanel" testclass="DNSCacheManager" testname="DNS">` +
 		`<collectionProp name="DNSCacheManager.servers"/><collectionProp name="DNSCacheManager.hosts">` +
 		`<elementProp name="app.test" elementType="StaticHost">` + hprop("StaticHost.Name", "app.test") +
-		hprop("StaticHost.Address", "192.0.2.1, 127.0.0.1") + `</elementProp></collectionProp>` +
+		hprop("StaticHost.Address", "127.0.0.2, 127.0.0.1") + `</elementProp></collectionProp>` +
 		hprop("DNSCacheManager.clearEachIteration", "true") + hprop("DNSCacheManager.isCustomResolver", "false") + `</DNSCacheManager><hashTree/>`
 	sink := hRun(t, hPlan(dns, 2, httpSpec{name: "s", props: []string{"path", "http://app.test:" + port + "/x", "connect_timeout", "300"}}), w.props(), nil)
 	reqs := w.requests()
@@ -1043,5 +1045,71 @@ func hBench(b *testing.B, spec httpSpec) {
 		if !r.Success {
 			b.Fatal(r.Code, r.Message)
 		}
+	}
+}
+
+// dnsServer answers A queries for any name with 127.0.0.1 over UDP and
+// counts them.
+func dnsServer(t *testing.T) (addr string, queries *atomic.Int64) {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	queries = new(atomic.Int64)
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			var p dnsmessage.Parser
+			h, err := p.Start(buf[:n])
+			if err != nil {
+				continue
+			}
+			q, err := p.Question()
+			if err != nil {
+				continue
+			}
+			queries.Add(1)
+			b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: h.ID, Response: true, Authoritative: true})
+			b.StartQuestions()
+			b.Question(q)
+			b.StartAnswers()
+			if q.Type == dnsmessage.TypeA {
+				b.AResource(dnsmessage.ResourceHeader{Name: q.Name, Class: dnsmessage.ClassINET, TTL: 60},
+					dnsmessage.AResource{A: [4]byte{127, 0, 0, 1}})
+			}
+			msg, _ := b.Finish()
+			pc.WriteTo(msg, from)
+		}
+	}()
+	return pc.LocalAddr().String(), queries
+}
+
+func TestHTTPDNSCacheManagerCustomServer(t *testing.T) {
+	w := hNewServer(t, nil)
+	_, port, _ := net.SplitHostPort(w.hostPort())
+	dnsAddr, queries := dnsServer(t)
+	dns := `<DNSCacheManager guiclass="DNSCachePanel" testclass="DNSCacheManager" testname="DNS">` +
+		`<collectionProp name="DNSCacheManager.servers"><stringProp name="1">` + dnsAddr + `</stringProp></collectionProp>` +
+		hprop("DNSCacheManager.clearEachIteration", "false") + hprop("DNSCacheManager.isCustomResolver", "true") + `</DNSCacheManager><hashTree/>`
+	sink := hRun(t, hPlan(dns, 3, httpSpec{name: "s", props: []string{"path", "http://api.example.invalid:" + port + "/x",
+		"use_keepalive", "false"}}), w.props(), nil)
+	if len(w.requests()) != 3 {
+		t.Fatalf("%d requests reached the server", len(w.requests()))
+	}
+	for _, s := range sink.samples {
+		if !s.Success {
+			t.Errorf("%s %s", s.Code, s.Message)
+		}
+	}
+	// The virtual user keeps the answer: one lookup (A only) for three
+	// connections.
+	if n := queries.Load(); n != 1 {
+		t.Errorf("%d DNS queries, want 1", n)
 	}
 }

@@ -157,10 +157,15 @@ func digestAuth(p map[string]string, c *Credentials, method, uri string) string 
 			return ""
 		}
 	}
-	realm, nonce := p["realm"], p["nonce"]
 	var nb [8]byte
 	rand.Read(nb[:])
-	cnonce := hex.EncodeToString(nb[:])
+	return digestResponse(p, c, method, uri, algorithm, qop, hex.EncodeToString(nb[:]))
+}
+
+// digestResponse is the Authorization value for a Digest challenge with a
+// given client nonce.
+func digestResponse(p map[string]string, c *Credentials, method, uri, algorithm, qop, cnonce string) string {
+	realm, nonce := p["realm"], p["nonce"]
 	const nc = "00000001"
 	ha1 := md5hex(c.User + ":" + realm + ":" + c.Password)
 	if strings.EqualFold(algorithm, "MD5-sess") {

@@ -41,17 +41,25 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 }
 
 func (cc *countingConn) Write(p []byte) (int, error) {
+	// Count before writing: the server may answer, and the request end,
+	// before this goroutine is back from the write.
+	o := cc.owner.Load()
+	counter := &cc.pendWr
+	if o != nil {
+		counter = &o.written
+	}
+	counter.Add(int64(len(p)))
 	n, err := cc.Conn.Write(p)
-	if o := cc.owner.Load(); o != nil {
-		o.written.Add(int64(n))
+	if n < len(p) {
+		counter.Add(int64(n - len(p)))
+	}
+	if o != nil {
 		// The response timeout runs from the end of the request, as a
 		// socket read timeout does: the read already waiting for the
 		// response (the transport starts it early) takes the new deadline.
 		if t := o.readTimeout.Load(); t > 0 {
 			cc.Conn.SetReadDeadline(time.Now().Add(time.Duration(t)))
 		}
-	} else {
-		cc.pendWr.Add(int64(n))
 	}
 	if err != nil {
 		cc.fail(err)

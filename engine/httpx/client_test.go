@@ -1,0 +1,261 @@
+package httpx
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The example of RFC 2617, section 3.5.
+func TestDigestResponseOfRFC2617(t *testing.T) {
+	p := map[string]string{"realm": "testrealm@host.com", "nonce": "dcd98b7102dd2f0e8b11d0f600bfb0c093",
+		"opaque": "5ccc069c403ebaf9f0171e9517f40e41", "qop": "auth,auth-int"}
+	c := &Credentials{User: "Mufasa", Password: "Circle Of Life"}
+	got := digestResponse(p, c, "GET", "/dir/index.html", "MD5", "auth", "0a4f113b")
+	want := `Digest username="Mufasa", realm="testrealm@host.com", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", ` +
+		`uri="/dir/index.html", response="6629fae49393a05397450978507c4ef1", qop=auth, nc=00000001, cnonce="0a4f113b", ` +
+		`algorithm=MD5, opaque="5ccc069c403ebaf9f0171e9517f40e41"`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestChallenges(t *testing.T) {
+	c := &Credentials{User: "u", Password: "p"}
+	for _, tc := range []struct {
+		name   string
+		header []string
+		cred   Credentials
+		sent   string
+		want   string // scheme of the answer, "" for none
+	}{
+		{name: "Basic", header: []string{`Basic realm="r"`}, cred: *c, want: "basic"},
+		{name: "Digest preferred", header: []string{`Basic realm="r"`, `Digest realm="r", nonce="n", qop="auth"`}, cred: *c, want: "digest"},
+		{name: "both in one header", header: []string{`Basic realm="r", Digest realm="r", nonce="n"`}, cred: *c, want: "digest"},
+		{name: "auth-int only", header: []string{`Digest realm="r", nonce="n", qop="auth-int"`}, cred: *c, want: ""},
+		{name: "SHA-256 only", header: []string{`Digest realm="r", nonce="n", algorithm=SHA-256`}, cred: *c, want: ""},
+		{name: "the realm asked for", header: []string{`Basic realm="a"`}, cred: Credentials{User: "u", Realm: "b"}, want: ""},
+		{name: "no second Basic", header: []string{`Basic realm="r"`}, cred: *c, sent: "basic", want: ""},
+		{name: "Bearer", header: []string{`Bearer realm="r"`}, cred: *c, want: ""},
+	} {
+		h := http.Header{"Www-Authenticate": tc.header}
+		got := schemeOf(answer(parseChallenges(h), &tc.cred, "GET", "/", tc.sent))
+		if got != tc.want {
+			t.Errorf("%s: answered %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if got := parseChallenges(http.Header{"Www-Authenticate": {`Digest realm="a \"q\"", nonce=abc, qop="auth,auth-int"`}}); len(got) != 1 ||
+		got[0].params["realm"] != `a "q"` || got[0].params["nonce"] != "abc" || got[0].params["qop"] != "auth,auth-int" {
+		t.Errorf("parsed %+v", got)
+	}
+	if got := basicAuth(&Credentials{User: "é", Password: "x"}); got != "Basic Pzp4" { // "?:x"
+		t.Errorf("non-ASCII user: %s", got)
+	}
+}
+
+func TestDecodedBodies(t *testing.T) {
+	var gz, zl, raw bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	io.WriteString(zw, "hello gzip")
+	zw.Close()
+	lw := zlib.NewWriter(&zl)
+	io.WriteString(lw, "hello zlib")
+	lw.Close()
+	fw, _ := flate.NewWriter(&raw, flate.DefaultCompression)
+	io.WriteString(fw, "hello raw deflate")
+	fw.Close()
+	for _, tc := range []struct {
+		enc  string
+		body []byte
+		want string
+	}{
+		{"gzip", gz.Bytes(), "hello gzip"},
+		{"x-gzip", gz.Bytes(), "hello gzip"},
+		{"deflate", zl.Bytes(), "hello zlib"},
+		{"deflate", raw.Bytes(), "hello raw deflate"},
+		{"gzip", nil, ""},
+		{"br", []byte("as it came"), "as it came"},
+	} {
+		r, err := decoded(bytes.NewReader(tc.body), tc.enc)
+		if err != nil {
+			t.Errorf("%s: %v", tc.enc, err)
+			continue
+		}
+		got, err := io.ReadAll(r)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%s: %q %v, want %q", tc.enc, got, err, tc.want)
+		}
+	}
+}
+
+func TestPartsBody(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f.txt")
+	os.WriteFile(f, []byte("FILE"), 0o644)
+	parts := []Part{{Data: []byte("head-")}, {File: f}, {Data: []byte("-tail")}}
+	n, err := partsLength(parts)
+	if err != nil || n != 14 {
+		t.Fatalf("length %d %v", n, err)
+	}
+	var b partsBody
+	b.reset(parts)
+	got, err := io.ReadAll(&b)
+	if err != nil || string(got) != "head-FILE-tail" {
+		t.Errorf("read %q %v", got, err)
+	}
+	var fe *FileError
+	if _, err := partsLength([]Part{{File: filepath.Join(dir, "missing")}}); !errors.As(err, &fe) {
+		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// rawServer answers every request on a connection with a fixed response
+// and hands over the bytes of each request head it read.
+func rawServer(t *testing.T, response string) (addr string, heads chan string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	heads = make(chan string, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				// the head, then as many body bytes as Content-Length says
+				var got []byte
+				buf := make([]byte, 8192)
+				for {
+					n, err := c.Read(buf)
+					got = append(got, buf[:n]...)
+					if err != nil {
+						return
+					}
+					head, body, ok := strings.Cut(string(got), "\r\n\r\n")
+					if !ok {
+						continue
+					}
+					want := 0
+					for _, l := range strings.Split(head, "\r\n") {
+						if v, ok := strings.CutPrefix(l, "Content-Length: "); ok {
+							fmt.Sscan(v, &want)
+						}
+					}
+					if len(body) >= want {
+						break
+					}
+				}
+				heads <- string(got)
+				io.WriteString(c, response)
+			}()
+		}
+	}()
+	return ln.Addr().String(), heads
+}
+
+func TestOnlyThePlansHeadersAreSent(t *testing.T) {
+	addr, heads := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+	c := New(Options{})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "POST", URL: "http://" + addr + "/p?q=1", KeepAlive: true, Host: "example.test",
+		Header: []Header{{"X-One", "1"}, {"x-one", "2"}, {"Content-Type", "text/plain"}}, Body: []byte("hello")}, &res)
+	if res.Err != nil || res.Status != 200 {
+		t.Fatalf("%v %d", res.Err, res.Status)
+	}
+	want := "POST /p?q=1 HTTP/1.1\r\nHost: example.test\r\nContent-Length: 5\r\nContent-Type: text/plain\r\nX-One: 1\r\nX-One: 2\r\n\r\nhello"
+	if got := <-heads; got != want {
+		t.Errorf("sent\n%q\nwant\n%q", got, want)
+	}
+	if res.SentBytes != int64(len(want)) {
+		t.Errorf("sent bytes %d, want %d", res.SentBytes, len(want))
+	}
+	if res.Bytes != int64(len("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")) {
+		t.Errorf("received bytes %d", res.Bytes)
+	}
+}
+
+// Lanes share connections: each request must still count its own bytes.
+func TestLanesCountTheirOwnBytes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", "Mon, 02 Jan 2006 15:04:05 GMT")
+		io.WriteString(w, strings.Repeat("x", len(r.URL.Path)*100))
+	}))
+	defer srv.Close()
+	c := New(Options{})
+	paths := []string{"/a", "/bbbb", "/cccccccc"}
+	want := map[string][2]int64{}
+	for _, p := range paths {
+		var res Result
+		c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + p, KeepAlive: true}, &res)
+		want[p] = [2]int64{res.Bytes, res.SentBytes}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 100)
+	for i := 0; i < 4; i++ {
+		l := c.NewLane()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 30; j++ {
+				p := paths[(i+j)%len(paths)]
+				var res Result
+				l.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + p, KeepAlive: true}, &res)
+				if got := [2]int64{res.Bytes, res.SentBytes}; got != want[p] || res.Err != nil {
+					errs <- fmt.Sprintf("%s: bytes %v, want %v (%v)", p, got, want[p], res.Err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func TestRedirectsFollowedOnlyWhenAsked(t *testing.T) {
+	var mu sync.Mutex
+	var referers []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		referers = append(referers, r.Header.Get("Referer"))
+		mu.Unlock()
+		if r.URL.Path == "/from" {
+			http.Redirect(w, r, "/to", http.StatusFound)
+			return
+		}
+		io.WriteString(w, "here")
+	}))
+	defer srv.Close()
+	c := New(Options{})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/from"}, &res)
+	if res.Status != 302 || res.URL != srv.URL+"/from" {
+		t.Errorf("not asked: %d %s", res.Status, res.URL)
+	}
+	c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/from", AutoRedirects: true}, &res)
+	if res.Status != 200 || res.URL != srv.URL+"/to" {
+		t.Errorf("asked: %d %s", res.Status, res.URL)
+	}
+	if strings.Join(referers, ",") != ",," {
+		t.Errorf("Referer sent: %q", referers)
+	}
+}
