@@ -86,14 +86,19 @@ func read(r io.Reader, name, dir string, depth int) (*Plan, error) {
 	doc := etree.NewDocument()
 	doc.ReadSettings.Permissive = false
 	if _, err := doc.ReadFrom(r); err != nil {
-		return nil, &Error{File: name, Err: fmt.Errorf("malformed XML: %w", err)}
+		if errors.Is(err, etree.ErrXML) {
+			// etree's own words say nothing of where: the file ended with
+			// elements still open.
+			err = errors.New("the file ends inside an element (is it cut short?)")
+		}
+		return nil, &Error{File: name, Err: fmt.Errorf("malformed XML: %w; fix the file, or save the plan again from JMeter", err)}
 	}
 	root := doc.Root()
 	if root == nil {
 		return nil, &Error{File: name, Err: fmt.Errorf("empty document: %w", ErrNotPlan)}
 	}
 	if root.Tag != rootTag {
-		return nil, &Error{File: name, Err: fmt.Errorf("root element <%s>: %w", root.Tag, ErrNotPlan)}
+		return nil, &Error{File: name, Err: fmt.Errorf("root element <%s>: %w; give gojm a .jmx file saved by JMeter", root.Tag, ErrNotPlan)}
 	}
 	plan := &Plan{
 		File:    name,
