@@ -343,7 +343,7 @@ func (c *compiler) refuse(e *jmx.Element, depth int) {
 		return
 	}
 	c.recordTree(e, depth, Refused, reason)
-	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: fmt.Errorf("%w: %s cannot run it; disable or remove the element, or run with --skip-unsupported to run the plan without it", ErrUnsupported, "gojm")})
+	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: fmt.Errorf("%w %s: gojm cannot run it; disable or remove the element, or run with --skip-unsupported to run the plan without it", ErrUnsupported, e.Class)})
 }
 
 // ErrUnsupported is wrapped by errors for elements gojm cannot run.

@@ -27,6 +27,7 @@ const (
 type group struct {
 	name  string
 	path  string
+	file  string // the plan file the group is in, for errors
 	kind  groupKind
 	index int // JMeter's group number in thread names ("Users 2-7"), per phase
 
@@ -52,6 +53,7 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	g := &group{
 		name:         e.Name,
 		path:         e.Path(),
+		file:         e.File,
 		kind:         mainGroup,
 		threads:      c.prop(e, "ThreadGroup.num_threads"),
 		ramp:         c.prop(e, "ThreadGroup.ramp_time"),
@@ -143,7 +145,12 @@ func (g *group) evaluate(vu *VU) (settings, error) {
 			if f, ferr := strconv.ParseFloat(txt, 64); ferr == nil && f == math.Trunc(f) {
 				return int64(f)
 			}
-			errs = append(errs, fmt.Errorf("%s %q is not a whole number", field, txt))
+			if raw := t.Raw(); raw != txt {
+				// Say where the text came from: ${__P(users,abc)} gives "abc".
+				errs = append(errs, fmt.Errorf("%s %q (from %s) is not a whole number", field, txt, raw))
+			} else {
+				errs = append(errs, fmt.Errorf("%s %q is not a whole number", field, txt))
+			}
 		}
 		return n
 	}
@@ -163,7 +170,8 @@ func (g *group) evaluate(vu *VU) (settings, error) {
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return s, fmt.Errorf("%s: %w", g.path, err)
+		return s, &jmx.Error{File: g.file, Path: g.path,
+			Err: fmt.Errorf("%w; set it in the plan, or with -J name=value when the field reads a property", err)}
 	}
 	return s, nil
 }
