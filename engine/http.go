@@ -32,6 +32,13 @@ type httpSampler struct {
 	keep func(contentType string) bool
 	// reads says that post-processors or assertions look at the sample.
 	reads bool
+	// constURL and constCS are the URL and charset worked out once when
+	// their fields hold no ${}; fixed says they were.
+	constURL          string
+	constURLErr       error
+	constCS           *httpCharset
+	constCSErr        error
+	fixedURL, fixedCS bool
 
 	embedded *embeddedConfig // nil unless "Retrieve All Embedded Resources"
 	auth     *authManager
@@ -162,6 +169,14 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error) {
 	}
 	h.cache = buildCacheManager(c, lastOf(sc.configsOf("CacheManager")))
 
+	if h.protocol.Const() && h.domain.Const() && h.port.Const() && h.path.Const() {
+		h.fixedURL = true
+		h.constURL, h.constURLErr = h.url(nil)
+	}
+	if h.encoding.Const() {
+		h.fixedCS = true
+		h.constCS, h.constCSErr = lookupCharset(h.encoding.Raw())
+	}
 	switch {
 	case h.reads:
 		h.keep = keepAll

@@ -112,10 +112,19 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	if method == "" {
 		method = "GET"
 	}
-	if c.cs, err = lookupCharset(h.encoding.Eval(vu)); err != nil {
+	if h.fixedCS {
+		c.cs, err = h.constCS, h.constCSErr
+	} else {
+		c.cs, err = lookupCharset(h.encoding.Eval(vu))
+	}
+	if err != nil {
 		return method, "", err
 	}
-	u, err = h.url(vu)
+	if h.fixedURL {
+		u, err = h.constURL, h.constURLErr
+	} else {
+		u, err = h.url(vu)
+	}
 	if err != nil {
 		return method, u, err
 	}

@@ -678,6 +678,7 @@ func TestHTTPEmbeddedResources(t *testing.T) {
  page-11 200 /site/applets/App.class
  page-12 200 /site/img/btn.gif
 `
+	serialBytes := map[string][2]int64{}
 	for _, tc := range []struct {
 		name    string
 		props   []string
@@ -742,6 +743,19 @@ func TestHTTPEmbeddedResources(t *testing.T) {
 			}
 			if len(s.Sub) > 0 && s.Bytes != bytes {
 				t.Errorf("page bytes %d, its sub-samples add up to %d", s.Bytes, bytes)
+			}
+			// Parallel downloads share connections: each resource still
+			// counts the bytes of its own exchange, as a serial one does.
+			for _, sub := range s.Sub {
+				key := strings.TrimPrefix(sub.URL, w.srv.URL)
+				switch tc.name {
+				case "serial":
+					serialBytes[key] = [2]int64{sub.Bytes, sub.SentBytes}
+				case "parallel":
+					if got := [2]int64{sub.Bytes, sub.SentBytes}; got != serialBytes[key] {
+						t.Errorf("%s: bytes %v in parallel, %v serially", key, got, serialBytes[key])
+					}
+				}
 			}
 		})
 	}
