@@ -32,6 +32,10 @@ type httpSampler struct {
 	keep func(contentType string) bool
 	// reads says that post-processors or assertions look at the sample.
 	reads bool
+	// keepLabels: sub-samples keep their URLs as labels instead of being
+	// renamed name-0, name-1… (functional test mode, or the property
+	// subresults.disable_renaming).
+	keepLabels bool
 	// constURL and constCS are the URL and charset worked out once when
 	// their fields hold no ${}; fixed says they were.
 	constURL          string
@@ -116,6 +120,14 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error) {
 		md5:        httpBool(e, defaults, "HTTPSampler.md5", false),
 		reads:      len(sc.posts)+len(sc.assertions) > 0,
 		dir:        c.plan.Dir,
+	}
+	for p := e.Parent; p != nil; p = p.Parent {
+		if p.Class == "TestPlan" && p.Bool("TestPlan.functional_mode", false) {
+			h.keepLabels = true
+		}
+	}
+	if v, ok := c.plan.Props.Get("subresults.disable_renaming"); ok && strings.EqualFold(strings.TrimSpace(v), "true") {
+		h.keepLabels = true
 	}
 	if h.follow && h.auto {
 		// JMeter's GUI makes the two exclusive; a hand-written plan with

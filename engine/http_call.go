@@ -490,7 +490,7 @@ func (c *httpCall) followRedirects(ln *httpLane, depth int, s *report.Sample, hp
 			lastHop.redirect = false
 			break
 		}
-		t := &report.Sample{Label: c.name}
+		t := c.newSample(target)
 		var th hop
 		if !c.fetch(ln, target, method, false, true, depth, t, &th) {
 			break // the target was in the cache: the chain ends there
@@ -534,9 +534,27 @@ func redirectTarget(base, location string) (string, error) {
 // (JMeter's addRawSubResult): the first request of a redirect chain, the
 // page of its resources. Its label becomes name-N.
 func (c *httpCall) storeSub(p, sub *report.Sample) {
-	sub.Label = c.name + "-" + itoa(len(p.Sub))
+	sub.Label = c.subLabel(p, sub)
 	sub.Sub = nil
 	p.Sub = append(p.Sub, sub)
+}
+
+// subLabel is the label of the next sub-sample of p: name-N, or, when
+// JMeter does not rename sub-results (functional test mode, property
+// subresults.disable_renaming), the URL the sub-sample requested.
+func (c *httpCall) subLabel(p, sub *report.Sample) string {
+	if c.h.keepLabels {
+		return sub.URL
+	}
+	return c.name + "-" + itoa(len(p.Sub))
+}
+
+// newSample is a sample for a request the sampler makes besides its own.
+func (c *httpCall) newSample(u string) *report.Sample {
+	if c.h.keepLabels {
+		return &report.Sample{Label: u}
+	}
+	return &report.Sample{Label: c.name}
 }
 
 // addSub adds a sub-sample as JMeter's addSubResult does: its end extends
@@ -548,7 +566,7 @@ func (c *httpCall) addSub(p, sub *report.Sample) {
 	}
 	p.Bytes += sub.Bytes
 	p.SentBytes += sub.SentBytes
-	sub.Label = c.name + "-" + itoa(len(p.Sub))
+	sub.Label = c.subLabel(p, sub)
 	p.Sub = append(p.Sub, sub)
 }
 

@@ -212,7 +212,7 @@ func (c *httpCall) downloadResources(ln *httpLane, depth int, s *report.Sample, 
 // resource fetches one embedded resource (and, for a frame or a style
 // sheet, its own resources); nil when the cache answers without a sample.
 func (c *httpCall) resource(ln *httpLane, u string, depth int) *report.Sample {
-	rs := &report.Sample{Label: c.name}
+	rs := c.newSample(u)
 	var rh hop
 	if !c.fetch(ln, u, "GET", false, false, depth+1, rs, &rh) {
 		return nil

@@ -1127,3 +1127,20 @@ func TestHTTPDNSCacheManagerCustomServer(t *testing.T) {
 		t.Errorf("%d DNS queries, want 1", n)
 	}
 }
+
+// Without renaming (functional test mode, subresults.disable_renaming), a
+// sub-sample is labelled with its URL, as before JMeter 5.
+func TestHTTPSubSamplesKeepTheirURLs(t *testing.T) {
+	w := hNewServer(t, hRedirector(302))
+	props := w.props()
+	props["subresults.disable_renaming"] = "true"
+	sink := hRun(t, hPlan("", 1, httpSpec{name: "go", props: []string{"path", "/r/1", "follow_redirects", "true"}}), props, nil)
+	s := sink.samples[0]
+	var labels []string
+	for _, sub := range s.Sub {
+		labels = append(labels, strings.TrimPrefix(sub.Label, w.srv.URL))
+	}
+	if s.Label != "go" || strings.Join(labels, " ") != "/r/1 /r/0" {
+		t.Errorf("%s: %q", s.Label, labels)
+	}
+}

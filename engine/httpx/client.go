@@ -360,6 +360,12 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 	if l.cut != nil { // the transport's retry was cut short (GotConn)
 		err = &url.Error{Op: req.Method, URL: req.URL, Err: l.cut}
 	}
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		// The caller cancelled the request (Stop Test Now, a second
+		// Ctrl-C): net/http reports the cancellation's cause instead,
+		// which may be any error; keep both.
+		err = fmt.Errorf("%w: %w", ctx.Err(), err)
+	}
 	if raw != nil {
 		res.Status = raw.StatusCode
 		res.Message = reason(raw.Status)
