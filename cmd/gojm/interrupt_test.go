@@ -72,7 +72,7 @@ type gojmRun struct {
 	t      *testing.T
 	srv    *target.Server
 	cmd    *exec.Cmd
-	out    string      // the output folder
+	out    string // the output folder
 	stdout bytes.Buffer
 	lines  chan string // stderr, a line at a time
 	done   chan error  // the process's exit
@@ -257,7 +257,7 @@ func TestInterruptTwice(t *testing.T) {
 	bin := buildGojm(t)
 	const users = 10
 	r := startRun(t, bin, users, "/sleep?ms=600000") // answers only when aborted
-	r.waitRequests(users)                             // every user has one request in flight
+	r.waitRequests(users)                            // every user has one request in flight
 	if err := r.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
