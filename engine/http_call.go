@@ -16,6 +16,7 @@ import (
 // being made, the lanes for parallel downloads, and the state of the HTTP
 // Cache and DNS Cache Managers (JMeter keeps both per thread).
 type httpState struct {
+	client  *httpx.Client // the client the lanes belong to
 	main    httpLane
 	mainHop hop
 	lanes   []*httpLane // embedded resources; lanes[0] also serves serial downloads
@@ -26,8 +27,14 @@ type httpState struct {
 
 // httpState returns the virtual user's HTTP state, made on first use.
 func (vu *VU) httpState() *httpState {
-	if vu.web == nil {
-		vu.web = &httpState{main: httpLane{l: vu.http.Main()}}
+	if vu.web == nil || vu.web.client != vu.http {
+		// First use, or the user was given a new client: lanes start over,
+		// the HTTP and DNS caches stay the user's.
+		st := &httpState{client: vu.http, main: httpLane{l: vu.http.Main()}}
+		if vu.web != nil {
+			st.caches, st.dns = vu.web.caches, vu.web.dns
+		}
+		vu.web = st
 	}
 	return vu.web
 }
