@@ -164,7 +164,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	}
 	if outDir != "" {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
-			return fmt.Errorf("output folder: %w", err)
+			return fmt.Errorf("cannot create the output folder %s (%w); choose another with -o", outDir, err)
 		}
 	}
 	jtlPath := f.jtl
@@ -187,9 +187,12 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		return &exitErr{exitUsage, err}
 	}
 	if jtlPath != "" {
+		if st, err := os.Stat(jtlPath); err == nil && st.Size() > 0 {
+			fmt.Fprintf(stderr, "gojm: %s exists: appending this run's results to it, as JMeter does (-f deletes it first)\n", jtlPath)
+		}
 		w, err := report.OpenResultFile(jtlPath, saveCfg, p.SampleVars)
 		if err != nil {
-			return err
+			return fmt.Errorf("cannot write the results file %s (%w); choose another with -l", jtlPath, err)
 		}
 		sinks = append(sinks, w)
 	}
