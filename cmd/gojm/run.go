@@ -37,6 +37,7 @@ type runFlags struct {
 	logFile         string
 	skipUnsupported bool
 	quiet           bool
+	ci              ciFlags // thresholds, JUnit, Prometheus (ci.go)
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet) {
@@ -53,6 +54,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.logFile, "jmeterlogfile", "j", "", "write warnings to this file instead of stderr")
 	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the end report")
+	f.ci.register(fs)
 	// Accepted so that JMeter command lines run unchanged.
 	fs.BoolP("nongui", "n", true, "non-GUI mode (gojm is always headless)")
 	fs.StringP("loglevel", "L", "", "accepted for JMeter's command line; ignored")
@@ -164,7 +166,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	}
 	if outDir != "" {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
-			return fmt.Errorf("cannot create the output folder %s (%w); choose another with -o", outDir, err)
+			return fmt.Errorf("output folder: %w", err)
 		}
 	}
 	jtlPath := f.jtl
@@ -187,12 +189,9 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		return &exitErr{exitUsage, err}
 	}
 	if jtlPath != "" {
-		if st, err := os.Stat(jtlPath); err == nil && st.Size() > 0 {
-			fmt.Fprintf(stderr, "gojm: %s exists: appending this run's results to it, as JMeter does (-f deletes it first)\n", jtlPath)
-		}
 		w, err := report.OpenResultFile(jtlPath, saveCfg, p.SampleVars)
 		if err != nil {
-			return fmt.Errorf("cannot write the results file %s (%w); choose another with -l", jtlPath, err)
+			return err
 		}
 		sinks = append(sinks, w)
 	}
@@ -206,6 +205,14 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	if f.quiet {
 		summaryOut = io.Discard
 	}
+	// Thresholds, the progress block on a terminal, Prometheus (ci.go).
+	lv, err := startLive(&f.ci, stdout, stderr, f.quiet, p, stats, &runRef)
+	if err != nil {
+		sinks.Close()
+		return err
+	}
+	summaryOut = lv.out(summaryOut)
+	sinks = append(sinks, lv.sinks()...)
 	summariser := report.NewSummariser(summaryOut, summariserInterval(p), threads)
 	summariser.Start(time.Now())
 	sinks = append(sinks, summariser)
@@ -224,10 +231,15 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		sinks.Close()
 		return err
 	}
+	if err := backendListeners(p, listeners, threads, log); err != nil { // ci.go
+		sinks.Close()
+		return err
+	}
 
 	fmt.Fprintf(summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
 	r := engine.Start(context.Background(), p, sinks, engine.RunOptions{Listeners: listeners})
 	runRef.Store(r)
+	lv.attach(r)
 	stopOnSignal(r, stderr)
 	runErr := r.Wait()
 	fmt.Fprintf(summaryOut, "Tidying up ...    @ %s\n... end of run\n", time.Now().Format(time.UnixDate))
@@ -235,6 +247,9 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	// The end report: ab's layout, to stdout and summary.txt.
 	var summary strings.Builder
 	if err := report.WriteABReport(&summary, stats, report.ABInfo{}); err != nil {
+		return err
+	}
+	if err := lv.report(&summary); err != nil { // thresholds, JUnit (ci.go)
 		return err
 	}
 	fmt.Fprint(stdout, "\n"+summary.String())
@@ -248,7 +263,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		}
 		fmt.Fprintf(stdout, "\nResults in %s\n", outDir)
 	}
-	return runErr
+	return lv.result(runErr)
 }
 
 // summariserInterval is JMeter's summariser.interval property (seconds).

@@ -86,8 +86,21 @@ func (m *Meter) Add(s *report.Sample) {
 	m.hist.RecordValue(min(max(v, 0), maxMs)) // in range: cannot fail
 }
 
-// Tick closes the current interval at now and starts the next.
+// minInterval is the shortest interval Tick closes: the run's last tick,
+// moments after the one before, would otherwise show a rate and a
+// percentile of a handful of samples.
+const minInterval = 250 * time.Millisecond
+
+// Tick closes the current interval at now and starts the next, unless the
+// interval is shorter than minInterval: then only the totals are published
+// and the interval goes on.
 func (m *Meter) Tick(now time.Time) {
+	if now.Sub(m.cur.Start) < minInterval {
+		m.mu.Lock()
+		m.lastTotals = m.totals
+		m.mu.Unlock()
+		return
+	}
 	iv := m.cur
 	iv.End = now
 	iv.P95 = math.NaN()

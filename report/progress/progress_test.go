@@ -51,6 +51,18 @@ func TestMeter(t *testing.T) {
 	if iv, _ = m.Last(); iv.Samples != 0 || !math.IsNaN(iv.P95) {
 		t.Errorf("empty interval %+v", iv)
 	}
+	// A tick moments after the last one (the run's end) keeps the interval
+	// shown, but the totals move on.
+	m.Add(&report.Sample{Start: t0, Elapsed: ms(1), Success: false})
+	m.Tick(t0.Add(4*time.Second + 10*time.Millisecond))
+	iv, tot = m.Last()
+	if iv.End != t0.Add(4*time.Second) || tot != (Totals{Samples: 102, Errors: 6}) {
+		t.Errorf("after a short tick: interval %+v, totals %+v", iv, tot)
+	}
+	m.Tick(t0.Add(5 * time.Second))
+	if iv, _ = m.Last(); iv.Samples != 1 || iv.Errors != 1 {
+		t.Errorf("the short interval's sample was lost: %+v", iv)
+	}
 }
 
 func TestMeterAddAllocs(t *testing.T) {
