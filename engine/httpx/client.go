@@ -366,6 +366,7 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 		// which may be any error; keep both.
 		err = fmt.Errorf("%w: %w", ctx.Err(), err)
 	}
+	headOK := raw != nil && err == nil // a response head arrived, and nothing went wrong before it
 	if raw != nil {
 		res.Status = raw.StatusCode
 		res.Message = reason(raw.Status)
@@ -378,7 +379,10 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 	}
 	end := time.Now()
 	res.Elapsed = end.Sub(res.Start)
-	if !l.firstB.IsZero() {
+	// JMeter's latency ends as it starts reading the response body: an
+	// exchange that failed before (a reply that is not HTTP, a redirect
+	// loop) has none.
+	if !l.firstB.IsZero() && headOK {
 		res.Latency = l.firstB.Sub(res.Start)
 	} else if err == nil {
 		res.Latency = res.Elapsed
