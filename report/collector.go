@@ -10,6 +10,13 @@ import (
 // enough that the periodic summary is never more than a few samples late.
 const BatchSize = 64
 
+// MaxBatchAge bounds how long a batch gathers: a virtual user hands its
+// batch over once a sample ends this long after the batch's first one did,
+// so that a slow user (one sample a second) is not a minute late in the
+// live views (progress, summariser, thresholds, metrics). It is judged on
+// the samples' own times: no clock is read.
+const MaxBatchAge = time.Second
+
 // Batch is a group of samples from one producer.
 type Batch struct {
 	Samples []Sample
@@ -91,7 +98,8 @@ type Batcher struct {
 	b *Batch
 }
 
-// Add copies s into the current batch and hands the batch over when full.
+// Add copies s into the current batch and hands the batch over when full,
+// or when s ended MaxBatchAge or more after the batch's first sample.
 // Slices inside s (Sub, Vars, Assertions) are handed over too: the caller
 // must not modify them afterwards.
 func (b *Batcher) Add(s *Sample) {
@@ -99,7 +107,7 @@ func (b *Batcher) Add(s *Sample) {
 		b.b = b.c.free.Get().(*Batch)
 	}
 	b.b.Samples = append(b.b.Samples, *s)
-	if len(b.b.Samples) == cap(b.b.Samples) {
+	if len(b.b.Samples) == cap(b.b.Samples) || s.End().Sub(b.b.Samples[0].End()) >= MaxBatchAge {
 		b.Flush()
 	}
 }

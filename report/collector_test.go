@@ -1,0 +1,62 @@
+package report
+
+import (
+	"testing"
+	"time"
+)
+
+// countSink counts what reaches it.
+type countSink struct{ n int }
+
+func (c *countSink) Add(*Sample)  { c.n++ }
+func (c *countSink) Close() error { return nil }
+
+func TestBatcherHandsOver(t *testing.T) {
+	tests := []struct {
+		name    string
+		samples int
+		gap     time.Duration // between sample ends
+		pending int           // samples still in the batcher afterwards
+	}{
+		{"a full batch", BatchSize + 3, time.Millisecond, 3},
+		// The 4th ends 1.2 s after the 1st: the four go; the 5th waits.
+		{"an old batch", 5, 400 * time.Millisecond, 1},
+		{"a young batch", 5, 100 * time.Millisecond, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sink := &countSink{}
+			c := NewCollector(0, sink)
+			b := c.NewBatcher()
+			for i := range tt.samples {
+				b.Add(&Sample{Start: t0.Add(time.Duration(i) * tt.gap), Elapsed: ms(5)})
+			}
+			pending := 0
+			if b.b != nil {
+				pending = len(b.b.Samples)
+			}
+			if pending != tt.pending {
+				t.Errorf("%d samples pending, want %d", pending, tt.pending)
+			}
+			b.Flush()
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if sink.n != tt.samples {
+				t.Errorf("%d samples reached the sink, want %d", sink.n, tt.samples)
+			}
+		})
+	}
+}
+
+func BenchmarkBatcherAdd(b *testing.B) {
+	c := NewCollector(0, Sinks{})
+	bt := c.NewBatcher()
+	s := &Sample{Start: t0, Elapsed: ms(5)}
+	b.ReportAllocs()
+	for b.Loop() {
+		bt.Add(s)
+	}
+	bt.Flush()
+	c.Close()
+}
