@@ -37,7 +37,8 @@ type runFlags struct {
 	logFile         string
 	skipUnsupported bool
 	quiet           bool
-	ci              ciFlags // thresholds, JUnit, Prometheus (ci.go)
+	watch           []string // server processes to watch (watch.go)
+	ci              ciFlags  // thresholds, JUnit, Prometheus (ci.go)
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet) {
@@ -54,6 +55,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.logFile, "jmeterlogfile", "j", "", "write warnings to this file instead of stderr")
 	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the end report")
+	fs.StringArrayVar(&f.watch, "watch", nil, "watch a server process (PID or command name, children included): CPU and memory beside the results; repeatable")
 	f.ci.register(fs)
 	// Accepted so that JMeter command lines run unchanged.
 	fs.BoolP("nongui", "n", true, "non-GUI mode (gojm is always headless)")
@@ -166,7 +168,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	}
 	if outDir != "" {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
-			return fmt.Errorf("output folder: %w", err)
+			return fmt.Errorf("cannot create the output folder %s (%w); choose another with -o", outDir, err)
 		}
 	}
 	jtlPath := f.jtl
@@ -189,9 +191,12 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		return &exitErr{exitUsage, err}
 	}
 	if jtlPath != "" {
+		if st, err := os.Stat(jtlPath); err == nil && st.Size() > 0 {
+			fmt.Fprintf(stderr, "gojm: %s exists: appending this run's results to it, as JMeter does (-f deletes it first)\n", jtlPath)
+		}
 		w, err := report.OpenResultFile(jtlPath, saveCfg, p.SampleVars)
 		if err != nil {
-			return err
+			return fmt.Errorf("cannot write the results file %s (%w); choose another with -l", jtlPath, err)
 		}
 		sinks = append(sinks, w)
 	}
@@ -236,6 +241,11 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		return err
 	}
 
+	server, err := startWatch(f.watch, outDir, stderr)
+	if err != nil {
+		sinks.Close()
+		return err
+	}
 	fmt.Fprintf(summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
 	r := engine.Start(context.Background(), p, sinks, engine.RunOptions{Listeners: listeners})
 	runRef.Store(r)
@@ -248,6 +258,11 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	var summary strings.Builder
 	if err := report.WriteABReport(&summary, stats, report.ABInfo{}); err != nil {
 		return err
+	}
+	if server != nil { // the watched server's block and chart (watch.go)
+		if err := server.finish(&summary, stats, charts); err != nil {
+			return err
+		}
 	}
 	if err := lv.report(&summary); err != nil { // thresholds, JUnit (ci.go)
 		return err
