@@ -1,0 +1,251 @@
+package script
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// catalog is what the runtime implements, read from the runtime itself so
+// that the translator refuses exactly what would not run: methods by kind,
+// static methods, static fields and constructors by class.
+type catalog struct {
+	methods [2]map[string]map[string]string // dialect → kind → "name/arity" → return kind
+	statics [2]map[string]map[string]string // dialect → class → "name/arity" → return kind
+	fields  map[string]map[string]string    // class → field → kind
+	ctors   map[string]map[string]bool      // class → arity ("*" any)
+	parents map[string]string
+	// classKind is the kind of values a class's constructor makes.
+	classKind map[string]string
+}
+
+var (
+	catOnce sync.Once
+	cat     *catalog
+	catErr  error
+)
+
+func loadCatalog() (*catalog, error) {
+	catOnce.Do(func() { cat, catErr = readCatalog() })
+	return cat, catErr
+}
+
+func readCatalog() (*catalog, error) {
+	prog, err := compilePrelude()
+	if err != nil {
+		return nil, err
+	}
+	vm := goja.New()
+	mk, err := vm.RunProgram(prog)
+	if err != nil {
+		return nil, fmt.Errorf("script runtime: %w", err)
+	}
+	mkFn, _ := goja.AssertFunction(mk)
+	stub := vm.NewObject()
+	c := &catalog{fields: map[string]map[string]string{}, ctors: map[string]map[string]bool{}, parents: map[string]string{}, classKind: map[string]string{}}
+	for d := 0; d < 2; d++ {
+		rtv, err := mkFn(goja.Undefined(), vm.ToValue(d == 1), stub, stub)
+		if err != nil {
+			return nil, fmt.Errorf("script runtime: %w", err)
+		}
+		rt := rtv.ToObject(vm)
+		c.methods[d] = table(vm, rt.Get("T").ToObject(vm))
+		c.statics[d] = table(vm, rt.Get("S").ToObject(vm))
+		if d == 0 {
+			kindOf, _ := goja.AssertFunction(rt.Get("kindOf"))
+			F := rt.Get("F").ToObject(vm)
+			for _, cls := range F.Keys() {
+				fo := F.Get(cls).ToObject(vm)
+				m := map[string]string{}
+				for _, name := range fo.Keys() {
+					k, _ := kindOf(rt, fo.Get(name))
+					m[name] = k.String()
+				}
+				c.fields[cls] = m
+			}
+			// System.out and System.err are getters
+			c.fields["System"] = map[string]string{"out": "Out", "err": "Out"}
+			N := rt.Get("N").ToObject(vm)
+			for _, cls := range N.Keys() {
+				m := map[string]bool{}
+				for _, ar := range N.Get(cls).ToObject(vm).Keys() {
+					m[ar] = true
+				}
+				c.ctors[cls] = m
+			}
+			P := rt.Get("parents").ToObject(vm)
+			for _, k := range P.Keys() {
+				c.parents[k] = P.Get(k).String()
+			}
+		}
+	}
+	for cls, kind := range map[string]string{
+		"Random": "Random", "StringBuilder": "StringBuilder", "StringBuffer": "StringBuilder", "ArrayList": "List",
+		"LinkedList": "List", "HashMap": "Map", "LinkedHashMap": "Map", "LinkedHashSet": "Set", "String": "String",
+		"BigDecimal": "BigDecimal", "Integer": "Integer", "Long": "Long", "Double": "Double", "JsonSlurper": "JsonSlurper",
+		"Object": "", "URL": "URL",
+	} {
+		c.classKind[cls] = kind
+	}
+	return c, nil
+}
+
+func table(vm *goja.Runtime, o *goja.Object) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, kind := range o.Keys() {
+		t := o.Get(kind).ToObject(vm)
+		m := map[string]string{}
+		for _, k := range t.Keys() {
+			entry := t.Get(k).ToObject(vm)
+			m[k] = entry.Get("0").String()
+		}
+		out[kind] = m
+	}
+	return out
+}
+
+func (c *catalog) lookupIn(t map[string]map[string]string, kind, name string, n int) (string, bool) {
+	key := name + "/" + strconv.Itoa(n)
+	for k := kind; k != ""; {
+		if m, ok := t[k]; ok {
+			if r, ok := m[key]; ok {
+				return r, true
+			}
+			if r, ok := m[name+"/*"]; ok {
+				return r, true
+			}
+		}
+		if k == "Object" {
+			break
+		}
+		p, ok := c.parents[k]
+		if !ok {
+			p = "Object"
+		}
+		k = p
+	}
+	return "", false
+}
+
+// method reports whether values of kind have the method, and its return kind.
+func (c *catalog) method(d Dialect, kind, name string, n int) (string, bool) {
+	return c.lookupIn(c.methods[d], kind, name, n)
+}
+
+// anyMethod reports whether some kind has the method.
+func (c *catalog) anyMethod(d Dialect, name string, n int) bool {
+	key := name + "/" + strconv.Itoa(n)
+	for _, m := range c.methods[d] {
+		if _, ok := m[key]; ok {
+			return true
+		}
+		if _, ok := m[name+"/*"]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *catalog) static(d Dialect, cls, name string, n int) (string, bool) {
+	m, ok := c.statics[d][cls]
+	if !ok {
+		return "", false
+	}
+	if r, ok := m[name+"/"+strconv.Itoa(n)]; ok {
+		return r, true
+	}
+	r, ok := m[name+"/*"]
+	return r, ok
+}
+
+func (c *catalog) hasField(cls, name string) bool {
+	_, ok := c.fields[cls][name]
+	return ok
+}
+
+func (c *catalog) fieldKind(cls, name string) string { return c.fields[cls][name] }
+
+func (c *catalog) hasCtor(cls string, n int) bool {
+	m := c.ctors[cls]
+	return m[strconv.Itoa(n)] || m["*"]
+}
+
+func (c *catalog) ctorKind(cls string) string { return c.classKind[cls] }
+
+// knownClasses maps the names a script may write for a class gojm runs
+// (simple or qualified) to the runtime's class name.
+var knownClasses = func() map[string]string {
+	m := map[string]string{}
+	add := func(pkg string, names ...string) {
+		for _, n := range names {
+			simple, runtime := n, n
+			if i := strings.IndexByte(n, '='); i >= 0 {
+				simple, runtime = n[:i], n[i+1:]
+			}
+			m[simple] = runtime
+			if pkg != "" {
+				m[pkg+"."+simple] = runtime
+			}
+		}
+	}
+	add("java.lang", "String", "Integer", "Long", "Double", "Boolean", "Character", "Math", "StrictMath=Math", "System",
+		"Thread", "StringBuilder", "StringBuffer", "Object", "Number", "CharSequence", "Iterable",
+		"Exception", "RuntimeException", "Throwable", "Error", "AssertionError", "NullPointerException",
+		"IllegalArgumentException", "IllegalStateException", "NumberFormatException", "ArithmeticException",
+		"ClassCastException", "IndexOutOfBoundsException", "ArrayIndexOutOfBoundsException",
+		"StringIndexOutOfBoundsException", "UnsupportedOperationException", "InterruptedException")
+	add("java.util", "Random", "UUID", "ArrayList", "LinkedList", "List", "Map", "HashMap", "LinkedHashMap", "Set",
+		"LinkedHashSet", "Collection", "Arrays", "Collections", "Iterator", "Base64", "NoSuchElementException",
+		"Map.Entry=Entry")
+	add("java.math", "BigDecimal", "RoundingMode")
+	add("java.net", "URLEncoder", "URLDecoder", "URL")
+	add("java.nio.charset", "StandardCharsets")
+	add("java.io", "PrintStream", "IOException", "UnsupportedEncodingException")
+	add("groovy.json", "JsonSlurper", "JsonOutput", "JsonException")
+	add("groovy.lang", "Closure", "MissingPropertyException", "MissingMethodException")
+	add("org.apache.jmeter.util", "JMeterUtils")
+	add("org.apache.commons.lang3", "RandomStringUtils")
+	add("org.apache.commons.lang", "RandomStringUtils")
+	add("org.apache.jmeter.threads", "JMeterVariables", "JMeterContext")
+	add("org.apache.jmeter.samplers", "SampleResult", "Sampler", "SampleEvent")
+	add("org.apache.jmeter.protocol.http.sampler", "HTTPSampleResult=SampleResult")
+	add("org.apache.jmeter.assertions", "AssertionResult")
+	add("org.slf4j", "Logger")
+	add("java.util", "Properties")
+	m["Entry"] = "Entry"
+	return m
+}()
+
+// primitiveKinds: primitive types → kind and cast.
+var primitiveKinds = map[string][2]string{
+	"int": {"Integer", "int"}, "short": {"Integer", "short"}, "byte": {"Integer", "byte"},
+	"long": {"Long", "long"}, "double": {"Double", "double"}, "boolean": {"Boolean", "boolean"},
+	"char": {"Character", "char"},
+}
+
+// typeKinds: declared class → kind and cast.
+var typeKinds = map[string][2]string{
+	"Integer": {"Integer", "Integer"}, "Long": {"Long", "Long"}, "Double": {"Double", "Double"},
+	"Boolean": {"Boolean", "Boolean"}, "Character": {"Character", "Character"}, "String": {"String", "String"},
+	"CharSequence": {"", "Object"}, "Object": {"", "Object"}, "Number": {"", "Number"},
+	"BigDecimal": {"BigDecimal", "BigDecimal"}, "List": {"List", "List"}, "ArrayList": {"List", "List"},
+	"LinkedList": {"List", "List"}, "Collection": {"", "Collection"}, "Iterable": {"", "Object"},
+	"Map": {"Map", "Map"}, "HashMap": {"Map", "Map"}, "LinkedHashMap": {"Map", "Map"},
+	"Set": {"Set", "Set"}, "LinkedHashSet": {"Set", "Set"}, "Random": {"Random", "Random"},
+	"StringBuilder": {"StringBuilder", "StringBuilder"}, "StringBuffer": {"StringBuilder", "StringBuilder"},
+	"UUID": {"UUID", "UUID"}, "JsonSlurper": {"JsonSlurper", "JsonSlurper"}, "Iterator": {"Iterator", "Iterator"},
+	"Entry": {"Entry", "Entry"}, "Closure": {"Closure", "Closure"}, "JMeterVariables": {"Vars", "Vars"},
+	"Properties": {"Props", "Props"}, "Logger": {"Logger", "Logger"}, "JMeterContext": {"Ctx", "Ctx"},
+	"SampleResult": {"Result", "Result"}, "AssertionResult": {"AssertionResult", "AssertionResult"},
+	"Sampler": {"Sampler", "Sampler"}, "SampleEvent": {"SampleEvent", "SampleEvent"}, "PrintStream": {"Out", "Out"},
+	"URL": {"URL", "URL"}, "RoundingMode": {"RoundingMode", "RoundingMode"},
+}
+
+// kindJavaNames name kinds in refusals.
+var kindJavaNames = map[string]string{
+	"Vars": "vars (JMeterVariables)", "Props": "props (Properties)", "Logger": "log (Logger)", "Ctx": "ctx (JMeterContext)",
+	"Result": "SampleResult", "Out": "PrintStream", "List": "List", "Map": "Map", "Array": "array",
+}

@@ -1,0 +1,20 @@
+// Package script runs the Groovy and BeanShell scripts of JMeter plans
+// without a JVM: it translates the common subset of both languages to
+// JavaScript and runs it on goja, with a runtime that keeps Java's and
+// Groovy's rules (int, long, double and BigDecimal arithmetic, Groovy
+// truth and ==, Java's String, regex and String.format semantics, Groovy's
+// collection methods and closures, java.util.Random's exact sequence) and
+// JMeter's bindings (vars, props, log, ctx, prev, SampleResult,
+// AssertionResult…) over a Host the engine provides.
+//
+// The translator is built on a real tokenizer and parser (lexer.go,
+// parser.go). It resolves every name and checks every class, static
+// member, constructor and method against what the runtime implements
+// (catalog.go, read from the runtime itself), and refuses by name, with
+// its line, whatever it cannot run: classes that need a JVM, class
+// definitions, file and process access, constructs whose meaning it
+// cannot keep. JavaScript scripts run as written.
+//
+// Compile translates and compiles each distinct text once; Program.Run
+// runs it on a pooled runtime, bounded in time.
+package script

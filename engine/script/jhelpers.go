@@ -1,0 +1,578 @@
+package script
+
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"math"
+	"math/big"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/dlclark/regexp2/v2"
+	"golang.org/x/text/encoding/charmap"
+)
+
+// javaError is an error the JavaScript runtime turns into a Java
+// exception: its text is "class\x00message\x01".
+type javaError struct{ class, msg string }
+
+func (e *javaError) Error() string { return e.class + "\x00" + e.msg + "\x01" }
+
+func jerr(class, format string, args ...any) error {
+	return &javaError{class: class, msg: fmt.Sprintf(format, args...)}
+}
+
+// Regular expressions: Java's syntax on regexp2, compiled once per pattern.
+
+var regexCache sync.Map // pattern → *regexp2.Regexp or error
+
+const regexCacheMax = 4096
+
+var regexCacheN int64
+var regexCacheMu sync.Mutex
+
+func javaRegex(pat string) (*regexp2.Regexp, error) {
+	if v, ok := regexCache.Load(pat); ok {
+		if re, ok := v.(*regexp2.Regexp); ok {
+			return re, nil
+		}
+		return nil, v.(error)
+	}
+	conv, err := convertJavaRegex(pat)
+	var re *regexp2.Regexp
+	if err == nil {
+		re, err = regexp2.Compile(conv, regexp2.None)
+	}
+	if _, ok := err.(*javaError); ok {
+		return nil, err
+	}
+	if err != nil {
+		err = jerr("java.util.regex.PatternSyntaxException", "%s near index 0\n%s", strings.TrimPrefix(err.Error(), "error parsing regexp: "), pat)
+	}
+	regexCacheMu.Lock()
+	if regexCacheN < regexCacheMax {
+		regexCacheN++
+		if err != nil {
+			regexCache.Store(pat, err)
+		} else {
+			regexCache.Store(pat, re)
+		}
+	}
+	regexCacheMu.Unlock()
+	return re, err
+}
+
+// posixClasses are Java's \p{…} POSIX classes (US-ASCII).
+var posixClasses = map[string]string{
+	"Lower": "a-z", "Upper": "A-Z", "ASCII": `\x00-\x7F`, "Alpha": "a-zA-Z", "Digit": "0-9",
+	"Alnum": "a-zA-Z0-9", "Punct": `!-/:-@\[-` + "`" + `{-~`, "Graph": `!-~`, "Print": `\x20-\x7E`,
+	"Blank": `\t `, "Cntrl": `\x00-\x1F\x7F`, "XDigit": "0-9a-fA-F", "Space": `\t\n\x0B\f\r `,
+	"javaLowerCase": `\p{Ll}`, "javaUpperCase": `\p{Lu}`, "javaWhitespace": `\s`, "IsAlphabetic": `\p{L}`,
+	"IsDigit": `\p{Nd}`, "IsLetter": `\p{L}`, "L": `\p{L}`, "Lu": `\p{Lu}`, "Ll": `\p{Ll}`, "N": `\p{N}`, "Nd": `\p{Nd}`,
+	"P": `\p{P}`, "IsLatin": `\p{IsBasicLatin}`,
+}
+
+// convertJavaRegex rewrites what differs between Java's and .NET's
+// regular expressions: \Q…\E quoting, POSIX \p{…} classes, possessive
+// quantifiers (as atomic groups), \z and \Z.
+func convertJavaRegex(p string) (string, error) {
+	var b strings.Builder
+	inClass := 0
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			n := p[i+1]
+			switch n {
+			case 'Q':
+				end := strings.Index(p[i+2:], `\E`)
+				lit := p[i+2:]
+				if end >= 0 {
+					lit = p[i+2 : i+2+end]
+					i += 2 + end + 1
+				} else {
+					i = len(p)
+				}
+				if inClass > 0 {
+					for _, r := range lit {
+						if strings.ContainsRune(`\]^-[`, r) {
+							b.WriteByte('\\')
+						}
+						b.WriteRune(r)
+					}
+				} else {
+					b.WriteString(regexp2.Escape(lit))
+				}
+				continue
+			case 'p', 'P':
+				if i+2 < len(p) && p[i+2] == '{' {
+					end := strings.IndexByte(p[i+2:], '}')
+					if end > 0 {
+						name := strings.TrimPrefix(p[i+3:i+2+end], "Is")
+						if cls, ok := posixClasses[p[i+3:i+2+end]]; ok || posixClasses[name] != "" {
+							if !ok {
+								cls = posixClasses[name]
+							}
+							neg := n == 'P'
+							if inClass > 0 {
+								if neg {
+									return "", fmt.Errorf("negated class \\P{%s} inside [...]", name)
+								}
+								b.WriteString(cls)
+							} else if neg {
+								b.WriteString("[^" + cls + "]")
+							} else {
+								b.WriteString("[" + cls + "]")
+							}
+							i += 2 + end
+							continue
+						}
+					}
+				}
+			case 'z':
+				b.WriteString(`\z`)
+				i++
+				continue
+			case 'Z':
+				b.WriteString(`(?=\n?\z)`)
+				i++
+				continue
+			case 'h':
+				b.WriteString(`[ \t\xA0\u1680\u180e\u2000-\u200a\u202f\u205f\u3000]`)
+				i++
+				continue
+			case 'R':
+				b.WriteString(`(?:\r\n|[\n\x0B\f\r\x85\u2028\u2029])`)
+				i++
+				continue
+			}
+			b.WriteByte(c)
+			b.WriteByte(n)
+			i++
+		case c == '[':
+			inClass++
+			b.WriteByte(c)
+			if i+1 < len(p) && p[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				b.WriteString(`\]`)
+				i++
+			}
+		case c == ']' && inClass > 0:
+			inClass--
+			b.WriteByte(c)
+		case c == '+' && inClass == 0 && i > 0 && (p[i-1] == '*' || p[i-1] == '+' || p[i-1] == '?' || p[i-1] == '}') && !(i > 1 && p[i-2] == '\\'):
+			return "", jerr("java.lang.UnsupportedOperationException", "gojm: possessive quantifiers (%s) in a regular expression", p[i-1:i+1])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+// javaReplacement turns Java's replacement syntax ($1, ${name}, \$) into
+// regexp2's ($1, ${name}, $$).
+func javaReplacement(r string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		switch c {
+		case '\\':
+			i++
+			if i >= len(r) {
+				return "", jerr("java.lang.IllegalArgumentException", "character to be escaped is missing")
+			}
+			if r[i] == '$' {
+				b.WriteString("$$")
+			} else {
+				b.WriteByte(r[i])
+			}
+		case '$':
+			if i+1 >= len(r) {
+				return "", jerr("java.lang.IllegalArgumentException", "Illegal group reference: group index is missing")
+			}
+			if r[i+1] == '{' {
+				end := strings.IndexByte(r[i:], '}')
+				if end < 0 {
+					return "", jerr("java.lang.IllegalArgumentException", "named capturing group is missing trailing '}'")
+				}
+				b.WriteString(r[i : i+end+1])
+				i += end
+				continue
+			}
+			if r[i+1] < '0' || r[i+1] > '9' {
+				return "", jerr("java.lang.IllegalArgumentException", "Illegal group reference")
+			}
+			j := i + 1
+			for j < len(r) && r[j] >= '0' && r[j] <= '9' {
+				j++
+			}
+			b.WriteString("${" + r[i+1:j] + "}")
+			i = j - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+func reReplace(s, pat, repl string, all bool) (string, error) {
+	re, err := javaRegex(pat)
+	if err != nil {
+		return "", err
+	}
+	rep, err := javaReplacement(repl)
+	if err != nil {
+		return "", err
+	}
+	// group references beyond the pattern's groups are errors in Java
+	n := -1
+	if !all {
+		n = 1
+	}
+	out, err := re.Replace(s, rep, -1, n)
+	if err != nil {
+		return "", jerr("java.lang.IllegalArgumentException", "%v", err)
+	}
+	return out, nil
+}
+
+func reMatches(s, pat string) (bool, error) {
+	re, err := javaRegex(pat)
+	if err != nil {
+		return false, err
+	}
+	m, err := re.FindStringMatch(s)
+	for err == nil && m != nil {
+		if m.RuneIndex == 0 && m.RuneLength == utf8.RuneCountInString(s) {
+			return true, nil
+		}
+		// try an anchored match
+		break
+	}
+	if err != nil {
+		return false, jerr("java.lang.IllegalStateException", "%v", err)
+	}
+	anch, err := javaRegex(`\A(?:` + pat + `)\z`)
+	if err != nil {
+		return false, err
+	}
+	ok, err := anch.MatchString(s)
+	if err != nil {
+		return false, jerr("java.lang.IllegalStateException", "%v", err)
+	}
+	return ok, nil
+}
+
+// reFind returns the first match at or after rune index from: the whole
+// match then the groups (nil for a group that did not take part).
+func reFind(s, pat string, from int) ([]any, error) {
+	re, err := javaRegex(pat)
+	if err != nil {
+		return nil, err
+	}
+	m, err := re.FindStringMatchStartingAt(s, from)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	return matchGroups(m), nil
+}
+
+func matchGroups(m *regexp2.Match) []any {
+	gs := m.Groups()
+	out := make([]any, len(gs))
+	for i, g := range gs {
+		if len(g.Captures) == 0 {
+			out[i] = nil
+			continue
+		}
+		out[i] = g.String()
+	}
+	return out
+}
+
+func reFindAll(s, pat string) ([][]any, error) {
+	re, err := javaRegex(pat)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]any
+	m, err := re.FindStringMatch(s)
+	for err == nil && m != nil {
+		out = append(out, matchGroups(m))
+		m, err = re.FindNextMatch(m)
+	}
+	return out, err
+}
+
+// reSplit is String.split: trailing empty strings go when limit is 0, and
+// a zero-width match at the start makes no leading empty string.
+func reSplit(s, pat string, limit int) ([]string, error) {
+	if s == "" {
+		return []string{""}, nil
+	}
+	var pieces []string
+	if len(pat) == 1 && !strings.ContainsAny(pat, ".$|()[{^?*+\\") ||
+		len(pat) == 2 && pat[0] == '\\' && !(pat[1] >= '0' && pat[1] <= '9' || pat[1] >= 'a' && pat[1] <= 'z' || pat[1] >= 'A' && pat[1] <= 'Z') {
+		sep := pat[len(pat)-1:]
+		if limit > 0 {
+			pieces = strings.SplitN(s, sep, limit)
+		} else {
+			pieces = strings.Split(s, sep)
+		}
+	} else {
+		re, err := javaRegex(pat)
+		if err != nil {
+			return nil, err
+		}
+		runes := []rune(s)
+		start := 0
+		m, err := re.FindStringMatch(s)
+		for err == nil && m != nil {
+			if limit > 0 && len(pieces) == limit-1 {
+				break
+			}
+			if m.RuneIndex == 0 && m.RuneLength == 0 {
+				m, err = re.FindNextMatch(m)
+				continue
+			}
+			if m.RuneLength == 0 && m.RuneIndex >= len(runes) {
+				break
+			}
+			pieces = append(pieces, string(runes[start:m.RuneIndex]))
+			start = m.RuneIndex + m.RuneLength
+			m, err = re.FindNextMatch(m)
+		}
+		if err != nil {
+			return nil, jerr("java.lang.IllegalStateException", "%v", err)
+		}
+		pieces = append(pieces, string(runes[start:]))
+	}
+	if limit == 0 {
+		for len(pieces) > 1 && pieces[len(pieces)-1] == "" {
+			pieces = pieces[:len(pieces)-1]
+		}
+		if len(pieces) == 1 && pieces[0] == "" && s != "" {
+			return []string{}, nil
+		}
+	}
+	return pieces, nil
+}
+
+// Charsets.
+
+func encodeString(s, cs string) ([]int, error) {
+	var bs []byte
+	switch strings.ToUpper(strings.ReplaceAll(cs, "_", "-")) {
+	case "UTF-8", "UTF8":
+		bs = []byte(s)
+	case "ISO-8859-1", "ISO8859-1", "LATIN1":
+		e, err := charmap.ISO8859_1.NewEncoder().String(s)
+		if err != nil {
+			e = strings.Map(func(r rune) rune {
+				if r > 255 {
+					return '?'
+				}
+				return r
+			}, s)
+		}
+		bs = []byte(e)
+	case "US-ASCII", "ASCII":
+		for _, r := range s {
+			if r > 127 {
+				r = '?'
+			}
+			bs = append(bs, byte(r))
+		}
+	case "UTF-16BE", "UTF-16":
+		u := utf16.Encode([]rune(s))
+		if strings.ToUpper(cs) == "UTF-16" {
+			bs = append(bs, 0xFE, 0xFF)
+		}
+		for _, c := range u {
+			bs = append(bs, byte(c>>8), byte(c))
+		}
+	default:
+		return nil, jerr("java.io.UnsupportedEncodingException", "%s", cs)
+	}
+	out := make([]int, len(bs))
+	for i, c := range bs {
+		out[i] = int(int8(c))
+	}
+	return out, nil
+}
+
+func decodeBytes(b []int, cs string) (string, error) {
+	bs := make([]byte, len(b))
+	for i, c := range b {
+		bs[i] = byte(c)
+	}
+	switch strings.ToUpper(strings.ReplaceAll(cs, "_", "-")) {
+	case "UTF-8", "UTF8":
+		return strings.ToValidUTF8(string(bs), "\uFFFD"), nil
+	case "ISO-8859-1", "ISO8859-1", "LATIN1":
+		return charmap.ISO8859_1.NewDecoder().String(string(bs))
+	case "US-ASCII", "ASCII":
+		var sb strings.Builder
+		for _, c := range bs {
+			if c > 127 {
+				sb.WriteRune('\uFFFD')
+			} else {
+				sb.WriteByte(c)
+			}
+		}
+		return sb.String(), nil
+	}
+	return "", jerr("java.io.UnsupportedEncodingException", "%s", cs)
+}
+
+func b64(b []int, urlSafe bool) string {
+	bs := make([]byte, len(b))
+	for i, c := range b {
+		bs[i] = byte(c)
+	}
+	if urlSafe {
+		return base64.URLEncoding.EncodeToString(bs)
+	}
+	return base64.StdEncoding.EncodeToString(bs)
+}
+
+func unb64(s string, urlSafe bool) ([]int, error) {
+	enc := base64.StdEncoding
+	if urlSafe {
+		enc = base64.URLEncoding
+	}
+	s = strings.TrimRight(s, "=")
+	bs, err := enc.WithPadding(base64.NoPadding).DecodeString(s)
+	if err != nil {
+		return nil, jerr("java.lang.IllegalArgumentException", "Illegal base64 character")
+	}
+	out := make([]int, len(bs))
+	for i, c := range bs {
+		out[i] = int(int8(c))
+	}
+	return out, nil
+}
+
+// urlEncode is URLEncoder.encode: form encoding (space as +).
+func urlEncode(s, cs string) (string, error) {
+	b, err := encodeString(s, cs)
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	for _, c := range b {
+		ch := byte(c)
+		switch {
+		case ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '.' || ch == '-' || ch == '*' || ch == '_':
+			sb.WriteByte(ch)
+		case ch == ' ':
+			sb.WriteByte('+')
+		default:
+			fmt.Fprintf(&sb, "%%%02X", ch)
+		}
+	}
+	return sb.String(), nil
+}
+
+func urlDecode(s, cs string) (string, error) {
+	var raw []int
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '+':
+			raw = append(raw, ' ')
+		case '%':
+			if i+2 >= len(s) {
+				return "", jerr("java.lang.IllegalArgumentException", "URLDecoder: Incomplete trailing escape (%%) pattern")
+			}
+			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			if err != nil {
+				return "", jerr("java.lang.IllegalArgumentException", "URLDecoder: Illegal hex characters in escape (%%) pattern")
+			}
+			raw = append(raw, int(int8(v)))
+			i += 2
+		default:
+			if c < utf8.RuneSelf {
+				raw = append(raw, int(c))
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(s[i:])
+			enc, err := encodeString(string(r), cs)
+			if err != nil {
+				return "", err
+			}
+			raw = append(raw, enc...)
+			i += n - 1
+		}
+	}
+	return decodeBytes(raw, cs)
+}
+
+func digest(alg, s string) (string, error) {
+	var h hash.Hash
+	switch strings.ToUpper(alg) {
+	case "MD5":
+		h = md5.New()
+	case "SHA-1", "SHA1":
+		h = sha1.New()
+	case "SHA-256", "SHA256":
+		h = sha256.New()
+	case "SHA-512", "SHA512":
+		h = sha512.New()
+	default:
+		return "", jerr("java.security.NoSuchAlgorithmException", "%s MessageDigest not available", alg)
+	}
+	h.Write([]byte(s))
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// urlParts splits a URL as java.net.URL does: protocol, host, port (-1
+// when absent), path, query (nil when absent).
+func urlParts(s string) ([]any, error) {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" {
+		return nil, jerr("java.net.MalformedURLException", "no protocol: %s", s)
+	}
+	port := -1
+	if p := u.Port(); p != "" {
+		port, _ = strconv.Atoi(p)
+	}
+	var q any
+	if u.RawQuery != "" || u.ForceQuery {
+		q = u.RawQuery
+	}
+	return []any{u.Scheme, u.Hostname(), port, u.EscapedPath(), q}, nil
+}
+
+// roundHalfUp is Groovy's Double.round(places).
+func roundHalfUp(x float64, places int) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	r := new(big.Float).SetPrec(200).SetFloat64(x)
+	s := r.Text('f', places+20)
+	d, _ := new(big.Rat).SetString(s)
+	scale := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(places)), nil))
+	d.Mul(d, scale)
+	half := big.NewRat(1, 2)
+	if d.Sign() >= 0 {
+		d.Add(d, half)
+	} else {
+		d.Sub(d, half)
+	}
+	q := new(big.Int).Quo(d.Num(), d.Denom())
+	f, _ := new(big.Rat).SetFrac(q, scale.Num()).Float64()
+	return f
+}

@@ -1,0 +1,150 @@
+package script
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dop251/goja"
+)
+
+// JavaScript is a script in JavaScript itself, run as written (JMeter's
+// javascript scriptLanguage), with the bindings as Nashorn shows them.
+const JavaScript Dialect = 2
+
+// Program is a compiled script, shared by every virtual user.
+type Program struct {
+	dialect Dialect
+	raw     bool
+	js      *goja.Program
+	// Source is the script's text; JS its translation (empty for
+	// JavaScript scripts).
+	Source, JS string
+	used       map[string]bool
+}
+
+// Uses reports whether the script reads a binding (vars, prev,
+// SampleResult…); ctx.getPreviousResult() counts as prev. A JavaScript
+// script may read any.
+func (p *Program) Uses(name string) bool { return p.raw || p.used[name] }
+
+// Dialect is the program's source language.
+func (p *Program) Dialect() Dialect { return p.dialect }
+
+// progCache holds compiled programs by dialect and text, shared by every
+// plan; it stops growing at progCacheMax entries.
+type progKey struct {
+	d   Dialect
+	src string
+}
+
+var (
+	progCache  sync.Map // progKey → *Program or error
+	progCacheN atomic.Int64
+)
+
+const progCacheMax = 4096
+
+// Compile translates a script (Groovy or BeanShell) to JavaScript and
+// compiles it, or compiles a JavaScript script as it is. What gojm cannot
+// translate comes back as an *Error with Refused set, naming the
+// construct. Each distinct text is compiled once.
+func Compile(src string, d Dialect) (*Program, error) {
+	k := progKey{d, src}
+	if v, ok := progCache.Load(k); ok {
+		if p, ok := v.(*Program); ok {
+			return p, nil
+		}
+		return nil, v.(error)
+	}
+	p, err := compile(src, d)
+	if progCacheN.Load() < progCacheMax {
+		var v any = p
+		if err != nil {
+			v = err
+		}
+		if _, loaded := progCache.LoadOrStore(k, v); !loaded {
+			progCacheN.Add(1)
+		}
+	}
+	return p, err
+}
+
+func compile(src string, d Dialect) (*Program, error) {
+	if d == JavaScript {
+		js, err := goja.Compile("script.js", src, false)
+		if err != nil {
+			return nil, &Error{Msg: "JavaScript syntax: " + err.Error()}
+		}
+		return &Program{dialect: d, raw: true, js: js, Source: src}, nil
+	}
+	cat, err := loadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	stmts, err := parse(src, d)
+	if err != nil {
+		return nil, err
+	}
+	js, used, err := translate(src, d, stmts, cat)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := goja.Compile("script.js", js, true)
+	if err != nil {
+		return nil, fmt.Errorf("script: compiling the translation: %w", err)
+	}
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used}, nil
+}
+
+// Run runs the program on a pooled runtime. A script's exception comes
+// back as a *ScriptError; so does a run stopped by its time bound or by
+// the test stopping.
+func (p *Program) Run(env *Env) (Value, error) {
+	r, err := getRuntime()
+	if err != nil {
+		return Value{}, err
+	}
+	defer pool.Put(r)
+	return r.run(p, env)
+}
+
+// runRaw runs a JavaScript script in the runtime's global scope, the
+// bindings set as globals (what a script declares stays in the pooled
+// runtime, as with JMeter's cached engines).
+func (r *runtime) runRaw(p *Program, g *goja.Object) (Value, error) {
+	vm := r.vm
+	facade, _ := goja.AssertFunction(r.g.Get("jsFacade"))
+	for _, k := range g.Keys() {
+		v := g.Get(k)
+		if o, ok := v.(*goja.Object); ok {
+			if f, err := facade(r.g, o); err == nil {
+				v = f
+			}
+		}
+		if err := vm.Set(k, v); err != nil {
+			return Value{}, err
+		}
+	}
+	v, err := vm.RunProgram(p.js)
+	if err != nil {
+		var ie *goja.InterruptedError
+		if errors.As(err, &ie) {
+			return Value{}, r.scriptErr(err)
+		}
+		var ex *goja.Exception
+		if errors.As(err, &ex) {
+			if o, ok := ex.Value().(*goja.Object); ok && o.Get("cls") != nil && !goja.IsUndefined(o.Get("cls")) {
+				return Value{}, r.scriptErr(err)
+			}
+			return Value{}, &ScriptError{Class: "javax.script.ScriptException", Message: strings.TrimSpace(ex.Error())}
+		}
+		return Value{}, &ScriptError{Class: "javax.script.ScriptException", Message: err.Error()}
+	}
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return Value{Null: true}, nil
+	}
+	return Value{Text: v.String()}, nil
+}

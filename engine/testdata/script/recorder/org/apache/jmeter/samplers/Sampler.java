@@ -1,0 +1,6 @@
+package org.apache.jmeter.samplers;
+
+/** Stand-in for JMeter's Sampler. */
+public interface Sampler {
+    String getName();
+}
