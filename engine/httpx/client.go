@@ -96,10 +96,12 @@ type Result struct {
 // Client is one virtual user's HTTP client: one connection pool and cookie
 // jar, shared by its lanes.
 type Client struct {
-	rc      *resty.Client
-	tr      *http.Transport
+	rc      *resty.Client // for redirects the client follows itself
+	tr      *h1
+	jar     http.CookieJar
 	maxBody int
 	main    *Lane
+	lanes   []*Lane
 }
 
 // Lane runs one request at a time. A Client has a main lane; more lanes
@@ -135,6 +137,15 @@ type Lane struct {
 	trace    *httptrace.ClientTrace
 	baseCtx  context.Context
 	traceCtx context.Context
+
+	// the lane's own reusable request, its header, and the parsed URL of
+	// the last request (most samplers send the same URL every time)
+	hreq    http.Request
+	hdr     http.Header
+	lastURL string
+	lastU   *url.URL
+	idle    *h1conn // the lane's idle connection, kept for its next request
+	rbody   h1body
 }
 
 type laneKey struct{}
@@ -152,9 +163,8 @@ func New(opt Options) *Client {
 		c.maxBody = DefaultMaxBody
 	}
 	dialer := &net.Dialer{KeepAlive: 30 * time.Second}
-	c.tr = &http.Transport{
-		Proxy: nil,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+	c.tr = &h1{
+		dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			// A dial may outlive the request that started it (the request
 			// got an idle connection first): read only the lane's atomics.
 			l, _ := ctx.Value(laneKey{}).(*Lane)
@@ -176,18 +186,18 @@ func New(opt Options) *Client {
 			return &countingConn{Conn: conn}, nil
 		},
 		// JMeter trusts every certificate unless a keystore says otherwise.
-		TLSClientConfig:    &tls.Config{InsecureSkipVerify: true},
-		DisableCompression: true, // send no Accept-Encoding the plan did not ask for
+		tlsConfig: &tls.Config{InsecureSkipVerify: true},
 		// Parallel downloads keep several connections per host, as JMeter
 		// raises its pool's per-route limit to the download pool size.
-		MaxIdleConnsPerHost: 32,
-		IdleConnTimeout:     60 * time.Second, // JMeter's httpclient4.time_to_live
-		ForceAttemptHTTP2:   false,
+		maxIdle:     32,
+		idleTimeout: 60 * time.Second, // JMeter's httpclient4.time_to_live
+		staleAfter:  staleAfter,
 	}
 	hc := &http.Client{Transport: c.tr}
 	if opt.Cookies {
 		jar, _ := cookiejar.New(nil) // New never fails without options
 		hc.Jar = jar
+		c.jar = jar
 	}
 	c.rc = resty.NewWithClient(hc).
 		SetDoNotParseResponse(true).
@@ -226,7 +236,8 @@ func New(opt Options) *Client {
 // NewLane returns a lane that may run at the same time as the client's
 // other lanes.
 func (c *Client) NewLane() *Lane {
-	l := &Lane{c: c, bb: &bytesBody{}, pb: &partsBody{}}
+	l := &Lane{c: c, bb: &bytesBody{}, pb: &partsBody{}, hdr: http.Header{}}
+	c.lanes = append(c.lanes, l)
 	l.getBody = l.rewind
 	l.trace = &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
@@ -339,12 +350,7 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 	var raw *http.Response
 	var err error
 	for attempt := 0; ; attempt++ {
-		var resp *resty.Response
-		resp, err = l.c.rc.R().SetContext(l.traceCtx).Execute(req.Method, req.URL)
-		raw = nil
-		if resp != nil {
-			raw = resp.RawResponse
-		}
+		raw, err = l.send(req)
 		if raw != nil && raw.StatusCode == http.StatusUnauthorized && attempt == 0 && req.Auth != nil &&
 			!hasHeader(req.Header, "Authorization") {
 			uri := raw.Request.URL.RequestURI()
@@ -560,13 +566,76 @@ func reason(status string) string {
 }
 
 // CloseIdle closes idle connections (end of a virtual user, or JMeter's
-// "same user on next iteration" off).
-func (c *Client) CloseIdle() { c.tr.CloseIdleConnections() }
+// "same user on next iteration" off). No lane may be running a request.
+func (c *Client) CloseIdle() {
+	for _, l := range c.lanes {
+		if l.idle != nil {
+			l.idle.close()
+			l.idle = nil
+		}
+	}
+	c.tr.CloseIdleConnections()
+}
 
 // ResetCookies empties the cookie jar.
 func (c *Client) ResetCookies() {
-	if c.rc.GetClient().Jar != nil {
+	if c.jar != nil {
 		jar, _ := cookiejar.New(nil)
 		c.rc.GetClient().Jar = jar
+		c.jar = jar
 	}
+}
+
+// send makes one exchange. Redirects the client follows itself go through
+// resty and net/http's Client, which the transport serves; everything else
+// goes straight to the transport on the lane's own request, with the
+// cookie jar applied as http.Client applies it.
+func (l *Lane) send(req *Request) (*http.Response, error) {
+	if req.AutoRedirects {
+		resp, err := l.c.rc.R().SetContext(l.traceCtx).Execute(req.Method, req.URL)
+		if resp != nil && resp.RawResponse != nil {
+			return resp.RawResponse, err
+		}
+		return nil, err
+	}
+	u := l.lastU
+	if req.URL != l.lastURL || u == nil {
+		var err error
+		if u, err = url.Parse(req.URL); err != nil {
+			return nil, err
+		}
+		l.lastURL, l.lastU = req.URL, u
+	}
+	r := &l.hreq
+	*r = http.Request{Method: req.Method, URL: u, Header: l.hdr, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
+	if err := l.prepare(r); err != nil {
+		return nil, err
+	}
+	if pw, _ := u.User.Password(); u.User != nil && len(r.Header["Authorization"]) == 0 {
+		r.SetBasicAuth(u.User.Username(), pw) // as http.Client does for user:password@host
+	}
+	jar := l.c.jar
+	if jar != nil {
+		for _, ck := range jar.Cookies(u) {
+			r.AddCookie(ck)
+		}
+	}
+	resp, err := l.c.tr.roundTrip(l.traceCtx, r, l, l.trace, &l.rbody)
+	if err != nil {
+		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: req.URL, Err: err}
+	}
+	if jar != nil {
+		if rc := resp.Cookies(); len(rc) > 0 {
+			jar.SetCookies(u, rc)
+		}
+	}
+	return resp, nil
+}
+
+// urlErrorOp is the Op of the url.Error http.Client returns: "Get", "Post"…
+func urlErrorOp(method string) string {
+	if method == "" {
+		return "Get"
+	}
+	return method[:1] + strings.ToLower(method[1:])
 }

@@ -1,0 +1,659 @@
+package httpx
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/net/http/httpguts"
+	"golang.org/x/net/idna"
+)
+
+// h1 is the client's HTTP/1.1 transport. Each exchange runs start to end
+// on the goroutine that asks for it (the virtual user's, or a lane's), on a
+// connection kept for the next one: nothing runs in the background.
+//
+// net/http's Transport gives every connection a reader and a writer
+// goroutine and hands each request between three goroutines; for a load
+// generator that is most of its cost per request (CPU and about 40
+// allocations) and most of its memory per virtual user (two more goroutine
+// stacks and 8 KiB of buffers per connection). h1 writes what net/http
+// writes, byte for byte, and reads responses with net/http's own parser
+// (http.ReadResponse), so status lines, headers, chunked and
+// length-delimited bodies and their errors are exactly net/http's.
+//
+// It never sends a request twice: a connection that fails is reported, not
+// retried, as JMeter's HttpClient does (retrycount 0). An idle connection
+// the server has closed is noticed before it is reused (a non-blocking
+// peek after a pause, see alive), as net/http's background reader and
+// HttpClient's stale-connection check do.
+//
+// Only the trace hooks GotConn and GotFirstResponseByte are called.
+type h1 struct {
+	dial        func(ctx context.Context, network, addr string) (net.Conn, error)
+	tlsConfig   *tls.Config
+	idleTimeout time.Duration // an idle connection older than this is closed, not reused
+	maxIdle     int           // idle connections kept per host
+	// staleAfter is how long a connection may sit idle before its
+	// liveness is checked on reuse (one non-blocking peek): back-to-back
+	// requests skip the check.
+	staleAfter time.Duration
+
+	mu   sync.Mutex
+	idle []*h1conn // shared idle connections, most recently used last
+}
+
+// staleAfter is the transport's default staleAfter.
+const staleAfter = 100 * time.Millisecond
+
+// maxHead caps a response head, as net/http's MaxResponseHeaderBytes
+// default does.
+const maxHead = 10 << 20
+
+// h1ReadBuffer is the size of a connection's read buffer: a response head
+// up to this size is parsed straight from it (longer ones still work).
+const h1ReadBuffer = 4 << 10
+
+// h1conn is one connection and what it needs between requests.
+type h1conn struct {
+	t      *h1
+	scheme string
+	addr   string        // host:port dialled
+	nc     net.Conn      // what requests go over (a *tls.Conn for https)
+	br     *bufio.Reader // reads through the connection's Read
+	limit  int64         // bytes the connection may still read (response heads are capped)
+	wbuf   []byte        // the request head, and a small body with it
+	idleAt time.Time
+	reused bool
+	// ctx is the context whose end aborts the connection's exchange;
+	// stop unregisters that.
+	ctx  context.Context
+	stop func() bool
+	body h1body // the body of the response in flight (direct path)
+}
+
+// h1body is a response body on a connection: when it has been read to its
+// end, or closed, the connection goes back to the pool (or is closed when
+// the exchange said so).
+type h1body struct {
+	pc    *h1conn
+	rc    io.ReadCloser
+	keep  bool // the connection may carry another request
+	done  bool
+	owner *Lane // the lane the connection goes back to
+}
+
+func (b *h1body) Read(p []byte) (int, error) {
+	if b.done {
+		return 0, io.EOF
+	}
+	n, err := b.rc.Read(p)
+	if err != nil {
+		b.finish(err == io.EOF)
+	}
+	return n, err
+}
+
+// Close drains what is left of the body (net/http's body does that),
+// so that the connection can be reused.
+func (b *h1body) Close() error {
+	if b.done {
+		return nil
+	}
+	err := b.rc.Close()
+	b.finish(err == nil)
+	return err
+}
+
+func (b *h1body) finish(clean bool) {
+	b.done = true
+	pc := b.pc
+	if clean && b.keep {
+		pc.t.put(b.owner, pc)
+		return
+	}
+	pc.close()
+}
+
+// RoundTrip sends req for the http.Client the client keeps for redirects
+// it follows itself.
+func (t *h1) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	l, _ := ctx.Value(laneKey{}).(*Lane)
+	resp, err := t.roundTrip(ctx, req, l, httptrace.ContextClientTrace(ctx), nil)
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// roundTrip sends req on a connection of the lane's (or the pool's, or a
+// new one) and reads the response head. body, when not nil, is the lane's
+// own reusable body holder; otherwise one is allocated.
+func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *httptrace.ClientTrace, body *h1body) (*http.Response, error) {
+	if err := t.check(req); err != nil {
+		closeReqBody(req)
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		closeReqBody(req)
+		return nil, err
+	}
+	scheme := req.URL.Scheme
+	addr := canonicalAddr(req.URL)
+	pc, err := t.conn(ctx, l, scheme, addr, req.URL.Hostname())
+	if err != nil {
+		closeReqBody(req)
+		return nil, err
+	}
+	if trace != nil && trace.GotConn != nil {
+		info := httptrace.GotConnInfo{Conn: pc.nc, Reused: pc.reused}
+		if pc.reused {
+			info.WasIdle, info.IdleTime = true, time.Since(pc.idleAt)
+		}
+		trace.GotConn(info)
+	}
+	if err := pc.write(req); err != nil {
+		pc.close()
+		return nil, pc.failure(ctx, err)
+	}
+	resp, err := pc.readResponse(req, trace)
+	if err != nil {
+		pc.close()
+		return nil, pc.failure(ctx, err)
+	}
+	if body == nil {
+		body = new(h1body)
+	}
+	*body = h1body{pc: pc, rc: resp.Body, owner: l,
+		keep: !resp.Close && !req.Close && !httpguts.HeaderValuesContainsToken(req.Header["Connection"], "close")}
+	if resp.Body == http.NoBody {
+		body.finish(true)
+		return resp, nil
+	}
+	resp.Body = body
+	return resp, nil
+}
+
+// check refuses what net/http refuses before sending anything.
+func (t *h1) check(req *http.Request) error {
+	if req.URL == nil {
+		return errors.New("http: nil Request.URL")
+	}
+	if req.Header == nil {
+		return errors.New("http: nil Request.Header")
+	}
+	if s := req.URL.Scheme; s != "http" && s != "https" {
+		return fmt.Errorf("unsupported protocol scheme %q", s)
+	}
+	if req.URL.Host == "" {
+		return errors.New("http: no Host in request URL")
+	}
+	for k, vv := range req.Header {
+		if !httpguts.ValidHeaderFieldName(k) {
+			return fmt.Errorf("net/http: invalid header field name %q", k)
+		}
+		for _, v := range vv {
+			if !httpguts.ValidHeaderFieldValue(v) {
+				return fmt.Errorf("net/http: invalid header field value for %q", k)
+			}
+		}
+	}
+	return nil
+}
+
+// failure is what a broken exchange reports: the end of the run when the
+// context ended (the connection was closed under the request), else err.
+func (pc *h1conn) failure(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+func closeReqBody(req *http.Request) {
+	if req.Body != nil && req.Body != http.NoBody {
+		req.Body.Close()
+	}
+}
+
+// canonicalAddr is the host:port to dial for u, the port filled in from
+// the scheme and the name in ASCII (net/http's canonicalAddr).
+func canonicalAddr(u *url.URL) string {
+	port := u.Port()
+	if port != "" && !strings.Contains(u.Host, "%") && isASCII(u.Host) {
+		return u.Host // already host:port: no allocation
+	}
+	if port == "" {
+		port = "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+	}
+	host := u.Hostname()
+	if !isASCII(host) {
+		if v, err := idna.Lookup.ToASCII(host); err == nil {
+			host = v
+		}
+	}
+	return net.JoinHostPort(host, port)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// conn returns a connection to addr: the lane's own idle one, one from the
+// pool, or a new one.
+func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr, host string) (*h1conn, error) {
+	now := time.Now()
+	if l != nil {
+		if pc := l.idle; pc != nil && pc.scheme == scheme && pc.addr == addr {
+			l.idle = nil
+			if pc.usable(now) {
+				pc.arm(ctx)
+				return pc, nil
+			}
+			pc.close()
+		}
+	}
+	for {
+		pc := t.take(scheme, addr)
+		if pc == nil {
+			break
+		}
+		if pc.usable(now) {
+			pc.arm(ctx)
+			return pc, nil
+		}
+		pc.close()
+	}
+	nc, err := t.dial(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if scheme == "https" {
+		cfg := t.tlsConfig.Clone()
+		if cfg.ServerName == "" {
+			cfg.ServerName = host
+		}
+		tc := tls.Client(nc, cfg)
+		if err := tc.HandshakeContext(ctx); err != nil {
+			nc.Close()
+			return nil, err
+		}
+		nc = tc
+	}
+	pc := &h1conn{t: t, scheme: scheme, addr: addr, nc: nc, limit: math.MaxInt64}
+	pc.br = bufio.NewReaderSize(pc, h1ReadBuffer)
+	pc.arm(ctx)
+	return pc, nil
+}
+
+// take removes and returns the pool's most recently used idle connection
+// to addr, or nil.
+func (t *h1) take(scheme, addr string) *h1conn {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := len(t.idle) - 1; i >= 0; i-- {
+		if pc := t.idle[i]; pc.scheme == scheme && pc.addr == addr {
+			t.idle = slices.Delete(t.idle, i, i+1)
+			return pc
+		}
+	}
+	return nil
+}
+
+// put makes pc idle: the lane keeps it for its next request, or, when the
+// lane already keeps one, the pool does.
+func (t *h1) put(l *Lane, pc *h1conn) {
+	pc.idleAt = time.Now()
+	pc.reused = true
+	if l != nil {
+		old := l.idle
+		l.idle = pc
+		if old == nil {
+			return
+		}
+		pc = old
+	}
+	t.mu.Lock()
+	n := 0
+	for _, p := range t.idle {
+		if p.scheme == pc.scheme && p.addr == pc.addr {
+			n++
+		}
+	}
+	if n < t.maxIdle {
+		t.idle = append(t.idle, pc)
+		pc = nil
+	}
+	t.mu.Unlock()
+	if pc != nil {
+		pc.close()
+	}
+}
+
+// CloseIdleConnections closes the pool's idle connections; the lanes'
+// own are closed by Client.CloseIdle.
+func (t *h1) CloseIdleConnections() {
+	t.mu.Lock()
+	idle := t.idle
+	t.idle = nil
+	t.mu.Unlock()
+	for _, pc := range idle {
+		pc.close()
+	}
+}
+
+// usable reports whether an idle connection may carry another request:
+// not idle too long, and still open at the other end.
+func (pc *h1conn) usable(now time.Time) bool {
+	idle := now.Sub(pc.idleAt)
+	if pc.t.idleTimeout > 0 && idle > pc.t.idleTimeout {
+		return false
+	}
+	if pc.br.Buffered() > 0 {
+		return false // bytes nobody asked for: the exchange is out of step
+	}
+	return idle < pc.t.staleAfter || alive(pc.nc)
+}
+
+// arm makes the end of ctx abort the connection's exchange, by closing it.
+func (pc *h1conn) arm(ctx context.Context) {
+	if pc.ctx == ctx {
+		return
+	}
+	if pc.stop != nil {
+		pc.stop()
+		pc.stop = nil
+	}
+	pc.ctx = ctx
+	if ctx.Done() != nil {
+		nc := pc.nc
+		pc.stop = context.AfterFunc(ctx, func() { nc.Close() })
+	}
+}
+
+// Read reads from the connection for its buffered reader, within the
+// limit set while a response head is read.
+func (pc *h1conn) Read(p []byte) (int, error) {
+	if pc.limit <= 0 {
+		return 0, errHeadTooLong
+	}
+	if int64(len(p)) > pc.limit {
+		p = p[:pc.limit]
+	}
+	n, err := pc.nc.Read(p)
+	pc.limit -= int64(n)
+	return n, err
+}
+
+var errHeadTooLong = fmt.Errorf("net/http: server response headers exceeded %d bytes; aborted", maxHead)
+
+func (pc *h1conn) close() {
+	if pc.stop != nil {
+		pc.stop()
+		pc.stop = nil
+	}
+	pc.nc.Close()
+}
+
+// write sends the request head and body as net/http's Request.write does:
+// request line, Host, User-Agent (only when the header has a non-empty
+// one), Content-Length or chunked Transfer-Encoding by net/http's rules,
+// then the other headers sorted by name, values in order.
+func (pc *h1conn) write(req *http.Request) error {
+	host := req.Host
+	if host == "" {
+		host = req.URL.Host
+	}
+	host, err := httpguts.PunycodeHostPort(host)
+	if err != nil {
+		return err
+	}
+	if !httpguts.ValidHostHeader(host) {
+		host = ""
+	}
+	host = removeZone(host)
+	ruri := req.URL.RequestURI()
+	if strings.IndexFunc(ruri, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		return errors.New("net/http: can't write control character in Request.URL")
+	}
+	method := req.Method
+	if method == "" {
+		method = "GET"
+	}
+	b := pc.wbuf[:0]
+	b = append(b, method...)
+	b = append(b, ' ')
+	b = append(b, ruri...)
+	b = append(b, " HTTP/1.1\r\nHost: "...)
+	b = append(b, host...)
+	b = append(b, "\r\n"...)
+	if ua, ok := req.Header["User-Agent"]; ok && len(ua) > 0 {
+		if v := cleanValue(ua[0]); v != "" {
+			b = append(b, "User-Agent: "...)
+			b = append(b, v...)
+			b = append(b, "\r\n"...)
+		}
+	} else if !ok {
+		b = append(b, "User-Agent: Go-http-client/1.1\r\n"...)
+	}
+
+	// the body and how its length is told (net/http's transferWriter)
+	body := req.Body
+	n := req.ContentLength
+	if body == nil || body == http.NoBody {
+		body, n = nil, 0
+	} else if n == 0 {
+		n = -1 // a body of unknown length
+	}
+	chunked := n < 0
+	if len(req.TransferEncoding) > 0 && req.TransferEncoding[0] == "chunked" {
+		chunked = true
+	}
+	identity := len(req.TransferEncoding) == 0 || len(req.TransferEncoding) == 1 && req.TransferEncoding[0] == "identity"
+	if req.Close && !httpguts.HeaderValuesContainsToken(req.Header["Connection"], "close") {
+		b = append(b, "Connection: close\r\n"...)
+	}
+	switch {
+	case chunked:
+		b = append(b, "Transfer-Encoding: chunked\r\n"...)
+	case n > 0,
+		method == "POST" || method == "PUT" || method == "PATCH",
+		identity && len(req.TransferEncoding) == 1 && method != "GET" && method != "HEAD":
+		b = append(b, "Content-Length: "...)
+		b = strconv.AppendInt(b, n, 10)
+		b = append(b, "\r\n"...)
+	}
+	b = appendHeaders(b, req.Header)
+	b = append(b, "\r\n"...)
+
+	if body == nil {
+		pc.wbuf = b
+		_, err := pc.nc.Write(b)
+		return err
+	}
+	defer body.Close()
+	// A small body of known length goes out with the head, in one write.
+	if !chunked && n <= 16<<10 && int64(cap(b)-len(b)) >= n || !chunked && n <= 1<<10 {
+		m := len(b)
+		b = slices.Grow(b, int(n))[:m+int(n)]
+		got, err := io.ReadFull(body, b[m:])
+		pc.wbuf = b[:0]
+		if err != nil {
+			return fmt.Errorf("http: ContentLength=%d with Body length %d", n, got)
+		}
+		_, err = pc.nc.Write(b)
+		return err
+	}
+	pc.wbuf = b
+	if _, err := pc.nc.Write(b); err != nil {
+		return err
+	}
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	if chunked {
+		return writeChunked(pc.nc, body, *buf)
+	}
+	got, err := io.CopyBuffer(onlyWriter{pc.nc}, io.LimitReader(body, n), *buf)
+	if err != nil {
+		return err
+	}
+	if got != n {
+		return fmt.Errorf("http: ContentLength=%d with Body length %d", n, got)
+	}
+	return nil
+}
+
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// onlyWriter hides a writer's ReadFrom, so that io.CopyBuffer uses the
+// buffer it is given.
+type onlyWriter struct{ w io.Writer }
+
+func (o onlyWriter) Write(p []byte) (int, error) { return o.w.Write(p) }
+
+// writeChunked sends body in chunked transfer coding.
+func writeChunked(w io.Writer, body io.Reader, buf []byte) error {
+	const room = 12 // chunk size line
+	for {
+		n, err := body.Read(buf[room : len(buf)-2])
+		if n > 0 {
+			head := strconv.AppendInt(buf[:0:room], int64(n), 16)
+			head = append(head, "\r\n"...)
+			start := room - len(head)
+			copy(buf[start:], head)
+			end := room + n
+			buf[end], buf[end+1] = '\r', '\n'
+			if _, werr := w.Write(buf[start : end+2]); werr != nil {
+				return werr
+			}
+		}
+		if err == io.EOF {
+			_, werr := io.WriteString(w, "0\r\n\r\n")
+			return werr
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// excluded are the headers net/http writes itself, or never.
+func excluded(k string) bool {
+	switch k {
+	case "Host", "User-Agent", "Content-Length", "Transfer-Encoding", "Trailer":
+		return true
+	}
+	return false
+}
+
+// appendHeaders appends h's fields sorted by name, as http.Header.Write
+// does, without allocating for a header of up to 16 names.
+func appendHeaders(b []byte, h http.Header) []byte {
+	var arr [16]string
+	keys := arr[:0]
+	for k := range h {
+		if !excluded(k) {
+			keys = append(keys, k)
+		}
+	}
+	// insertion sort: a handful of names
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	for _, k := range keys {
+		for _, v := range h[k] {
+			b = append(b, k...)
+			b = append(b, ": "...)
+			b = append(b, cleanValue(v)...)
+			b = append(b, "\r\n"...)
+		}
+	}
+	return b
+}
+
+// cleanValue is a header value as net/http writes it: line breaks as
+// spaces, surrounding white space trimmed.
+func cleanValue(v string) string {
+	if strings.ContainsAny(v, "\r\n") {
+		v = strings.NewReplacer("\n", " ", "\r", " ").Replace(v)
+	}
+	return textproto.TrimString(v)
+}
+
+// removeZone drops an IPv6 zone from a Host header (RFC 6874).
+func removeZone(host string) string {
+	if !strings.HasPrefix(host, "[") {
+		return host
+	}
+	i := strings.LastIndex(host, "]")
+	if i < 0 {
+		return host
+	}
+	j := strings.LastIndex(host[:i], "%")
+	if j < 0 {
+		return host
+	}
+	return host[:j] + host[i:]
+}
+
+// readResponse reads the response head, skipping informational (1xx)
+// responses as net/http does.
+func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace) (*http.Response, error) {
+	// Nothing at all (the server closed the connection): io.EOF, which
+	// JMeter calls "failed to respond"; http.ReadResponse would say
+	// io.ErrUnexpectedEOF.
+	pc.limit = maxHead + int64(pc.br.Buffered())
+	defer func() { pc.limit = math.MaxInt64 }()
+	if _, err := pc.br.Peek(1); err != nil {
+		return nil, err
+	}
+	if trace != nil && trace.GotFirstResponseByte != nil {
+		trace.GotFirstResponseByte()
+	}
+	for n1xx := 0; ; n1xx++ {
+		resp, err := http.ReadResponse(pc.br, req)
+		if err != nil {
+			if pc.limit <= 0 {
+				err = errHeadTooLong
+			}
+			return nil, err
+		}
+		if c := resp.StatusCode; c >= 100 && c < 200 && c != http.StatusSwitchingProtocols {
+			if n1xx >= 5 {
+				return nil, errors.New("net/http: too many 1xx informational responses")
+			}
+			if trace != nil && trace.Got1xxResponse != nil {
+				if err := trace.Got1xxResponse(c, textproto.MIMEHeader(resp.Header)); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		return resp, nil
+	}
+}

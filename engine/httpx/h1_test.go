@@ -1,0 +1,333 @@
+package httpx
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// captureConn is a connection that keeps what is written to it.
+type captureConn struct {
+	net.Conn
+	buf bytes.Buffer
+}
+
+func (c *captureConn) Write(p []byte) (int, error) { return c.buf.Write(p) }
+
+// The transport writes a request byte for byte as net/http does.
+func TestH1WritesWhatNetHTTPWrites(t *testing.T) {
+	withHeader := func(r *http.Request, kv ...string) *http.Request {
+		for i := 0; i < len(kv); i += 2 {
+			r.Header.Add(kv[i], kv[i+1])
+		}
+		return r
+	}
+	newReq := func(method, url string, body io.Reader) *http.Request {
+		r, err := http.NewRequest(method, url, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	identity := func(r *http.Request) *http.Request {
+		r.TransferEncoding = []string{"identity"}
+		return r
+	}
+	hostOverride := func(r *http.Request) *http.Request { r.Host = "example.test:8080"; return r }
+	closing := func(r *http.Request) *http.Request { r.Close = true; return r }
+	for _, tc := range []struct {
+		name string
+		req  func() *http.Request
+	}{
+		{"GET, headers out of order, one name twice", func() *http.Request {
+			return withHeader(newReq("GET", "http://h:81/a/b?q=1&r=%20", nil), "X-B", "2", "Accept", "*/*", "X-A", "1", "X-A", "again")
+		}},
+		{"no User-Agent sent when empty", func() *http.Request {
+			return withHeader(newReq("GET", "http://h/", nil), "User-Agent", "")
+		}},
+		{"the plan's User-Agent first", func() *http.Request {
+			return withHeader(newReq("GET", "http://h/", nil), "Zed", "z", "User-Agent", "JMeter")
+		}},
+		{"POST with a body", func() *http.Request {
+			return withHeader(newReq("POST", "http://h/p", strings.NewReader("a=1&b=2")), "Content-Type", "application/x-www-form-urlencoded")
+		}},
+		{"POST without a body", func() *http.Request { return newReq("POST", "http://h/p", nil) }},
+		{"DELETE with an empty entity", func() *http.Request { return identity(newReq("DELETE", "http://h/d", http.NoBody)) }},
+		{"GET with an empty entity", func() *http.Request { return identity(newReq("GET", "http://h/g", http.NoBody)) }},
+		{"PUT of unknown length", func() *http.Request {
+			return newReq("PUT", "http://h/u", io.NopCloser(strings.NewReader("hello")))
+		}},
+		{"Host header", func() *http.Request { return hostOverride(newReq("GET", "http://h/", nil)) }},
+		{"Connection: close", func() *http.Request { return closing(newReq("GET", "http://h/", nil)) }},
+		{"IPv6 host with a zone", func() *http.Request { return newReq("GET", "http://[fe80::1%25en0]:8080/", nil) }},
+		{"HEAD", func() *http.Request { return newReq("HEAD", "http://h/", nil) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var want bytes.Buffer
+			if err := tc.req().Write(&want); err != nil {
+				t.Fatal(err)
+			}
+			c := &captureConn{}
+			pc := &h1conn{nc: c}
+			if err := pc.write(tc.req()); err != nil {
+				t.Fatal(err)
+			}
+			if got := c.buf.String(); got != want.String() {
+				t.Errorf("wrote\n%q\nnet/http writes\n%q", got, want.String())
+			}
+		})
+	}
+}
+
+// Header fields net/http refuses are refused with its words, before
+// anything is sent.
+func TestH1RefusesBadHeaders(t *testing.T) {
+	tr := &h1{}
+	for _, tc := range []struct {
+		h    http.Header
+		want string
+	}{
+		{http.Header{"X-Bad": {"a\r\nInjected: yes"}}, `net/http: invalid header field value for "X-Bad"`},
+		{http.Header{"Bad Name": {"v"}}, `net/http: invalid header field name "Bad Name"`},
+	} {
+		r, _ := http.NewRequest("GET", "http://h/", nil)
+		r.Header = tc.h
+		if err := tr.check(r); err == nil || err.Error() != tc.want {
+			t.Errorf("%v: %v, want %s", tc.h, err, tc.want)
+		}
+	}
+}
+
+// connCounter is a test server that counts the connections it accepts.
+func connCounter(t *testing.T, h http.HandlerFunc) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, &conns
+}
+
+// One connection serves every request of a lane; a response that says
+// "Connection: close" ends it, and the next request opens another.
+func TestH1KeepsTheConnection(t *testing.T) {
+	srv, conns := connCounter(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/close" {
+			w.Header().Set("Connection", "close")
+		}
+		io.WriteString(w, strings.Repeat("x", 100))
+	})
+	c := New(Options{})
+	var res Result
+	for _, p := range []string{"/a", "/b", "/a", "/close", "/a", "/b"} {
+		c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + p, KeepAlive: true}, &res)
+		if res.Err != nil || res.Status != 200 {
+			t.Fatalf("%s: %d %v", p, res.Status, res.Err)
+		}
+	}
+	if n := conns.Load(); n != 2 {
+		t.Errorf("%d connections, want 2", n)
+	}
+	// A request asking for "Connection: close" is not followed by another
+	// on the same connection.
+	c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/a"}, &res)
+	c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/a", KeepAlive: true}, &res)
+	if n := conns.Load(); n != 3 {
+		t.Errorf("%d connections after a request with Connection: close, want 3", n)
+	}
+}
+
+// An idle connection the server closed is not used again: the next
+// request goes out on a new one and succeeds.
+func TestH1DropsAConnectionTheServerClosed(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan int, 4)
+	closed := make(chan struct{}, 4)
+	go func() {
+		for i := 1; ; i++ {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- i
+			// one response, kept alive as far as the client knows; then
+			// the server closes the connection while it is idle
+			br := bufio.NewReader(conn)
+			if _, err := http.ReadRequest(br); err == nil {
+				io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+			}
+			conn.Close()
+			closed <- struct{}{}
+		}
+	}()
+	c := New(Options{})
+	c.tr.staleAfter = 0 // check on every reuse
+	var res Result
+	for i := 1; i <= 3; i++ {
+		c.Do(context.Background(), &Request{Method: "GET", URL: "http://" + ln.Addr().String() + "/", KeepAlive: true}, &res)
+		if res.Err != nil || res.Status != 200 {
+			t.Fatalf("request %d: %d %v", i, res.Status, res.Err)
+		}
+		if got := <-accepted; got != i {
+			t.Fatalf("request %d went out on connection %d", i, got)
+		}
+		// Once the server has closed the connection, the client's end
+		// sees it closed as soon as the kernel has passed the FIN on.
+		<-closed
+		for n := 0; alive(c.main.idle.nc); n++ {
+			if n > 1e6 {
+				t.Fatal("the client's end never saw the connection closed")
+			}
+			runtime.Gosched()
+		}
+	}
+}
+
+// Lanes running at the same time each get a connection of their own and
+// keep it for their next request; CloseIdle closes them all.
+func TestH1LanesKeepTheirConnections(t *testing.T) {
+	release := make(chan struct{})
+	srv, conns := connCounter(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/wait" {
+			<-release
+		}
+		io.WriteString(w, "ok")
+	})
+	c := New(Options{})
+	a, b := c.Main(), c.NewLane()
+	get := func(l *Lane, path string) {
+		var res Result
+		l.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + path, KeepAlive: true}, &res)
+		if res.Err != nil || res.Status != 200 {
+			t.Errorf("%s: %d %v", path, res.Status, res.Err)
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		get(b, "/wait")
+		close(done)
+	}()
+	// the main lane cannot have b's connection while b waits on it
+	for conns.Load() < 2 {
+		get(a, "/")
+	}
+	close(release)
+	<-done
+	get(a, "/")
+	get(b, "/")
+	if n := conns.Load(); n != 2 {
+		t.Errorf("%d connections for two lanes", n)
+	}
+	c.CloseIdle()
+	get(a, "/")
+	get(b, "/")
+	if n := conns.Load(); n != 4 {
+		t.Errorf("%d connections after CloseIdle, want 4", n)
+	}
+}
+
+// A lane sending to two servers in turn reuses a connection to each: the
+// one it is not using waits in the client's pool.
+func TestH1PoolKeepsTheOtherHost(t *testing.T) {
+	one, n1 := connCounter(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "1") })
+	two, n2 := connCounter(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "2") })
+	c := New(Options{})
+	var res Result
+	for i := 0; i < 6; i++ {
+		u := one.URL
+		if i%2 == 1 {
+			u = two.URL
+		}
+		c.Do(context.Background(), &Request{Method: "GET", URL: u + "/", KeepAlive: true}, &res)
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+	}
+	if n1.Load() != 1 || n2.Load() != 1 {
+		t.Errorf("connections: %d and %d, want one each", n1.Load(), n2.Load())
+	}
+}
+
+// Informational responses are skipped; the final response is the result.
+func TestH1SkipsInformationalResponses(t *testing.T) {
+	addr, _ := rawServer(t, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </s.css>\r\n\r\n"+
+		"HTTP/1.1 201 Created\r\nContent-Length: 4\r\nConnection: close\r\n\r\ndone")
+	c := New(Options{})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "GET", URL: "http://" + addr + "/", KeepAlive: true,
+		KeepBody: func(string) bool { return true }}, &res)
+	if res.Err != nil || res.Status != 201 || string(res.Body) != "done" {
+		t.Errorf("%d %q %v", res.Status, res.Body, res.Err)
+	}
+}
+
+// Ending the context aborts a request waiting for its response.
+func TestH1AbortsWithTheContext(t *testing.T) {
+	arrived := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-arrived
+		cancel()
+	}()
+	c := New(Options{})
+	var res Result
+	c.Do(ctx, &Request{Method: "GET", URL: srv.URL + "/", KeepAlive: true}, &res)
+	if !errors.Is(res.Err, context.Canceled) {
+		t.Errorf("error %v, want the context's", res.Err)
+	}
+}
+
+// A response head larger than net/http's limit is refused.
+func TestH1CapsTheResponseHead(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		http.ReadRequest(bufio.NewReader(conn))
+		io.WriteString(conn, "HTTP/1.1 200 OK\r\n")
+		line := "X-Long: " + strings.Repeat("y", 1<<20) + "\r\n"
+		for i := 0; i < 11; i++ {
+			if _, err := io.WriteString(conn, line); err != nil {
+				return
+			}
+		}
+	}()
+	c := New(Options{})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "GET", URL: "http://" + ln.Addr().String() + "/", KeepAlive: true,
+		ResponseTimeout: 10 * time.Second}, &res)
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "server response headers exceeded") {
+		t.Errorf("error %v", res.Err)
+	}
+}
