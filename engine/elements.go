@@ -123,6 +123,27 @@ func init() {
 		"XPath2Assertion":   {kind: kAssertion, assertion: buildXPath2Assertion},
 		"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: buildPluginJSONAssertion},
 
+		// Script elements (script_elements.go). Listeners stand among
+		// post-processors: the sampler's notify calls them after the assertions.
+		"JSR223Sampler":          {kind: kSampler, sampler: buildScriptSampler},
+		"BeanShellSampler":       {kind: kSampler, sampler: buildScriptSampler},
+		"BSFSampler":             {kind: kSampler, sampler: buildScriptSampler},
+		"JSR223PreProcessor":     {kind: kPre, pre: buildScriptPre},
+		"BeanShellPreProcessor":  {kind: kPre, pre: buildScriptPre},
+		"BSFPreProcessor":        {kind: kPre, pre: buildScriptPre},
+		"JSR223PostProcessor":    {kind: kPost, post: buildScriptPost},
+		"BeanShellPostProcessor": {kind: kPost, post: buildScriptPost},
+		"BSFPostProcessor":       {kind: kPost, post: buildScriptPost},
+		"JSR223Assertion":        {kind: kAssertion, assertion: buildScriptAssertion},
+		"BeanShellAssertion":     {kind: kAssertion, assertion: buildScriptAssertion},
+		"BSFAssertion":           {kind: kAssertion, assertion: buildScriptAssertion},
+		"JSR223Timer":            {kind: kTimer, timer: buildScriptTimer},
+		"BeanShellTimer":         {kind: kTimer, timer: buildScriptTimer},
+		"BSFTimer":               {kind: kTimer, timer: buildScriptTimer},
+		"JSR223Listener":         {kind: kPost, post: buildScriptListener},
+		"BeanShellListener":      {kind: kPost, post: buildScriptListener},
+		"BSFListener":            {kind: kPost, post: buildScriptListener},
+
 		"ResultCollector": {kind: kListener},
 		"BackendListener": {kind: kListener}, // InfluxDB client only (listener_backend.go)
 		"ResultAction":    {kind: kListener}, // Result Status Action Handler (ctl_action.go)

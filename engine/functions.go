@@ -22,9 +22,7 @@ var functions map[string]funcDef
 // refusedFunctions are functions that run code from the plan in a JVM
 // language gojm does not embed: a plan calling one is refused by name.
 var refusedFunctions = map[string]string{
-	"__groovy":    "gojm does not run Groovy; rewrite the expression with __jexl3 or __javaScript",
-	"__BeanShell": "gojm does not run BeanShell; rewrite the expression with __jexl3 or __javaScript",
-	"__jexl":      "the JEXL 1 function was removed from JMeter; use __jexl3",
+	"__jexl": "the JEXL 1 function was removed from JMeter; use __jexl3",
 }
 
 func init() {
@@ -79,6 +77,8 @@ func init() {
 		"__jexl2":      {1, 2, fnJexl},
 		"__jexl3":      {1, 2, fnJexl},
 		"__javaScript": {1, 2, fnJavaScript},
+		"__groovy":     {1, 2, fnGroovy},    // script_functions.go
+		"__BeanShell":  {1, 2, fnBeanShell}, // script_functions.go
 	}
 }
 

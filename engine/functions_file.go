@@ -430,6 +430,7 @@ type vuExt struct {
 	csvRead map[string]*csvReadRow  // __CSVRead position by file name or alias
 	csv     map[*csvDataSet]*csvSrc // CSV Data Sets shared per thread (or per group, through the plan)
 	jexl    *jexlEnv                // __jexl2/__jexl3 context
+	script  *scriptVU               // script elements' objects and reused state (script_host.go)
 }
 
 func (x *vuExt) csvReadRows() map[string]*csvReadRow {

@@ -36,6 +36,8 @@ type scope struct {
 	actions []*resultAction
 	// txs are the non-parent Transaction Controllers the samples reach.
 	txs []*ctlDef
+	// listen are the script listeners in scope (script_elements.go).
+	listen []sampleListener
 }
 
 // mainListener is the bit of Sample.Listeners for the run's own outputs.
@@ -115,6 +117,8 @@ func (c *compiler) resolveScope(levels []level) *scope {
 			switch v := c.built[e].(type) {
 			case preProcessor:
 				sc.pres = append(sc.pres, v)
+			case sampleListener:
+				sc.listen = append(sc.listen, v)
 			case postProcessor:
 				sc.posts = append(sc.posts, v)
 			case assertion:
@@ -182,6 +186,12 @@ func (vu *VU) execute(n *samplerNode, ts *txSampler) {
 	for _, p := range sc.pres {
 		p.pre(vu)
 	}
+	if len(sc.pres) > 0 && !n.name.Const() {
+		// JMeter reads the sampler's name when it samples: after the
+		// pre-processors, which may set the variables it uses.
+		name = n.name.Eval(vu)
+		vu.SamplerName = name
+	}
 	vu.lastPack = sc
 	vu.delay(sc.timers)
 	if !vu.running() {
@@ -245,6 +255,9 @@ func (vu *VU) notify(r *result, sc *scope) {
 	}
 	for _, a := range sc.actions {
 		a.sampleOccurred(r)
+	}
+	for _, l := range sc.listen {
+		l.sampleOccurred(vu, r)
 	}
 }
 

@@ -1,0 +1,708 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/gojm/gojm/engine/script"
+	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
+)
+
+// Script elements: JSR223, BeanShell and BSF samplers, pre- and
+// post-processors, assertions, timers and listeners. Groovy and BeanShell
+// scripts are translated to JavaScript (package script) and run on pooled
+// runtimes; JavaScript runs as written; JSR223's JEXL runs through the
+// __jexl3 machinery. The script text's ${…} is replaced before it runs, as
+// JMeter does; a script file (filename) is read once, relative to the plan.
+
+// scriptFamily is the JMeter family of a script element: it decides the
+// bindings and how errors read.
+type scriptFamily uint8
+
+const (
+	famJSR223 scriptFamily = iota
+	famBeanShell
+	famBSF
+)
+
+// scriptElem is a compiled script element's script.
+type scriptElem struct {
+	name   string
+	family scriptFamily
+	lang   script.Dialect
+	jexl   bool
+	sp     *scriptPlan
+	text   *Template       // the script's text, ${…} to replace; nil from a file
+	prog   *script.Program // compiled once: a constant text or a file
+	jexlP  *vm.Program
+	params *Template
+	file   string
+	// empty: JSR223 and BSF refuse to run an empty script (an error each run).
+	empty bool
+	// langName is the language as the plan names it, for messages.
+	langName string
+}
+
+// refusal is a script element gojm does not run, with the reason.
+type refusal struct{ reason string }
+
+func (r *refusal) Error() string { return r.reason }
+
+// compileScript reads a script element: its language, its text or file,
+// and compiles it when its text is constant. A script gojm cannot run
+// comes back as a *refusal naming why.
+func compileScript(c *compiler, e *jmx.Element, fam scriptFamily) (*scriptElem, error) {
+	sp := scriptsOf(c)
+	s := &scriptElem{name: e.Name, family: fam, sp: sp}
+	var textProp, fileProp, paramsProp, langName string
+	switch fam {
+	case famJSR223:
+		textProp, fileProp, paramsProp = "script", "filename", "parameters"
+		langName = strings.TrimSpace(e.Str("scriptLanguage"))
+		if langName == "" {
+			langName = "groovy"
+		}
+	case famBeanShell:
+		prefix := ""
+		switch e.Class {
+		case "BeanShellSampler":
+			prefix = "BeanShellSampler."
+		case "BeanShellAssertion":
+			prefix = "BeanShellAssertion."
+		}
+		textProp, fileProp, paramsProp = prefix+"query", prefix+"filename", prefix+"parameters"
+		if prefix == "" {
+			textProp, fileProp, paramsProp = "script", "filename", "parameters"
+		}
+		langName = "beanshell"
+	case famBSF:
+		textProp, fileProp, paramsProp = "script", "filename", "parameters"
+		if !e.Has("script") && e.Has("BSFSampler.query") {
+			textProp, fileProp, paramsProp = "BSFSampler.query", "BSFSampler.filename", "BSFSampler.parameters"
+		}
+		langName = strings.TrimSpace(e.StrOr("scriptLanguage", e.Str("BSFSampler.language")))
+	}
+	s.langName = langName
+	if sp.noScripts {
+		return nil, &refusal{"scripts are turned off (--no-scripts)"}
+	}
+	switch strings.ToLower(langName) {
+	case "groovy":
+		s.lang = script.Groovy
+	case "beanshell", "bsh", "java":
+		s.lang = script.BeanShell
+	case "javascript", "js", "ecmascript", "nashorn", "rhino", "graal.js":
+		s.lang = script.JavaScript
+	case "jexl", "jexl2", "jexl3":
+		if fam != famJSR223 {
+			return nil, &refusal{"the script language " + langName}
+		}
+		s.jexl = true
+	case "":
+		return nil, &refusal{"a script element without a script language"}
+	default:
+		return nil, &refusal{"the script language " + langName + " (gojm runs Groovy, BeanShell, JavaScript and JEXL)"}
+	}
+	s.params = c.prop(e, paramsProp)
+	if f := strings.TrimSpace(e.Str(fileProp)); f != "" {
+		if strings.Contains(f, "${") {
+			return nil, &refusal{"a script file named with ${…} (" + f + ")"}
+		}
+		path := f
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(c.plan.Dir, f)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, &refusal{fmt.Sprintf("the script file %s cannot be read: %v", f, err)}
+		}
+		s.file = f
+		if err := s.compileText(string(b)); err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	text := e.Str(textProp)
+	if strings.TrimSpace(text) == "" {
+		s.empty = fam != famBeanShell
+		if !s.empty {
+			s.text = c.template(e, textProp, "")
+		}
+		return s, nil
+	}
+	t := c.template(e, textProp, text)
+	s.text = t
+	if t.Const() {
+		if err := s.compileText(t.Raw()); err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	// With ${…}: check the text with each ${…} as a neutral value now; the
+	// text each run makes is compiled on first use.
+	if !s.jexl && s.lang != script.JavaScript {
+		var skel strings.Builder
+		for _, p := range t.parts {
+			if p.kind == litPart {
+				skel.WriteString(p.lit)
+			} else {
+				skel.WriteString("0")
+			}
+		}
+		if _, err := script.Compile(skel.String(), s.lang); err != nil {
+			var se *script.Error
+			if errors.As(err, &se) && se.Refused {
+				return nil, s.refusal(err)
+			}
+		}
+	}
+	return s, nil
+}
+
+func (s *scriptElem) refusal(err error) error {
+	return &refusal{fmt.Sprintf("%s script: gojm cannot translate %v", s.langTitle(), err)}
+}
+
+func (s *scriptElem) langTitle() string {
+	switch {
+	case s.jexl:
+		return "JEXL"
+	case s.lang == script.Groovy:
+		return "Groovy"
+	case s.lang == script.BeanShell:
+		return "BeanShell"
+	}
+	return "JavaScript"
+}
+
+// compileText compiles a constant script.
+func (s *scriptElem) compileText(text string) error {
+	if s.jexl {
+		p, err := jexlPrograms.get(text)
+		if err != nil {
+			return &refusal{fmt.Sprintf("JEXL script: %v", err)}
+		}
+		s.jexlP = p
+		return nil
+	}
+	p, err := script.Compile(text, s.lang)
+	if err != nil {
+		return s.refusal(err)
+	}
+	s.prog = p
+	return nil
+}
+
+// uses reports whether the compiled script reads a binding; a script
+// with ${…} is assumed to.
+func (s *scriptElem) uses(name string) bool {
+	if s.prog != nil {
+		return s.prog.Uses(name)
+	}
+	return s.text != nil && !s.text.Const()
+}
+
+// errEmptyScript is JMeter 5's error for a JSR223 or BSF element with
+// neither a script nor a file.
+func (s *scriptElem) errEmpty() error {
+	return &script.ScriptError{Class: "javax.script.ScriptException", Message: "Both script file and script text are empty for element:" + s.name}
+}
+
+// run runs the script in env (whose Host is set) and returns its value.
+func (s *scriptElem) run(vu *VU, env *script.Env) (script.Value, error) {
+	if s.empty {
+		return script.Value{}, s.errEmpty()
+	}
+	if s.jexl {
+		return s.runJexl(vu, env)
+	}
+	p := s.prog
+	if p == nil {
+		text := ""
+		if s.text != nil {
+			text = s.text.Eval(vu)
+		}
+		if strings.TrimSpace(text) == "" {
+			return script.Value{Null: true}, nil
+		}
+		var err error
+		if p, err = script.Compile(text, s.lang); err != nil {
+			return script.Value{}, &script.ScriptError{Class: "gojm.ScriptError", Message: fmt.Sprintf("%s script: gojm cannot translate %v", s.langTitle(), err)}
+		}
+	}
+	return p.Run(env)
+}
+
+func (s *scriptElem) runJexl(vu *VU, env *script.Env) (script.Value, error) {
+	p := s.jexlP
+	src := ""
+	if p == nil {
+		src = s.text.Eval(vu)
+		var err error
+		if p, err = jexlPrograms.get(src); err != nil {
+			return script.Value{}, &script.ScriptError{Class: "javax.script.ScriptException", Message: err.Error()}
+		}
+	}
+	j := vu.jexl()
+	out, err := j.vm.Run(p, j.env)
+	if err != nil {
+		return script.Value{}, &script.ScriptError{Class: "javax.script.ScriptException", Message: err.Error()}
+	}
+	if out == nil {
+		return script.Value{Null: true}, nil
+	}
+	return script.Value{Text: jexlText(out)}, nil
+}
+
+// errorText is an exception as the element reports it: JSR223 wraps
+// script exceptions in javax.script.ScriptException; BeanShell's and
+// gojm's own errors read as they are.
+func (s *scriptElem) errorText(err error) string {
+	var se *script.ScriptError
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	if se.Timeout || se.Stopped || strings.HasPrefix(se.Class, "gojm.") {
+		return se.Error()
+	}
+	switch {
+	case s.family == famBeanShell || s.family == famBSF && s.lang == script.BeanShell:
+		if strings.HasPrefix(se.Class, "bsh.") {
+			return se.Error()
+		}
+		return "bsh.TargetError: " + se.Error()
+	case s.family == famBSF:
+		return "org.apache.bsf.BSFException: " + se.Error()
+	case se.Class == "javax.script.ScriptException":
+		return se.Error()
+	}
+	return "javax.script.ScriptException: " + se.Error()
+}
+
+// isAssertionError: Groovy's assert failed (an Error JMeter's thread
+// turns into a failed assertion).
+func isAssertionError(err error) (*script.ScriptError, bool) {
+	var se *script.ScriptError
+	if errors.As(err, &se) && (se.Class == "java.lang.AssertionError" || se.Class == "org.codehaus.groovy.runtime.powerassert.PowerAssertionError") {
+		return se, true
+	}
+	return nil, false
+}
+
+// scriptParams evaluates the Parameters field.
+func (s *scriptElem) paramsFor(vu *VU) string {
+	if s.params == nil {
+		return ""
+	}
+	return s.params.Eval(vu)
+}
+
+// previous is the virtual user's last sample (prev outside a sampler).
+func (vu *VU) previous() *result {
+	if vu.res.Start.IsZero() && vu.res.Label == "" {
+		return nil
+	}
+	return &vu.res
+}
+
+// refuseScript marks a script element gojm does not run: refused in the
+// plan's list, and a compile error unless unsupported elements are skipped.
+func (c *compiler) refuseScript(e *jmx.Element, reason string) {
+	msg := fmt.Sprintf("%s: %s", e.Class, reason)
+	found := false
+	for i := range c.plan.Elements {
+		es := &c.plan.Elements[i]
+		if es.order == c.order[e] && es.Path == e.Path() {
+			es.Status, es.Reason = Refused, msg
+			found = true
+		}
+	}
+	if !found {
+		depth := 0
+		for x := e.Parent; x != nil && x.Parent != nil; x = x.Parent {
+			depth++
+		}
+		c.recordAt(e, depth, Refused, msg)
+	}
+	if c.skip {
+		for i := range c.plan.Elements {
+			es := &c.plan.Elements[i]
+			if es.order == c.order[e] && es.Path == e.Path() && !strings.HasSuffix(es.Reason, "(skipped)") {
+				es.Reason += " (skipped)"
+			}
+		}
+		return
+	}
+	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: fmt.Errorf("%w: %s; disable or remove the element, or run with --skip-unsupported to run the plan without it", ErrUnsupported, msg)})
+}
+
+// compileOrRefuse compiles an element's script, refusing the element when
+// gojm cannot run it (nil then).
+func compileOrRefuse(c *compiler, e *jmx.Element, fam scriptFamily) *scriptElem {
+	s, err := compileScript(c, e, fam)
+	if err != nil {
+		var r *refusal
+		if errors.As(err, &r) {
+			c.refuseScript(e, r.reason)
+			return nil
+		}
+		c.fail(e, err)
+		return nil
+	}
+	return s
+}
+
+func familyOf(class string) scriptFamily {
+	switch {
+	case strings.HasPrefix(class, "BeanShell"):
+		return famBeanShell
+	case strings.HasPrefix(class, "BSF"):
+		return famBSF
+	}
+	return famJSR223
+}
+
+// ---- samplers -------------------------------------------------------------------
+
+func buildScriptSampler(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+	fam := familyOf(e.Class)
+	s := compileOrRefuse(c, e, fam)
+	if s == nil {
+		return func(_ *VU, r *result) { r.none = true }, nil
+	}
+	if s.prog != nil && s.prog.Uses("prev") {
+		c.refuseScript(e, "a sampler script reading prev (the previous sample): gojm does not keep it for samplers")
+		return func(_ *VU, r *result) { r.none = true }, nil
+	}
+	return s.sample, nil
+}
+
+// sample is JSR223Sampler, BeanShellSampler and BSFSampler.sample.
+func (s *scriptElem) sample(vu *VU, r *result) {
+	st := vu.scriptState(s.sp)
+	st.timing = sampleTiming{start: time.Now()}
+	r.Start = st.timing.start
+	r.Success, r.Code, r.Message, r.DataType = true, "200", "OK", "text"
+	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
+	cur := &st.cur
+	*cur = script.Result{Label: r.Label, Code: "200", Message: "OK", Success: true, DataType: "text",
+		ThreadName: vu.Name, Start: r.Start.UnixMilli(), OnSampleStart: st.timing.sampleStart, OnSampleEnd: st.timing.sampleEnd}
+	env.Current = cur
+	env.FileName = s.file
+	if s.family == famBeanShell {
+		env.Globals = append(env.Globals, script.Global{Name: "ResponseCode", Value: "200"},
+			script.Global{Name: "ResponseMessage", Value: "OK"}, script.Global{Name: "IsSuccess", Value: true})
+		if s.text != nil {
+			r.reqHead = ""
+		}
+	}
+	v, err := s.run(vu, env)
+	end := time.Now()
+	if !st.timing.end.IsZero() && st.timing.end.After(st.timing.start) {
+		end = st.timing.end
+	}
+	r.Start = st.timing.start
+	r.Elapsed = end.Sub(st.timing.start)
+	applyResult(r, cur, false)
+	if err != nil {
+		r.Success, r.Code, r.Message = false, "500", s.errorText(err)
+		vu.warnf("%s %s: %s", s.kindName("Sampler"), s.name, r.Message)
+	} else {
+		if !v.Null && (s.family == famBeanShell || len(r.body) == 0) {
+			r.body = append(r.body[:0], v.Text...)
+		}
+		if s.family == famBeanShell {
+			for _, g := range env.Globals {
+				switch g.Name {
+				case "ResponseCode":
+					r.Code = scriptGlobalText(g.Value)
+				case "ResponseMessage":
+					r.Message = scriptGlobalText(g.Value)
+				case "IsSuccess":
+					r.Success = strings.EqualFold(scriptGlobalText(g.Value), "true")
+				}
+			}
+		}
+	}
+	r.Bytes = int64(len(r.body))
+	if r.Bytes == 0 && cur.Changed&script.ChBytes != 0 {
+		r.Bytes = cur.Bytes
+	}
+	st.globals = env.Globals[:0]
+}
+
+// scriptGlobalText is toString of a global read back (null reads "null").
+func scriptGlobalText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func (s *scriptElem) kindName(role string) string {
+	switch s.family {
+	case famBeanShell:
+		return "BeanShell " + role
+	case famBSF:
+		return "BSF " + role
+	}
+	return "JSR223 " + role
+}
+
+// ---- pre- and post-processors ------------------------------------------------------
+
+type scriptPre struct{ s *scriptElem }
+type scriptPost struct{ s *scriptElem }
+
+func buildScriptPre(c *compiler, e *jmx.Element) (preProcessor, error) {
+	s := compileOrRefuse(c, e, familyOf(e.Class))
+	if s == nil {
+		return nil, nil
+	}
+	return &scriptPre{s}, nil
+}
+
+func buildScriptPost(c *compiler, e *jmx.Element) (postProcessor, error) {
+	s := compileOrRefuse(c, e, familyOf(e.Class))
+	if s == nil {
+		return nil, nil
+	}
+	return &scriptPost{s}, nil
+}
+
+func (p *scriptPre) pre(vu *VU) {
+	s := p.s
+	st := vu.scriptState(s.sp)
+	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
+	env.FileName = s.file
+	if prev := vu.previous(); prev != nil {
+		st.scriptResult(&st.prev, vu, prev)
+		env.Prev = &st.prev
+	}
+	if _, err := s.run(vu, env); err != nil {
+		vu.log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("PreProcessor"), s.name, s.errorText(err)), "thread", vu.Name)
+	}
+	st.globals = env.Globals[:0]
+}
+
+func (p *scriptPost) post(vu *VU, r *result) {
+	s := p.s
+	st := vu.scriptState(s.sp)
+	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
+	env.FileName = s.file
+	st.scriptResult(&st.prev, vu, r)
+	env.Prev = &st.prev
+	st.host.url = r.URL
+	if s.family == famBeanShell {
+		env.Globals = append(env.Globals, script.Global{Name: "data", Value: r.body})
+	}
+	_, err := s.run(vu, env)
+	applyResult(r, &st.prev, false)
+	if err != nil {
+		vu.log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("PostProcessor"), s.name, s.errorText(err)), "thread", vu.Name)
+	}
+	st.globals = env.Globals[:0]
+}
+
+// ---- assertions ------------------------------------------------------------------
+
+type scriptAssertion struct{ s *scriptElem }
+
+func buildScriptAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+	s := compileOrRefuse(c, e, familyOf(e.Class))
+	if s == nil {
+		return nil, nil
+	}
+	return &scriptAssertion{s}, nil
+}
+
+// assertionFailedName is the name JMeter's thread gives an assertion that
+// threw an AssertionError (Groovy's assert).
+const assertionFailedName = "Assertion failed! See log file (debug level, only)."
+
+func (a *scriptAssertion) assertSample(vu *VU, r *result) {
+	s := a.s
+	st := vu.scriptState(s.sp)
+	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
+	env.FileName = s.file
+	st.scriptResult(&st.prev, vu, r)
+	env.Prev = &st.prev
+	st.host.url = r.URL
+	bsh := s.family == famBeanShell
+	if bsh {
+		p := &st.prev
+		env.Globals = append(env.Globals,
+			script.Global{Name: "Failure", Value: false}, script.Global{Name: "FailureMessage", Value: ""},
+			script.Global{Name: "ResponseData", Value: r.body}, script.Global{Name: "ResponseCode", Value: r.Code},
+			script.Global{Name: "ResponseMessage", Value: r.Message}, script.Global{Name: "ResponseHeaders", Value: responseHeaderText(r)},
+			script.Global{Name: "RequestHeaders", Value: r.reqHead}, script.Global{Name: "SampleLabel", Value: r.Label},
+			script.Global{Name: "SamplerData", Value: ""}, script.Global{Name: "Successful", Value: r.Success})
+		_ = p
+	} else {
+		st.assert = script.Assertion{Name: s.name}
+		env.Assertion = &st.assert
+	}
+	_, err := s.run(vu, env)
+	applyResult(r, &st.prev, false)
+	name := s.name
+	var v verdict
+	switch ae, isAssert := isAssertionError(err); {
+	case isAssert:
+		name = assertionFailedName
+		v = failed(ae.Error())
+	case err != nil:
+		v = errored(s.errorText(err))
+		vu.log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Assertion"), s.name, v.msg), "thread", vu.Name)
+	case bsh:
+		for _, g := range env.Globals {
+			switch g.Name {
+			case "Failure":
+				v.failure = strings.EqualFold(scriptGlobalText(g.Value), "true")
+			case "FailureMessage":
+				v.msg, v.hasMsg = scriptGlobalText(g.Value), true
+			}
+		}
+	default:
+		v = verdict{failure: st.assert.Failure, error: st.assert.Error, msg: st.assert.Message, hasMsg: st.assert.MessageSet}
+	}
+	st.globals = env.Globals[:0]
+	recordVerdict(r, name, v)
+}
+
+// recordVerdict records an assertion's verdict on a sample, as assertNode
+// does.
+func recordVerdict(r *result, name string, v verdict) {
+	r.Success = r.Success && !v.failure && !v.error
+	r.Assertions = append(r.Assertions, reportAssertion(name, v))
+	if v.hasMsg && !r.msgSet {
+		r.FailureMessage = v.msg
+		r.msgSet = true
+	}
+}
+
+func reportAssertion(name string, v verdict) report.AssertionResult {
+	return report.AssertionResult{Name: name, Failure: v.failure, Error: v.error, Message: v.msg}
+}
+
+// ---- timers --------------------------------------------------------------------
+
+type scriptTimer struct{ s *scriptElem }
+
+func buildScriptTimer(c *compiler, e *jmx.Element) (timer, error) {
+	s := compileOrRefuse(c, e, familyOf(e.Class))
+	if s == nil {
+		return nil, nil
+	}
+	return &scriptTimer{s}, nil
+}
+
+// delay is the script's value in milliseconds: JSR223Timer parses it as a
+// long, BeanShellTimer as Long.decode does; anything else is no delay.
+func (t *scriptTimer) delay(vu *VU) time.Duration {
+	s := t.s
+	st := vu.scriptState(s.sp)
+	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
+	env.FileName = s.file
+	if prev := vu.previous(); prev != nil {
+		st.scriptResult(&st.prev, vu, prev)
+		env.Prev = &st.prev
+	}
+	v, err := s.run(vu, env)
+	st.globals = env.Globals[:0]
+	if err != nil {
+		vu.log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Timer"), s.name, s.errorText(err)), "thread", vu.Name)
+		return 0
+	}
+	if v.Null {
+		if s.family != famBeanShell {
+			vu.warnf("%s %s: the script did not return a value", s.kindName("Timer"), s.name)
+		}
+		return 0
+	}
+	var ms int64
+	var perr error
+	if s.family == famBeanShell {
+		ms, perr = javaDecodeLongErr(v.Text)
+	} else {
+		ms, perr = strconv.ParseInt(v.Text, 10, 64)
+	}
+	if perr != nil {
+		vu.warnf("%s %s: %q is not a delay in milliseconds", s.kindName("Timer"), s.name, v.Text)
+		return 0
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+// javaDecodeLongErr is Long.decode: decimal, 0x/#hex, 0octal, with a sign.
+func javaDecodeLongErr(s string) (int64, error) {
+	neg := strings.HasPrefix(s, "-")
+	t := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	base := 10
+	switch {
+	case strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X"):
+		base, t = 16, t[2:]
+	case strings.HasPrefix(t, "#"):
+		base, t = 16, t[1:]
+	case len(t) > 1 && t[0] == '0':
+		base, t = 8, t[1:]
+	}
+	if t == "" || strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
+		return 0, strconv.ErrSyntax
+	}
+	n, err := strconv.ParseInt(t, base, 64)
+	if neg {
+		n = -n
+	}
+	return n, err
+}
+
+// ---- listeners -------------------------------------------------------------------
+
+// sampleListener is told of each finished sample in its scope, after the
+// assertions (JMeter's SampleListener).
+type sampleListener interface {
+	sampleOccurred(vu *VU, r *result)
+}
+
+// scriptListener is JSR223Listener, BeanShellListener and BSFListener. It
+// stands among post-processors in the element table (post does nothing)
+// and is called by the sampler's notify with the final sample.
+type scriptListener struct{ s *scriptElem }
+
+func buildScriptListener(c *compiler, e *jmx.Element) (postProcessor, error) {
+	s := compileOrRefuse(c, e, familyOf(e.Class))
+	if s == nil {
+		return nil, nil
+	}
+	return &scriptListener{s}, nil
+}
+
+func (l *scriptListener) post(*VU, *result) {}
+
+func (l *scriptListener) sampleOccurred(vu *VU, r *result) {
+	s := l.s
+	st := vu.scriptState(s.sp)
+	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
+	env.FileName = s.file
+	st.scriptResult(&st.event, vu, r)
+	env.Prev = &st.event
+	env.Event = &st.event
+	st.host.url = r.URL
+	if _, err := s.run(vu, env); err != nil {
+		vu.log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Listener"), s.name, s.errorText(err)), "thread", vu.Name)
+	}
+	st.globals = env.Globals[:0]
+}

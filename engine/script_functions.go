@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gojm/gojm/engine/script"
+)
+
+// ${__groovy(expression,var)} and ${__BeanShell(expression,var)}: the
+// expression's value (its toString), "" when it is null or fails. The
+// bindings are JMeter's: vars, props, ctx, log, sampler, prev, OUT,
+// threadName.
+
+func fnGroovy(tp *templater, args []*Template) (Function, error) {
+	return scriptFunction(tp, args, script.Groovy, "__groovy")
+}
+
+func fnBeanShell(tp *templater, args []*Template) (Function, error) {
+	return scriptFunction(tp, args, script.BeanShell, "__BeanShell")
+}
+
+func scriptFunction(tp *templater, args []*Template, d script.Dialect, name string) (Function, error) {
+	if tp.c == nil {
+		return nil, fmt.Errorf("%s cannot be evaluated here", name)
+	}
+	sp := scriptsOf(tp.c)
+	if sp.noScripts {
+		return nil, fmt.Errorf("%w: %s: scripts are turned off (--no-scripts)", ErrUnsupported, name)
+	}
+	src, v := args[0], optArg(args, 1)
+	var prog *script.Program
+	if src.Const() {
+		p, err := script.Compile(src.Raw(), d)
+		if err != nil {
+			var se *script.Error
+			if errors.As(err, &se) && se.Refused {
+				return nil, fmt.Errorf("%w: %s: gojm cannot translate %v", ErrUnsupported, name, err)
+			}
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		prog = p
+	}
+	return storeAs(v, func(vu *VU) string {
+		p := prog
+		if p == nil {
+			text := src.Eval(vu)
+			var err error
+			if p, err = script.Compile(text, d); err != nil {
+				vu.warnf("%s: %v", name, err)
+				return ""
+			}
+		}
+		st := vu.scriptState(sp)
+		env := st.newEnv(sp, name, "")
+		env.Globals = append(env.Globals, script.Global{Name: "threadName", Value: vu.Name})
+		if prev := vu.previous(); prev != nil {
+			st.scriptResult(&st.prev, vu, prev)
+			env.Prev = &st.prev
+		}
+		val, err := p.Run(env)
+		st.globals = env.Globals[:0]
+		if err != nil {
+			vu.warnf("%s: %v", name, err)
+			return ""
+		}
+		if val.Null {
+			return ""
+		}
+		return val.Text
+	}), nil
+}

@@ -1,0 +1,429 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gojm/gojm/engine/script"
+	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
+)
+
+// Scripts reach the virtual user through script.Host: its variables (and
+// the objects a script keeps in them), the run's properties (and objects),
+// its log and clock. The objects are kept encoded, so that any pooled
+// script runtime can read them.
+
+// scriptPlan is the state the script elements of one plan share.
+type scriptPlan struct {
+	mu       sync.RWMutex
+	propObjs map[string]script.Object // props.put of non-strings
+	timeout  time.Duration
+	// noScripts refuses every script element (--no-scripts).
+	noScripts bool
+	out       io.Writer
+}
+
+// scriptPlanKey keys the plan's scriptPlan in the compiler's built map.
+var scriptPlanKey = &jmx.Element{Class: "gojm.scripts"}
+
+// ScriptTimeoutProperty bounds each script run, in milliseconds (-J).
+const ScriptTimeoutProperty = "gojm.script.timeout"
+
+// NoScriptsProperty, set to true, refuses every script element and
+// script function (the --no-scripts flag sets it).
+const NoScriptsProperty = "gojm.noScripts"
+
+// scriptsOf returns the plan's script state, made on first use.
+func scriptsOf(c *compiler) *scriptPlan {
+	if sp, ok := c.built[scriptPlanKey].(*scriptPlan); ok {
+		return sp
+	}
+	sp := &scriptPlan{propObjs: map[string]script.Object{}, timeout: script.DefaultTimeout, out: os.Stdout}
+	if s, ok := c.plan.Props.Get(ScriptTimeoutProperty); ok {
+		if ms := jmx.Int(strings.TrimSpace(s), -1); ms > 0 {
+			sp.timeout = time.Duration(ms) * time.Millisecond
+		}
+	}
+	if s, ok := c.plan.Props.Get(NoScriptsProperty); ok && strings.EqualFold(strings.TrimSpace(s), "true") {
+		sp.noScripts = true
+	}
+	c.built[scriptPlanKey] = sp
+	return sp
+}
+
+// scriptVU is a virtual user's script state: the objects its scripts keep
+// in variables, and the host, environment and results reused by each run.
+type scriptVU struct {
+	objs    map[string]script.Object
+	host    scriptHost
+	env     script.Env
+	prev    script.Result
+	cur     script.Result
+	event   script.Result
+	assert  script.Assertion
+	globals []script.Global
+	subs    []script.Result
+	subPtrs []*script.Result
+	timing  sampleTiming
+}
+
+// sampleTiming is a script sampler's clock, which SampleResult.sampleStart()
+// and sampleEnd() move.
+type sampleTiming struct {
+	start, end time.Time
+}
+
+func (t *sampleTiming) sampleStart() { t.start = time.Now() }
+func (t *sampleTiming) sampleEnd()   { t.end = time.Now() }
+
+// scriptState returns the virtual user's script state.
+func (vu *VU) scriptState(sp *scriptPlan) *scriptVU {
+	st := vu.ext.script
+	if st == nil {
+		st = &scriptVU{}
+		vu.ext.script = st
+	}
+	st.host.vu, st.host.sp = vu, sp
+	return st
+}
+
+// env resets the reused environment for a run.
+func (st *scriptVU) newEnv(sp *scriptPlan, label, params string) *script.Env {
+	st.env = script.Env{Host: &st.host, Label: label, Parameters: params, Timeout: sp.timeout, Globals: st.globals[:0]}
+	st.host.url = ""
+	return &st.env
+}
+
+// scriptHost is script.Host for one virtual user.
+type scriptHost struct {
+	vu  *VU
+	sp  *scriptPlan
+	url string // the sample's URL, for sampler.getUrl()
+}
+
+func (h *scriptHost) Var(name string) (string, bool) { return h.vu.Vars.Get(name) }
+
+func (h *scriptHost) VarObject(name string) (script.Object, bool) {
+	st := h.vu.ext.script
+	if st == nil || st.objs == nil {
+		return script.Object{}, false
+	}
+	o, ok := st.objs[name]
+	if ok {
+		// a variable set since by a non-script element hides the object
+		if s, set := h.vu.Vars.Get(name); !set || s != o.Text {
+			delete(st.objs, name)
+			return script.Object{}, false
+		}
+	}
+	return o, ok
+}
+
+func (h *scriptHost) PutVar(name, value string) {
+	h.vu.Vars.Put(name, value)
+	if st := h.vu.ext.script; st != nil {
+		delete(st.objs, name)
+	}
+}
+
+// PutVarObject keeps the object and its Java text as the variable, which
+// ${name} shows (JMeter's ${} calls toString on objects).
+func (h *scriptHost) PutVarObject(name string, o script.Object) {
+	st := h.vu.ext.script
+	if st.objs == nil {
+		st.objs = map[string]script.Object{}
+	}
+	st.objs[name] = o
+	h.vu.Vars.Put(name, o.Text)
+}
+
+func (h *scriptHost) RemoveVar(name string) {
+	h.vu.Vars.Remove(name)
+	if st := h.vu.ext.script; st != nil {
+		delete(st.objs, name)
+	}
+}
+
+func (h *scriptHost) VarNames() []string {
+	v := h.vu.Vars
+	var out []string
+	for i, n := range v.syms.names {
+		if v.set[i] {
+			out = append(out, n)
+		}
+	}
+	for n := range v.extra {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (h *scriptHost) Prop(name string) (string, bool) {
+	h.sp.mu.RLock()
+	_, isObj := h.sp.propObjs[name]
+	h.sp.mu.RUnlock()
+	if isObj {
+		return "", false
+	}
+	return h.vu.plan.Props.Get(name)
+}
+
+func (h *scriptHost) PropObject(name string) (script.Object, bool) {
+	h.sp.mu.RLock()
+	o, ok := h.sp.propObjs[name]
+	h.sp.mu.RUnlock()
+	return o, ok
+}
+
+func (h *scriptHost) PutProp(name, value string) {
+	h.sp.mu.Lock()
+	delete(h.sp.propObjs, name)
+	h.sp.mu.Unlock()
+	h.vu.plan.Props.Set(name, value)
+}
+
+// PutPropObject keeps a non-string property. JMeter's getProperty (and so
+// ${__P()}) does not see such a property; props.get does.
+func (h *scriptHost) PutPropObject(name string, o script.Object) {
+	h.sp.mu.Lock()
+	h.sp.propObjs[name] = o
+	h.sp.mu.Unlock()
+	h.vu.plan.Props.remove(name)
+}
+
+func (h *scriptHost) RemoveProp(name string) {
+	h.sp.mu.Lock()
+	delete(h.sp.propObjs, name)
+	h.sp.mu.Unlock()
+	h.vu.plan.Props.remove(name)
+}
+
+func (h *scriptHost) PropNames() []string {
+	m := h.vu.plan.Props.Snapshot()
+	h.sp.mu.RLock()
+	for n := range h.sp.propObjs {
+		m[n] = ""
+	}
+	h.sp.mu.RUnlock()
+	out := make([]string, 0, len(m))
+	for n := range m {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (h *scriptHost) Iteration() int      { return h.vu.Iteration }
+func (h *scriptHost) ThreadNum() int      { return h.vu.Num - 1 }
+func (h *scriptHost) ThreadName() string  { return h.vu.Name }
+func (h *scriptHost) GroupName() string   { return h.vu.group.name }
+func (h *scriptHost) GroupThreads() int   { return h.vu.groupThreads }
+func (h *scriptHost) GroupActive() int    { return int(h.vu.group.active.Load()) }
+func (h *scriptHost) SamplerName() string { return h.vu.SamplerName }
+func (h *scriptHost) SamplerURL() string  { return h.url }
+
+func (h *scriptHost) Log(level, msg string) {
+	l := h.vu.log
+	switch level {
+	case "warn":
+		l.Warn(msg, "thread", h.vu.Name)
+	case "error":
+		l.Error(msg, "thread", h.vu.Name)
+	case "debug", "trace":
+		l.Debug(msg, "thread", h.vu.Name)
+	default:
+		l.Info(msg, "thread", h.vu.Name)
+	}
+}
+
+func (h *scriptHost) LogEnabled(level string) bool {
+	lv := slog.LevelInfo
+	switch level {
+	case "warn":
+		lv = slog.LevelWarn
+	case "error":
+		lv = slog.LevelError
+	case "debug", "trace":
+		lv = slog.LevelDebug
+	}
+	return h.vu.log.Enabled(context.Background(), lv)
+}
+
+func (h *scriptHost) Out(s string, stderr bool) {
+	if stderr {
+		fmt.Fprint(os.Stderr, s)
+		return
+	}
+	fmt.Fprint(h.sp.out, s)
+}
+
+// errScriptStopped: the test stopped during a script's sleep.
+var errScriptStopped = errors.New("the test stopped")
+
+func (h *scriptHost) Sleep(d time.Duration) error {
+	if !h.vu.sleep(d) {
+		return errScriptStopped
+	}
+	return nil
+}
+
+func (h *scriptHost) Now() time.Time       { return time.Now() }
+func (h *scriptHost) Seed() int64          { return h.vu.rng.Int64() }
+func (h *scriptHost) RandomBytes(b []byte) { _, _ = rand.Read(b) }
+
+// remove deletes a property (props.remove, a property replaced by an object).
+func (p *Props) remove(name string) {
+	p.mu.Lock()
+	delete(p.m, name)
+	p.mu.Unlock()
+}
+
+// Results: a sample as scripts see it, and their changes back.
+
+func msOf(d time.Duration) int64 { return d.Milliseconds() }
+
+// scriptResult fills dst with a sample, its sub-samples in st.subs.
+func (st *scriptVU) scriptResult(dst *script.Result, vu *VU, r *result) {
+	*dst = script.Result{
+		Label: r.Label, Code: r.Code, Message: r.Message, ThreadName: r.ThreadName, DataType: r.DataType,
+		URL: r.URL, Success: r.Success, Body: r.body,
+		Time: msOf(r.Elapsed), Latency: msOf(r.Latency), Connect: msOf(r.Connect), Idle: msOf(r.Idle),
+		Start: r.Start.UnixMilli(), End: r.Start.Add(r.Elapsed).UnixMilli(),
+		Bytes: r.Bytes, SentBytes: r.SentBytes, Ignore: r.ignore,
+	}
+	if r.header != nil {
+		dst.ContentType = r.header.Get("Content-Type")
+		if r.Code != "" && r.Code[0] == '3' {
+			dst.Redirect = r.header.Get("Location")
+		}
+	}
+	dst.Lazy = func(s *script.Result) {
+		s.RequestHeaders = r.reqHead
+		s.ResponseHeaders = responseHeaderText(r)
+		v := mainTarget(r)
+		s.SamplerData = requestData(vu, &v)
+	}
+	for _, a := range r.Assertions {
+		dst.Assertions = append(dst.Assertions, script.AssertionInfo{Name: a.Name, Failure: a.Failure, Error: a.Error, Message: a.Message})
+	}
+	if len(r.Sub) > 0 {
+		st.subs = st.subs[:0]
+		for _, s := range r.Sub {
+			st.subs = append(st.subs, subResult(s))
+		}
+		for i := range st.subs {
+			dst.Subs = append(dst.Subs, &st.subs[i])
+		}
+	}
+}
+
+func subResult(s *report.Sample) script.Result {
+	out := script.Result{Label: s.Label, Code: s.Code, Message: s.Message, ThreadName: s.ThreadName, DataType: s.DataType,
+		URL: s.URL, Success: s.Success, Time: msOf(s.Elapsed), Latency: msOf(s.Latency), Connect: msOf(s.Connect),
+		Start: s.Start.UnixMilli(), End: s.End().UnixMilli(), Bytes: s.Bytes, SentBytes: s.SentBytes}
+	for _, a := range s.Assertions {
+		out.Assertions = append(out.Assertions, script.AssertionInfo{Name: a.Name, Failure: a.Failure, Error: a.Error, Message: a.Message})
+	}
+	return out
+}
+
+// responseHeaderText is the status line and headers, as JMeter keeps them.
+func responseHeaderText(r *result) string {
+	if r.header == nil {
+		return ""
+	}
+	var b strings.Builder
+	keys := make([]string, 0, len(r.header))
+	for k := range r.header {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if r.Code != "" {
+		b.WriteString("HTTP/1.1 " + r.Code + " " + r.Message + "\n")
+	}
+	for _, k := range keys {
+		for _, v := range r.header[k] {
+			b.WriteString(k + ": " + v + "\n")
+		}
+	}
+	return b.String()
+}
+
+// applyResult copies what a script set on a sample back to it. sampler
+// is true for a script sampler's own result, whose size is its data.
+func applyResult(r *result, s *script.Result, sampler bool) {
+	ch := s.Changed
+	if ch&script.ChLabel != 0 {
+		r.Label = s.Label
+	}
+	if ch&script.ChCode != 0 {
+		r.Code = s.Code
+	}
+	if ch&script.ChMessage != 0 {
+		r.Message = s.Message
+	}
+	if ch&script.ChSuccess != 0 {
+		r.Success = s.Success
+	}
+	if ch&script.ChBody != 0 {
+		r.body = append(r.body[:0], s.Body...)
+	}
+	if ch&script.ChDataType != 0 {
+		r.DataType = s.DataType
+	}
+	if ch&script.ChContentType != 0 {
+		if r.header == nil {
+			r.header = http.Header{}
+		}
+		r.header.Set("Content-Type", s.ContentType)
+	}
+	if ch&script.ChRequestHeaders != 0 {
+		r.reqHead = s.RequestHeaders
+	}
+	if ch&script.ChSentBytes != 0 {
+		r.SentBytes = s.SentBytes
+	}
+	if ch&script.ChLatency != 0 {
+		r.Latency = time.Duration(s.Latency) * time.Millisecond
+	}
+	if ch&script.ChConnect != 0 {
+		r.Connect = time.Duration(s.Connect) * time.Millisecond
+	}
+	if ch&script.ChIgnore != 0 {
+		r.ignore = true
+	}
+	if ch&script.ChStop != 0 {
+		switch {
+		case s.StopTestNow:
+			r.stop = max(r.stop, stopTestNow)
+		case s.StopTest:
+			r.stop = max(r.stop, stopTest)
+		case s.StopThread:
+			r.stop = max(r.stop, stopThread)
+		}
+		if s.NextLoop {
+			r.action = actNextThreadLoop
+		}
+	}
+	if sampler {
+		// SampleResult.getBytesAsLong: the data's size, else what was set
+		r.Bytes = int64(len(r.body))
+		if r.Bytes == 0 && ch&script.ChBytes != 0 {
+			r.Bytes = s.Bytes
+		}
+	} else if ch&script.ChBytes != 0 {
+		r.Bytes = s.Bytes
+	}
+}
