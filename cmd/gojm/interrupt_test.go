@@ -80,7 +80,7 @@ type gojmRun struct {
 
 // startRun starts the fault server and gojm running a plan of users
 // requesting path forever.
-func startRun(t *testing.T, bin string, users int, path string) *gojmRun {
+func startRun(t *testing.T, bin string, users int, path string, extra ...string) *gojmRun {
 	t.Helper()
 	srv := target.NewServer(target.Options{CountOnly: true})
 	if err := srv.Start("127.0.0.1:0"); err != nil {
@@ -90,8 +90,9 @@ func startRun(t *testing.T, bin string, users int, path string) *gojmRun {
 	r := &gojmRun{t: t, srv: srv, out: filepath.Join(t.TempDir(), "out"),
 		lines: make(chan string, 64), done: make(chan error, 1)}
 	port := strings.TrimPrefix(srv.URL(), "http://127.0.0.1:")
-	r.cmd = exec.Command(bin, "run", foreverPlan(t, users, path), "-o", r.out,
-		"-J", "host=127.0.0.1", "-J", "port="+port)
+	args := append([]string{"run", foreverPlan(t, users, path), "-o", r.out,
+		"-J", "host=127.0.0.1", "-J", "port=" + port}, extra...)
+	r.cmd = exec.Command(bin, args...)
 	r.cmd.Stdout = &r.stdout
 	stderr, err := r.cmd.StderrPipe()
 	if err != nil {
@@ -276,6 +277,34 @@ func TestInterruptTwice(t *testing.T) {
 		if s.Success || s.Code != "Non HTTP response code: java.net.SocketException" ||
 			s.Message != "Non HTTP response message: Socket closed" {
 			t.Errorf("row %d: %v %q %q; want an aborted request", i, s.Success, s.Code, s.Message)
+		}
+	}
+}
+
+// Running samples that outlast --stop-grace after one Ctrl-C are aborted
+// as a second Ctrl-C would: the stop is bounded.
+func TestInterruptGraceBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs gojm")
+	}
+	bin := buildGojm(t)
+	const users = 5
+	r := startRun(t, bin, users, "/sleep?ms=600000", "--stop-grace", "100ms") // answers only when aborted
+	r.waitRequests(users)
+	if err := r.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	r.waitLine("did not finish within 100ms")
+	if code := r.wait(); code != 0 {
+		t.Fatalf("exit %d; stdout:\n%s", code, r.stdout.String())
+	}
+	rows := r.rows()
+	if len(rows) != users {
+		t.Fatalf("%d rows for %d requests in flight", len(rows), users)
+	}
+	for i, s := range rows {
+		if s.Success {
+			t.Errorf("row %d succeeded; want the aborted request", i)
 		}
 	}
 }

@@ -37,8 +37,9 @@ type runFlags struct {
 	logFile         string
 	skipUnsupported bool
 	quiet           bool
-	watch           []string // server processes to watch (watch.go)
-	ci              ciFlags  // thresholds, JUnit, Prometheus (ci.go)
+	watch           []string      // server processes to watch (watch.go)
+	grace           time.Duration // how long running samples may take after a stop
+	ci              ciFlags       // thresholds, JUnit, Prometheus (ci.go)
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet) {
@@ -55,6 +56,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.logFile, "jmeterlogfile", "j", "", "write warnings to this file instead of stderr")
 	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the end report")
+	fs.DurationVar(&f.grace, "stop-grace", 10*time.Second, "after Ctrl-C, how long running samples may take before they are aborted")
 	fs.StringArrayVar(&f.watch, "watch", nil, "watch a server process (PID or command name, children included): CPU and memory beside the results; repeatable")
 	f.ci.register(fs)
 	// Accepted so that JMeter command lines run unchanged.
@@ -250,7 +252,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	r := engine.Start(context.Background(), p, sinks, engine.RunOptions{Listeners: listeners})
 	runRef.Store(r)
 	lv.attach(r)
-	stopOnSignal(r, stderr)
+	stopOnSignal(r, stderr, f.grace)
 	runErr := r.Wait()
 	fmt.Fprintf(summaryOut, "Tidying up ...    @ %s\n... end of run\n", time.Now().Format(time.UnixDate))
 
@@ -387,23 +389,29 @@ func fileSafe(s string) string {
 }
 
 // stopOnSignal stops the run gently on the first Ctrl-C or SIGTERM and
-// aborts it on the second; either way the results are flushed.
-func stopOnSignal(r *engine.Run, stderr io.Writer) {
+// aborts it on the second, or when running samples take longer than grace
+// to finish; either way the results are flushed.
+func stopOnSignal(r *engine.Run, stderr io.Writer, grace time.Duration) {
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		defer signal.Stop(ch)
 		select {
 		case <-ch:
-			fmt.Fprintln(stderr, "gojm: stopping: running samples finish, no new ones start (Ctrl-C again to abort them)")
+			fmt.Fprintf(stderr, "gojm: stopping: running samples have %v to finish, no new ones start (Ctrl-C again to abort them)\n", grace)
 			r.Stop(errors.New("interrupted"))
 		case <-r.Done():
 			return
 		}
+		t := time.NewTimer(grace)
+		defer t.Stop()
 		select {
 		case <-ch:
 			fmt.Fprintln(stderr, "gojm: aborting running samples")
 			r.Abort(errors.New("interrupted twice"))
+		case <-t.C:
+			fmt.Fprintf(stderr, "gojm: running samples did not finish within %v: aborting them\n", grace)
+			r.Abort(errors.New("stop grace period over"))
 		case <-r.Done():
 		}
 	}()
