@@ -17,6 +17,14 @@ const BatchSize = 64
 // the samples' own times: no clock is read.
 const MaxBatchAge = time.Second
 
+// SlowGap is the pause between two samples of a virtual user past which
+// its batch is handed over at once: a user that samples slowly (waiting on
+// a slow server, or on its timers) then holds no batch while it waits
+// (BatchSize samples are about 20 KiB, more than the rest of a waiting
+// user), and its samples reach the live views without delay. A user that
+// samples faster fills its batches, for MaxBatchAge at most.
+const SlowGap = 50 * time.Millisecond
+
 // Batch is a group of samples from one producer.
 type Batch struct {
 	Samples []Sample
@@ -94,12 +102,14 @@ func (c *Collector) Close() error {
 
 // Batcher gathers one producer's samples into batches.
 type Batcher struct {
-	c *Collector
-	b *Batch
+	c    *Collector
+	b    *Batch
+	last time.Time // when the previous sample ended
 }
 
 // Add copies s into the current batch and hands the batch over when full,
-// or when s ended MaxBatchAge or more after the batch's first sample.
+// when s ended MaxBatchAge or more after the batch's first sample, or more
+// than SlowGap after the previous sample.
 // Slices inside s (Sub, Vars, Assertions) are handed over too: the caller
 // must not modify them afterwards.
 func (b *Batcher) Add(s *Sample) {
@@ -107,7 +117,10 @@ func (b *Batcher) Add(s *Sample) {
 		b.b = b.c.free.Get().(*Batch)
 	}
 	b.b.Samples = append(b.b.Samples, *s)
-	if len(b.b.Samples) == cap(b.b.Samples) || s.End().Sub(b.b.Samples[0].End()) >= MaxBatchAge {
+	end := s.End()
+	slow := !b.last.IsZero() && end.Sub(b.last) > SlowGap
+	b.last = end
+	if slow || len(b.b.Samples) == cap(b.b.Samples) || end.Sub(b.b.Samples[0].End()) >= MaxBatchAge {
 		b.Flush()
 	}
 }

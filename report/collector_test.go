@@ -19,9 +19,12 @@ func TestBatcherHandsOver(t *testing.T) {
 		pending int           // samples still in the batcher afterwards
 	}{
 		{"a full batch", BatchSize + 3, time.Millisecond, 3},
-		// The 4th ends 1.2 s after the 1st: the four go; the 5th waits.
-		{"an old batch", 5, 400 * time.Millisecond, 1},
-		{"a young batch", 5, 100 * time.Millisecond, 5},
+		// The 26th ends 1 s after the 1st: the 26 go; the other 4 wait.
+		{"an old batch", 30, 40 * time.Millisecond, 4},
+		{"a young batch", 5, 20 * time.Millisecond, 5},
+		// More than SlowGap between samples: each goes at once, and the
+		// user holds no batch while it waits for the next.
+		{"a slow user", 5, 400 * time.Millisecond, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
