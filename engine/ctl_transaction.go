@@ -181,7 +181,7 @@ func (t *txCtl) notify(vu *VU) {
 	}
 	t.res.Listeners = pack.listeners
 	t.res.Vars = vu.sampleVars()
-	vu.batch.Add(&t.res)
+	vu.handOver(&t.res)
 	t.res = report.Sample{}
 }
 
@@ -282,7 +282,7 @@ func (vu *VU) endTransaction(ts *txSampler, parent samplerItem) *report.Sample {
 	if _, nested := parent.(*txSampler); !nested {
 		ts.res.Listeners = pack.listeners
 		ts.res.Vars = vu.sampleVars()
-		vu.batch.Add(&ts.res)
+		vu.handOver(&ts.res)
 		for _, tc := range pack.txs {
 			if c, ok := vu.ctls[tc.index].(*txCtl); ok {
 				c.sampleOccurred(&ts.res)

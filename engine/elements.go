@@ -54,6 +54,13 @@ func init() {
 		"ThreadGroup":      {kind: kThreadGroup},
 		"SetupThreadGroup": {kind: kThreadGroup},
 		"PostThreadGroup":  {kind: kThreadGroup},
+		// Thread groups with a schedule of their own (tg_plugins.go, tg_dynamic.go, tg_open.go).
+		ultimateClass:    {kind: kThreadGroup},
+		steppingClass:    {kind: kThreadGroup},
+		concurrencyClass: {kind: kThreadGroup},
+		arrivalsClass:    {kind: kThreadGroup},
+		freeFormClass:    {kind: kThreadGroup},
+		openModelClass:   {kind: kThreadGroup},
 
 		"GenericController":         {kind: kController, ctl: buildSimple},
 		"RecordingController":       {kind: kController, ctl: buildSimple},
@@ -151,9 +158,28 @@ func init() {
 		"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
 		"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},
 
-		// jmeter-plugins listeners only draw in the GUI.
-		"kg.apc.jmeter.vizualizers.CorrectedResultCollector": {kind: kIgnored, note: guiOnly},
-		"kg.apc.jmeter.vizualizers.CompositeResultCollector": {kind: kIgnored, note: guiOnly},
+		// jmeter-plugins' graphs are Result Collectors: headless they write
+		// their results file when they have one, and otherwise only draw.
+		"kg.apc.jmeter.vizualizers.CorrectedResultCollector": {kind: kListener},
+		"kg.apc.jmeter.vizualizers.CompositeResultCollector": {kind: kListener},
+		// jmeter-plugins reporters and monitors (plugin_elements.go).
+		"kg.apc.jmeter.reporters.AutoStop": {kind: kIgnored, note: "AutoStop's criteria are not applied: they will not stop the run " +
+			"(gojm's thresholds can stop a run early)"},
+		"kg.apc.jmeter.reporters.ConsoleStatusLogger":             {kind: kIgnored, note: "gojm prints its own summary and progress lines"},
+		"kg.apc.jmeter.reporters.FlexibleFileWriter":              {kind: kIgnored, note: "its custom-format file is not written: use a results file (JTL)"},
+		"kg.apc.jmeter.reporters.LoadosophiaUploader":             {kind: kIgnored, note: "uploads results to BlazeMeter's online service: never done"},
+		"kg.apc.jmeter.perfmon.PerfMonCollector":                  {kind: kIgnored, note: "server metrics from PerfMon agents are not collected (gojm --watch watches local processes)"},
+		"kg.apc.jmeter.jmxmon.JMXMonCollector":                    {kind: kIgnored, note: "JMX metrics are not collected"},
+		"kg.apc.jmeter.dbmon.DbMonCollector":                      {kind: kIgnored, note: "database metrics are not collected"},
+		"kg.apc.jmeter.listener.GraphsGeneratorListener":          {kind: kIgnored, note: "its graphs are not generated: gojm report draws charts from the results"},
+		"com.blazemeter.jmeter.reporters.FlushingResultCollector": {kind: kIgnored, note: guiOnly},
+
+		// jmeter-plugins samplers, controllers and timers (plugin_elements.go, parallel.go, shaping.go).
+		dummyClass: {kind: kSampler, sampler: buildDummySampler},
+		"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: buildSetVariables},
+		"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: buildParameterized},
+		parallelClass: {kind: kSampler, sampler: buildParallelRefused}, // compiled by parallelSampler
+		"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: buildShapingTimer},
 	}
 }
 

@@ -74,6 +74,8 @@ func init() {
 		"__FileToString":   {1, 3, fnFileToString},
 		"__CSVRead":        {2, 2, fnCSVRead},
 
+		"__tstFeedback": {2, 4, fnTSTFeedback}, // shaping.go
+
 		"__jexl2":      {1, 2, fnJexl},
 		"__jexl3":      {1, 2, fnJexl},
 		"__javaScript": {1, 2, fnJavaScript},

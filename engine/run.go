@@ -220,6 +220,12 @@ var errTestStopped = errors.New("the test plan stopped the test")
 // delayedStart JMeter spaces the starts over what is left of the ramp-up
 // and starts none past the end.
 func (r *Run) runGroup(g *group, base *VU, soft, hard context.Context) {
+	soft, hard, endGroup := r.groupContexts(g, soft, hard) // tg_plugins.go
+	defer endGroup()
+	if g.model != nil {
+		g.model.run(r, g, base, soft, hard)
+		return
+	}
 	s, err := g.evaluate(base)
 	if err != nil {
 		r.fail(err)

@@ -90,6 +90,9 @@ type samplerNode struct {
 // sampler compiles a sampler and resolves its scope: the levels above it,
 // outermost first, then its own children.
 func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth int) *samplerNode {
+	if e.Class == parallelClass {
+		return c.parallelSampler(e, levels, depth) // parallel.go
+	}
 	own := c.frame(e.Children, depth+1)
 	for _, k := range e.Children {
 		kd, ok := lookup(k)
@@ -247,7 +250,7 @@ func (vu *VU) execute(n *samplerNode, ts *txSampler) {
 func (vu *VU) notify(r *result, sc *scope) {
 	r.Listeners = sc.notify
 	r.Vars = vu.sampleVars()
-	vu.batch.Add(&r.Sample)
+	vu.handOver(&r.Sample)
 	for _, t := range sc.txs {
 		if c, ok := vu.ctls[t.index].(*txCtl); ok {
 			c.sampleOccurred(&r.Sample)

@@ -46,6 +46,9 @@ type group struct {
 
 	active atomicCount
 	prog   groupProgress // counts for Run.Groups (progress.go)
+	// model starts the users of a group that is not JMeter's Thread Group
+	// (jmeter-plugins groups, Open Model: tg_plugins.go); nil otherwise.
+	model groupModel
 }
 
 func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
@@ -100,6 +103,7 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 		cookieManager(x)
 	}
 	e.Walk(func(x *jmx.Element) bool { cookieManager(x); return true })
+	c.groupModel(e, g)
 	c.plan.groups = append(c.plan.groups, g)
 }
 

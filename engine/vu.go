@@ -38,6 +38,9 @@ type VU struct {
 	req   httpx.Request
 	hres  httpx.Result
 	txr   result // a parent-mode transaction's sample being checked
+	// model is the user's state for workload models and plugin elements:
+	// its iteration's intended start, Parallel Controller branches (arrivals.go).
+	model vuModel
 
 	web *httpState // HTTP state beyond the client: lanes, HTTP/DNS caches (http_call.go)
 

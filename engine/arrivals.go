@@ -1,0 +1,185 @@
+package engine
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gojm/gojm/report"
+)
+
+// Coordinated omission.
+//
+// In the arrival-rate groups (Open Model Thread Group, Arrivals and
+// Free-Form Arrivals Thread Groups) each iteration has an intended start:
+// the time its arrival was due. A free virtual user may pick it up later
+// (every user busy up to the concurrency limit, or simply the dispatcher's
+// own delay); that wait is part of what a real user would have seen, so it
+// is not left out of the figures:
+//
+//   - the first sample an iteration hands over (and any Transaction
+//     Controller sample that began with it, so encloses it) is moved back by
+//     the wait: its timeStamp is when it would have started had the
+//     arrival been picked up on time (its actual start minus the wait), its
+//     elapsed and, when it got a response, its Latency grow by the wait;
+//     its end, Connect and IdleTime are as measured;
+//   - the other samples of the iteration are timed as usual (they were not
+//     delayed by the tool: they followed the first one as the user's
+//     script does).
+//
+// The JTL format is unchanged. An arrival that could not start at all (the
+// concurrency limit held until the schedule ended, or the Arrivals Thread
+// Group's limit was reached: JMeter drops those) is counted as dropped, per
+// group, and reported by Run.Dropped and Run.Arrivals.
+//
+// Closed-model groups (Thread Group, Ultimate, Stepping, Concurrency) have
+// no intended start: their samples are timed as measured.
+
+// vuModel is a virtual user's state for the workload models and the
+// plugin elements: the wait of its current iteration and, for a Parallel
+// Controller, its branches.
+type vuModel struct {
+	// lag is how late the current iteration started (0 outside the
+	// arrival-rate groups); anchored is set once the iteration's first
+	// sample was handed over, first being that sample's measured start.
+	lag      time.Duration
+	anchored bool
+	first    time.Time
+	// due is the arrival a new Arrivals Thread Group user starts with.
+	due time.Time
+	// capture, when set, receives the samples instead of the run's
+	// collector (a Parallel Controller's branch, parallel.go).
+	capture *[]captured
+	// branches are this user's Parallel Controller branches, by controller.
+	branches map[*parallelSampler]*parallelRun
+}
+
+// startIteration records that the user's new iteration was due at
+// intended: the first sample it hands over is timed from then.
+func (vu *VU) startIteration(intended time.Time) {
+	lag := vu.now().Sub(intended)
+	vu.model.lag = max(lag, 0)
+	vu.model.anchored = false
+}
+
+// handOver gives a finished sample to the run's outputs (or to the
+// Parallel Controller that runs this user as a branch), first moving it
+// back to its iteration's intended start when it begins the iteration.
+func (vu *VU) handOver(s *report.Sample) {
+	if vu.model.lag > 0 {
+		vu.model.shift(s)
+	}
+	if vu.model.capture != nil {
+		*vu.model.capture = append(*vu.model.capture, captured{s: *s, sc: vu.lastPack})
+		return
+	}
+	vu.batch.Add(s)
+}
+
+// shift applies the iteration's wait to s when s begins the iteration.
+func (m *vuModel) shift(s *report.Sample) {
+	if !m.anchored {
+		m.anchored = true
+		m.first = s.Start
+	} else if s.Start.After(m.first) {
+		return
+	}
+	shiftBack(s, m.lag)
+}
+
+// shiftBack moves s back by d, with its sub-samples that start with it (a
+// redirect's first hop). A transaction's sub-samples are its children's,
+// handed over, so moved, already.
+func shiftBack(s *report.Sample, d time.Duration) {
+	if !s.Transaction {
+		for _, sub := range s.Sub {
+			if !sub.Start.After(s.Start) {
+				shiftBack(sub, d)
+			}
+		}
+	}
+	s.Start = s.Start.Add(-d)
+	s.Elapsed += d
+	if s.Latency > 0 {
+		s.Latency += d
+	}
+}
+
+// arrivalStats counts a group's arrivals: those due, those begun (late or
+// not), and those dropped; delayed counts the ones that began more than a
+// millisecond late, maxDelay the longest wait.
+type arrivalStats struct {
+	due, begun, delayed, dropped atomic.Int64
+	mu                           sync.Mutex
+	maxDelay, totalDelay         time.Duration
+}
+
+// begin records an arrival that a virtual user took up wait after it was due.
+func (a *arrivalStats) begin(wait time.Duration) {
+	a.begun.Add(1)
+	if wait <= time.Millisecond {
+		return
+	}
+	a.delayed.Add(1)
+	a.mu.Lock()
+	a.totalDelay += wait
+	a.maxDelay = max(a.maxDelay, wait)
+	a.mu.Unlock()
+}
+
+// ArrivalStatus is what an arrival-rate group did with its arrivals.
+type ArrivalStatus struct {
+	Group string
+	// Due counts the arrivals the schedule asked for so far; Begun those
+	// a virtual user took up; Dropped those that never began (the
+	// concurrency limit held until the schedule ended, or was reached
+	// where the group drops, as the Arrivals Thread Groups do).
+	Due, Begun, Dropped int64
+	// Delayed counts the arrivals that began more than 1 ms late, MaxDelay
+	// and TotalDelay their longest and summed waits (included in their
+	// first sample's elapsed time).
+	Delayed              int64
+	MaxDelay, TotalDelay time.Duration
+}
+
+type arrivalKey struct{ g *group }
+
+// arrivals returns the run's arrival counts for g.
+func (r *Run) arrivals(g *group) *arrivalStats {
+	return r.sharedState(arrivalKey{g}, func() any { return &arrivalStats{} }).(*arrivalStats)
+}
+
+// Arrivals returns the arrival counts of the run's arrival-rate groups
+// (Open Model, Arrivals and Free-Form Arrivals Thread Groups) that have
+// started, in the order the groups run.
+func (r *Run) Arrivals() []ArrivalStatus {
+	var out []ArrivalStatus
+	for _, g := range r.plan.groups {
+		if g.model == nil || !g.model.arrivalRate() {
+			continue
+		}
+		r.sharedMu.Lock()
+		v, ok := r.shared[arrivalKey{g}]
+		r.sharedMu.Unlock()
+		if !ok {
+			continue
+		}
+		a := v.(*arrivalStats)
+		st := ArrivalStatus{Group: g.name, Due: a.due.Load(), Begun: a.begun.Load(), Dropped: a.dropped.Load(), Delayed: a.delayed.Load()}
+		a.mu.Lock()
+		st.MaxDelay, st.TotalDelay = a.maxDelay, a.totalDelay
+		a.mu.Unlock()
+		out = append(out, st)
+	}
+	return out
+}
+
+// Dropped returns the number of iterations the arrival-rate groups could
+// not start (JMeter's "dropped" arrivals), over the whole run so far.
+func (r *Run) Dropped() int64 {
+	var n int64
+	for _, a := range r.Arrivals() {
+		n += a.Dropped
+	}
+	return n
+}

@@ -1,0 +1,167 @@
+package engine
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// jmeter-plugins samplers and controllers seen in real plans.
+
+// dummySampler is jmeter-plugins' Dummy Sampler: a sample made of its
+// fields, without any network. RESPONSE_TIME, LATENCY and CONNECT are
+// milliseconds (text that is not a number counts 0, as in the plugin);
+// with WAITING ("simulate response time") the thread sleeps the response
+// time, otherwise the sample only claims it (timeStamp now, elapsed the
+// response time). The label is the sampler's name, the data type text,
+// bytes the response data's length in UTF-8; URL is kept when it is a URL.
+// REQUEST_DATA (the sampler data) and RESULT_CLASS are not recorded.
+type dummySampler struct {
+	success, waiting                             bool
+	code, message, data, respTime, latency, conn *Template
+	url                                          *Template
+}
+
+const dummyClass = "kg.apc.jmeter.samplers.DummySampler"
+
+func buildDummySampler(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+	d := &dummySampler{
+		success: e.Bool("SUCCESFULL", false), waiting: e.Bool("WAITING", false),
+		code: c.prop(e, "RESPONSE_CODE"), message: c.prop(e, "RESPONSE_MESSAGE"), data: c.prop(e, "RESPONSE_DATA"),
+		respTime: c.prop(e, "RESPONSE_TIME"), latency: c.prop(e, "LATENCY"), conn: c.prop(e, "CONNECT"),
+		url: c.prop(e, "URL"),
+	}
+	return d.sample, nil
+}
+
+// dummyMillis is the plugin's Integer.valueOf: no spaces, 0 when not a number.
+func dummyMillis(s string) time.Duration {
+	n, err := strconv.ParseInt(s, 10, 32)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return time.Duration(n) * time.Millisecond
+}
+
+func (d *dummySampler) sample(vu *VU, r *result) {
+	rt := dummyMillis(d.respTime.Eval(vu))
+	r.Code = d.code.Eval(vu)
+	r.Message = d.message.Eval(vu)
+	r.Success = d.success
+	r.DataType = "text"
+	body := d.data.Eval(vu)
+	r.body = append(r.body[:0], body...)
+	r.Bytes = int64(len(body))
+	if u := d.url.Eval(vu); u != "" {
+		if p, err := url.Parse(u); err == nil && javaURLScheme(p.Scheme) {
+			r.URL = u
+		}
+	}
+	r.Latency = dummyMillis(d.latency.Eval(vu))
+	r.Connect = dummyMillis(d.conn.Eval(vu))
+	r.Start = vu.now()
+	if !d.waiting {
+		r.Elapsed = rt
+		return
+	}
+	if rt > 0 {
+		// Stop Test Now interrupts the sleep; the sample keeps its status.
+		t := time.NewTimer(rt)
+		select {
+		case <-t.C:
+		case <-vu.hard.Done():
+			t.Stop()
+		}
+	}
+	r.Elapsed = vu.now().Sub(r.Start)
+}
+
+// javaURLScheme reports whether java.net.URL knows the scheme.
+func javaURLScheme(s string) bool {
+	switch strings.ToLower(s) {
+	case "http", "https", "ftp", "file", "jar":
+		return true
+	}
+	return false
+}
+
+// udvValues are name/value pairs evaluated together, then set: a value
+// sees the variables as they were before any of the pairs was set (the
+// plugins' Arguments.getArgumentsAsMap; a repeated name keeps the last).
+type udvValues struct {
+	names  []string
+	values []*Template
+	// direct: the values need not wait for each other (one value, or no
+	// value reads a variable), so they are set as they are evaluated.
+	direct bool
+}
+
+func (c *compiler) udvValues(e *jmx.Element, prop string) *udvValues {
+	u := &udvValues{}
+	for _, a := range e.Prop(prop).Prop("Arguments.arguments").Members() {
+		name := a.Str("Argument.name")
+		if name == "" {
+			continue
+		}
+		u.names = append(u.names, name)
+		u.values = append(u.values, c.template(e, "variable "+name, a.Str("Argument.value")))
+	}
+	u.direct = len(u.values) <= 1
+	if !u.direct {
+		u.direct = true
+		for _, t := range u.values {
+			u.direct = u.direct && t.Const()
+		}
+	}
+	return u
+}
+
+func (u *udvValues) set(vu *VU) {
+	if len(u.names) == 0 {
+		return
+	}
+	if u.direct {
+		for i, n := range u.names {
+			vu.Vars.Put(n, u.values[i].Eval(vu))
+		}
+		return
+	}
+	vals := make([]string, len(u.values))
+	for i, t := range u.values {
+		vals[i] = t.Eval(vu)
+	}
+	for i, n := range u.names {
+		vu.Vars.Put(n, vals[i])
+	}
+}
+
+// buildSetVariables is jmeter-plugins' Set Variables Action: a sampler
+// that sets its variables and makes no sample.
+func buildSetVariables(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+	u := c.udvValues(e, "SetVariablesAction")
+	return func(vu *VU, r *result) {
+		u.set(vu)
+		r.none = true
+	}, nil
+}
+
+// paramCtl is jmeter-plugins' Parameterized Controller: a Simple
+// Controller that sets its variables each time it is asked for a sampler.
+type paramCtl struct {
+	gen
+	u *udvValues
+}
+
+func buildParameterized(c *compiler, e *jmx.Element, d *ctlDef) error {
+	u := c.udvValues(e, "ParameterizedController")
+	d.make = func(*VU) ctlHooks { return &paramCtl{u: u} }
+	return nil
+}
+
+func (p *paramCtl) next(vu *VU) samplerItem {
+	p.u.set(vu)
+	return p.gen.next(vu)
+}

@@ -1,0 +1,473 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync/atomic"
+	"time"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// The BlazeMeter "Custom Thread Groups" of jmeter-plugins: Concurrency,
+// Arrivals and Free-Form Arrivals. Their fields are TargetLevel, RampUp,
+// Steps, Hold, Iterations (per thread), Unit ("M": RampUp, Hold and the
+// Free-Form durations are minutes and rates per minute; otherwise
+// seconds), and for the arrival groups ConcurrencyLimit. Their main
+// controller is the plugin's VirtualUserController: a thread loops until
+// the group's schedule is over, which it sees before each sampler.
+
+// dynFields are the fields the dynamic groups share.
+type dynFields struct {
+	target, rampUp, steps, hold, iterations, unit *Template
+	holdSet                                       bool // Hold is in the plan (absent means 1)
+	logFile                                       string
+}
+
+func (c *compiler) dynFields(e *jmx.Element) dynFields {
+	f := dynFields{
+		target: c.prop(e, "TargetLevel"), rampUp: c.prop(e, "RampUp"), steps: c.prop(e, "Steps"),
+		hold: c.prop(e, "Hold"), iterations: c.prop(e, "Iterations"), unit: c.prop(e, "Unit"),
+		holdSet: e.Has("Hold"), logFile: e.Str("LogFilename"),
+	}
+	return f
+}
+
+// dynParams are a dynamic group's numbers at its start.
+type dynParams struct {
+	target     float64 // threads, or arrivals per second
+	rampUp     float64 // seconds (whole, as the plugin rounds them)
+	hold       float64
+	steps      int64
+	iterations int64
+	unit       float64 // 60 for minutes
+}
+
+func (f *dynFields) eval(n *numbers, perUnit bool) dynParams {
+	p := dynParams{unit: 1}
+	if u := n.text(f.unit); u == "M" {
+		p.unit = 60
+	}
+	p.target = float64(n.int("target", f.target, 1))
+	if perUnit {
+		p.target /= p.unit
+	}
+	p.rampUp = math.Round(n.float("ramp-up time", f.rampUp, 0) * p.unit)
+	if f.holdSet {
+		p.hold = math.Round(n.float("hold time", f.hold, 0) * p.unit)
+	} else {
+		p.hold = p.unit
+	}
+	p.steps = n.int("ramp-up steps", f.steps, 0)
+	p.iterations = n.int("thread iterations limit", f.iterations, 0)
+	return p
+}
+
+// concurrencyModel is the Concurrency Thread Group: it keeps TargetLevel
+// threads running (reached over RampUp, in Steps steps or smoothly) for
+// Hold, starting a new thread whenever one ends (its Iterations done); a
+// thread ends before its next sampler once the time is over, or after an
+// iteration when there are more threads than the target. A TargetLevel
+// that is not constant (${__tstFeedback(…)}, ${__P(…)}) is evaluated again
+// every second, as the plugin re-reads it.
+type concurrencyModel struct {
+	f dynFields
+}
+
+func (c *compiler) concurrencyModel(e *jmx.Element, g *group) groupModel {
+	m := &concurrencyModel{f: c.dynFields(e)}
+	g.main.make = func(vu *VU) ctlHooks {
+		return &vuserCtl{st: vu.run.dynState(g)}
+	}
+	return m
+}
+
+func (*concurrencyModel) arrivalRate() bool { return false }
+
+// dynState is a dynamic group's state in one run, shared by its users.
+type dynState struct {
+	ended      atomic.Bool  // the schedule is over: users stop before their next sampler
+	target     atomic.Int64 // the Concurrency group's current target
+	alive      atomic.Int64 // users started and not ended
+	iterations int64
+	// arrivals: a pooled user waits on arrive for its next arrival;
+	// over closes when the schedule ends.
+	arrive chan time.Time
+	over   chan struct{}
+	stats  *arrivalStats
+}
+
+type dynKey struct{ g *group }
+
+func (r *Run) dynState(g *group) *dynState {
+	return r.sharedState(dynKey{g}, func() any {
+		return &dynState{arrive: make(chan time.Time), over: make(chan struct{})}
+	}).(*dynState)
+}
+
+// planned is the number of threads wanted t seconds after the start; -1
+// once the schedule is over.
+func (p *dynParams) planned(t float64) int64 {
+	if t >= p.rampUp+p.hold {
+		return -1
+	}
+	if p.rampUp == 0 || t >= p.rampUp {
+		return javaRound(p.target)
+	}
+	if p.steps > 0 {
+		size, length := p.target/float64(p.steps), p.rampUp/float64(p.steps)
+		return javaRound(size * (math.Floor(t/length) + 1))
+	}
+	return javaRound(p.target / p.rampUp * t)
+}
+
+// nextChange is when planned may change next after t (seconds).
+func (p *dynParams) nextChange(t float64) float64 {
+	end := p.rampUp + p.hold
+	if p.rampUp == 0 || t >= p.rampUp {
+		return end
+	}
+	if p.steps > 0 {
+		length := p.rampUp / float64(p.steps)
+		return min((math.Floor(t/length)+1)*length, p.rampUp)
+	}
+	slope := p.target / p.rampUp
+	level := float64(javaRound(slope * t))
+	return min((level+0.5)/slope, p.rampUp)
+}
+
+func (m *concurrencyModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
+	n := &numbers{vu: base, path: g.path}
+	p := m.f.eval(n, false)
+	if err := n.err(); err != nil {
+		r.fail(err)
+		return
+	}
+	if m.f.logFile != "" {
+		r.plan.log.Warn("the thread group's LogFilename (a log of thread starts and stops) is not written", "group", g.path)
+	}
+	st := r.dynState(g)
+	st.iterations = p.iterations
+	st.target.Store(int64(p.target))
+	beginProgress(g, base, int(javaRound(p.target)), time.Duration((p.rampUp+p.hold)*float64(time.Second)))
+	defer g.prog.ended.Store(true)
+	defer st.ended.Store(true)
+	if p.target <= 0 {
+		return
+	}
+	l := &launcher{r: r, g: g, base: base, soft: soft, hard: hard, threads: int(javaRound(p.target))}
+	finished := make(chan struct{}, 1)
+	after := func(*VU) {
+		st.alive.Add(-1)
+		select {
+		case finished <- struct{}{}:
+		default:
+		}
+	}
+	dynamic := !m.f.target.Const()
+	w := newWaiter(soft)
+	t0 := time.Now()
+	nextEval := t0.Add(time.Second)
+	for soft.Err() == nil {
+		now := time.Now()
+		if dynamic && !now.Before(nextEval) {
+			p.target = float64(n.int("target", m.f.target, 1))
+			st.target.Store(int64(p.target))
+			nextEval = nextEval.Add(time.Second)
+		}
+		el := now.Sub(t0).Seconds()
+		planned := p.planned(el)
+		if planned < 0 {
+			break
+		}
+		for st.alive.Load() < planned {
+			st.alive.Add(1)
+			l.start(time.Time{}, nil, after)
+		}
+		wake := t0.Add(time.Duration(math.Ceil(p.nextChange(el)*1000)) * time.Millisecond)
+		if !wake.After(now) {
+			wake = now.Add(time.Millisecond)
+		}
+		if dynamic && nextEval.Before(wake) {
+			wake = nextEval
+		}
+		w.until(wake, finished)
+	}
+	st.ended.Store(true)
+	l.wg.Wait()
+}
+
+// vuserCtl is the plugin's VirtualUserController for one virtual user of
+// a Concurrency or Arrivals Thread Group: the group's main loop.
+type vuserCtl struct {
+	gen
+	st      *dynState
+	arrival bool      // an Arrivals group: each pass starts with an arrival
+	pending time.Time // the arrival the user holds
+	passes  int64     // iterations begun
+	arrived bool
+}
+
+func (c *vuserCtl) next(vu *VU) samplerItem {
+	if c.st.ended.Load() {
+		c.setDone(true)
+		return nil
+	}
+	if !c.arrived {
+		c.arrived = true
+		c.passes++
+		if c.arrival {
+			vu.startIteration(c.pending)
+			c.st.stats.begin(vu.model.lag)
+		}
+	}
+	return c.gen.next(vu)
+}
+
+func (c *vuserCtl) nextIsNull(vu *VU) samplerItem {
+	switch {
+	case c.st.ended.Load(),
+		c.st.iterations > 0 && c.passes >= c.st.iterations:
+		c.setDone(true)
+		return nil
+	case !c.arrival && c.st.alive.Load() > c.st.target.Load():
+		c.setDone(true) // too many threads for the target
+		return nil
+	case c.arrival:
+		c.reInitialize(vu)
+		if !c.awaitArrival(vu) {
+			c.setDone(true)
+		}
+		return nil
+	}
+	c.reInitialize(vu)
+	return c.self.next(vu)
+}
+
+func (c *vuserCtl) reInitialize(vu *VU) {
+	c.gen.reInitialize(vu)
+	c.arrived = false
+}
+
+// awaitArrival waits in the group's pool for the next arrival; false when
+// the schedule or the run ends first. A pooled user does not count as an
+// active thread (the JTL's thread counts), as in the plugin.
+func (c *vuserCtl) awaitArrival(vu *VU) bool {
+	vu.group.active.Add(-1)
+	vu.plan.active.Add(-1)
+	defer func() {
+		vu.group.active.Add(1)
+		vu.plan.active.Add(1)
+	}()
+	select {
+	case at := <-c.st.arrive:
+		c.pending = at
+		return true
+	case <-c.st.over:
+	case <-vu.soft.Done():
+	}
+	return false
+}
+
+// startNextLoop and breakLoop end the pass: a Concurrency thread starts
+// its next one, an Arrivals thread waits for its next arrival.
+func (c *vuserCtl) startNextLoop(vu *VU) {
+	c.reInitialize(vu)
+	if c.arrival && !c.awaitArrival(vu) {
+		c.setDone(true)
+	}
+}
+
+func (c *vuserCtl) breakLoop(vu *VU) { c.startNextLoop(vu) }
+
+// arrivalsModel is the Arrivals Thread Group (TargetLevel arrivals per
+// unit, reached over RampUp in Steps steps or smoothly, held for Hold) and
+// the Free-Form Arrivals Thread Group (rows of start rate, end rate,
+// duration in the unit; the JMeter property named by the group, default
+// arrivals.schedule, "spawn(start, end, duration) …", replaces them).
+// Each arrival starts one iteration on an idle thread of the group's pool,
+// or on a new thread while fewer than ConcurrencyLimit run (no limit when
+// blank or 0); with every thread busy at the limit the arrival is dropped,
+// as the plugin does, and counted (Run.Dropped). Arrivals follow the
+// plugin's clock: the next one comes 1/rate after the last, the rate taken
+// where the last one fell (a zero rate waits 200 ms and looks again); a
+// smooth ramp without steps places arrival k at √(2k/slope) (the hold's
+// arrivals follow from the end of the ramp), which is the ramp the plugin
+// describes (its own formula gives a zero rate for the
+// first arrival and starts nothing until the hold). When the schedule is
+// over, idle threads end and busy ones end before their next sampler.
+type arrivalsModel struct {
+	f        dynFields
+	limit    *Template
+	freeForm bool
+	rows     [][3]*Template
+	propName string
+}
+
+func (c *compiler) arrivalsModel(e *jmx.Element, g *group) (groupModel, error) {
+	m := &arrivalsModel{f: c.dynFields(e), limit: c.prop(e, "ConcurrencyLimit"), freeForm: e.Class == freeFormClass}
+	if m.freeForm {
+		for i, cells := range tableRows(e.Prop("Schedule"), 3) {
+			if len(cells) < 3 {
+				return nil, fmt.Errorf("schedule row %d has %d columns, want 3 (start rate, end rate, duration)", i+1, len(cells))
+			}
+			var r [3]*Template
+			for j := range r {
+				r[j] = c.template(e, "Schedule", cells[j].Value)
+			}
+			m.rows = append(m.rows, r)
+		}
+		m.propName = "arrivals.schedule"
+		if e.Bool("UseIdentifier", false) && e.Str("Identifier") != "" {
+			m.propName = e.Str("Identifier")
+		}
+	}
+	g.main.make = func(vu *VU) ctlHooks {
+		return &vuserCtl{st: vu.run.dynState(g), arrival: true, pending: vu.model.due}
+	}
+	return m, nil
+}
+
+func (*arrivalsModel) arrivalRate() bool { return true }
+
+// freeRow is a Free-Form row in seconds and arrivals per second.
+type freeRow struct{ from, to, dur float64 }
+
+// rateAt is the Free-Form rate t seconds in; -1 past the last row.
+func freeRate(rows []freeRow, t float64) float64 {
+	offset := 0.0
+	for _, r := range rows {
+		progress := (t - offset) / r.dur
+		offset += r.dur
+		if t <= offset {
+			return r.from + progress*(r.to-r.from)
+		}
+	}
+	return -1
+}
+
+func (m *arrivalsModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
+	n := &numbers{vu: base, path: g.path}
+	p := m.f.eval(n, true)
+	var rows []freeRow
+	if m.freeForm {
+		rows = m.freeRows(n, p.unit)
+	}
+	limit := n.int("concurrency limit", m.limit, 0)
+	if err := n.err(); err != nil {
+		r.fail(err)
+		return
+	}
+	st := r.dynState(g)
+	st.iterations = p.iterations
+	st.stats = r.arrivals(g)
+	var total float64
+	if m.freeForm {
+		for _, row := range rows {
+			total += row.dur
+		}
+	} else {
+		total = p.rampUp + p.hold
+	}
+	beginProgress(g, base, int(limit), time.Duration(total*float64(time.Second)))
+	defer g.prog.ended.Store(true)
+	l := &launcher{r: r, g: g, base: base, soft: soft, hard: hard, threads: int(limit)}
+	w := newWaiter(soft)
+	t0 := time.Now()
+	at := t0
+	var k int64 // arrivals so far, on a smooth ramp
+	for w.until(at, nil) {
+		el := at.Sub(t0).Seconds()
+		var rate float64
+		if m.freeForm {
+			rate = freeRate(rows, el)
+		} else {
+			rate = p.rate(el)
+		}
+		if rate < 0 {
+			break
+		}
+		if smooth := !m.freeForm && p.steps == 0 && p.rampUp > 0 && el < p.rampUp; smooth {
+			// arrival k of a smooth ramp falls at √(2k/slope)
+			m.dispatch(l, st, at, limit)
+			k++
+			next := min(math.Sqrt(2*float64(k)/(p.target/p.rampUp)), p.rampUp)
+			at = t0.Add(time.Duration(next * float64(time.Second)))
+			continue
+		}
+		if rate == 0 {
+			at = at.Add(200 * time.Millisecond)
+			continue
+		}
+		m.dispatch(l, st, at, limit)
+		at = at.Add(time.Duration(float64(time.Second) / rate))
+	}
+	st.ended.Store(true)
+	close(st.over)
+	l.wg.Wait()
+}
+
+// rate is the Arrivals group's rate t seconds in (per second); -1 once
+// the schedule is over.
+func (p *dynParams) rate(t float64) float64 {
+	if t >= p.rampUp+p.hold {
+		return -1
+	}
+	if p.rampUp == 0 || t >= p.rampUp {
+		return p.target
+	}
+	if p.steps > 0 {
+		size, length := p.target/float64(p.steps), p.rampUp/float64(p.steps)
+		return size * (math.Floor(t/length) + 1)
+	}
+	return p.target / p.rampUp * t // a smooth ramp's arrivals are placed by run
+}
+
+// dispatch hands an arrival due at to an idle thread, or a new one, or
+// drops it.
+func (m *arrivalsModel) dispatch(l *launcher, st *dynState, at time.Time, limit int64) {
+	st.stats.due.Add(1)
+	select {
+	case st.arrive <- at:
+		return
+	default:
+	}
+	if limit > 0 && st.alive.Load() >= limit {
+		st.stats.dropped.Add(1)
+		return
+	}
+	st.alive.Add(1)
+	l.start(time.Time{}, func(vu *VU) { vu.model.due = at }, func(*VU) { st.alive.Add(-1) })
+}
+
+// freeRows evaluates the Free-Form schedule (or the property replacing it).
+func (m *arrivalsModel) freeRows(n *numbers, unit float64) []freeRow {
+	var rows []freeRow
+	if s, ok := n.vu.plan.Props.Get(m.propName); ok && s != "" {
+		v, err := spawnRows(s, 3)
+		if err != nil {
+			n.errs = append(n.errs, fmt.Errorf("property %s: %w", m.propName, err))
+			return nil
+		}
+		for _, r := range v {
+			rows = append(rows, freeRow{from: float64(r[0]), to: float64(r[1]), dur: float64(r[2])})
+		}
+	} else {
+		for i, r := range m.rows {
+			rows = append(rows, freeRow{
+				from: n.float(fmt.Sprintf("row %d start rate", i+1), r[0], 0),
+				to:   n.float(fmt.Sprintf("row %d end rate", i+1), r[1], 0),
+				dur:  n.float(fmt.Sprintf("row %d duration", i+1), r[2], 0),
+			})
+		}
+	}
+	out := rows[:0]
+	for _, r := range rows {
+		if r.dur <= 0 {
+			continue
+		}
+		out = append(out, freeRow{from: r.from / unit, to: r.to / unit, dur: r.dur * unit})
+	}
+	return out
+}

@@ -1,0 +1,524 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// Thread groups beyond JMeter's own: the jmeter-plugins load shapes
+// (Ultimate, Stepping, Concurrency, Arrivals, Free-Form Arrivals) and
+// JMeter's Open Model Thread Group. They compile like a Thread Group (the
+// same children, scope and on-error setting); what differs is when their
+// virtual users start and stop, which a groupModel decides when the group
+// runs. Every numeric field may hold ${…}: it is compiled once and
+// evaluated when the group starts (with the plan's user-defined variables
+// and the properties), as JMeter reads them then.
+
+// groupModel starts and stops a group's virtual users.
+type groupModel interface {
+	// run starts the group's users and returns when they have all ended.
+	run(r *Run, g *group, base *VU, soft, hard context.Context)
+	// arrivalRate reports whether the group starts iterations on a
+	// schedule of arrivals (an open model), whose samples are timed from
+	// each arrival's intended start (arrivals.go).
+	arrivalRate() bool
+}
+
+// Test classes of the thread groups a groupModel runs.
+const (
+	ultimateClass    = "kg.apc.jmeter.threads.UltimateThreadGroup"
+	steppingClass    = "kg.apc.jmeter.threads.SteppingThreadGroup"
+	concurrencyClass = "com.blazemeter.jmeter.threads.concurrency.ConcurrencyThreadGroup"
+	arrivalsClass    = "com.blazemeter.jmeter.threads.arrivals.ArrivalsThreadGroup"
+	freeFormClass    = "com.blazemeter.jmeter.threads.arrivals.FreeFormArrivalsThreadGroup"
+	openModelClass   = "OpenModelThreadGroup"
+)
+
+// groupModel gives a compiled group the model its class asks for; JMeter's
+// own Thread Groups keep none.
+func (c *compiler) groupModel(e *jmx.Element, g *group) {
+	var m groupModel
+	var err error
+	switch e.Class {
+	case ultimateClass:
+		m, err = c.ultimateModel(e)
+	case steppingClass:
+		m = c.steppingModel(e)
+	case concurrencyClass:
+		m = c.concurrencyModel(e, g)
+	case arrivalsClass, freeFormClass:
+		m, err = c.arrivalsModel(e, g)
+	case openModelClass:
+		m = c.openModel(e, g)
+	default:
+		return
+	}
+	if err != nil {
+		c.fail(e, err)
+		return
+	}
+	g.model = m
+}
+
+// groupCtl holds the contexts of one group in one run: stopping it ends
+// the group gently (no new sample), aborting it cancels what runs too.
+type groupCtl struct {
+	stop, abort context.CancelCauseFunc
+}
+
+type groupCtlKey struct{ g *group }
+
+// groupContexts gives a group contexts of its own below the run's, so
+// that the group can be stopped alone (a Throughput Shaping Timer at the
+// end of its schedule, an Open Model group at the end of its own); the
+// returned function releases them.
+func (r *Run) groupContexts(g *group, soft, hard context.Context) (context.Context, context.Context, func()) {
+	hard, abort := context.WithCancelCause(hard)
+	soft, stop := context.WithCancelCause(soft)
+	gc := &groupCtl{stop: stop, abort: func(cause error) { stop(cause); abort(cause) }}
+	r.sharedMu.Lock()
+	if r.shared == nil {
+		r.shared = map[any]any{}
+	}
+	r.shared[groupCtlKey{g}] = gc
+	r.sharedMu.Unlock()
+	return soft, hard, func() { gc.abort(nil) }
+}
+
+// stopGroup ends g gently: its users start no new sample.
+func (r *Run) stopGroup(g *group, cause error) {
+	r.sharedMu.Lock()
+	gc, _ := r.shared[groupCtlKey{g}].(*groupCtl)
+	r.sharedMu.Unlock()
+	if gc != nil {
+		gc.stop(cause)
+	}
+}
+
+// abortGroup ends g now: its running samples are cancelled too.
+func (r *Run) abortGroup(g *group, cause error) {
+	r.sharedMu.Lock()
+	gc, _ := r.shared[groupCtlKey{g}].(*groupCtl)
+	r.sharedMu.Unlock()
+	if gc != nil {
+		gc.abort(cause)
+	}
+}
+
+// launcher starts a group's virtual users and waits for them.
+type launcher struct {
+	r          *Run
+	g          *group
+	base       *VU
+	soft, hard context.Context
+	threads    int // the group's thread count as the users see it (Synchronizing Timer)
+	wg         sync.WaitGroup
+	n          int // users started so far
+}
+
+// start starts the next virtual user (numbered from 1); before runs in
+// its goroutine first, after once it has ended.
+func (l *launcher) start(stopAt time.Time, before func(vu *VU), after func(vu *VU)) *VU {
+	l.n++
+	return l.startNum(l.n, stopAt, before, after)
+}
+
+// startNum starts virtual user num.
+func (l *launcher) startNum(num int, stopAt time.Time, before func(vu *VU), after func(vu *VU)) *VU {
+	vu := l.r.newVU(l.g, num, l.soft)
+	vu.hard = l.hard
+	vu.Vars.copyFrom(l.base.Vars)
+	vu.stopAt = stopAt
+	vu.groupThreads = l.threads
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		if before != nil {
+			before(vu)
+		}
+		l.r.runVU(vu)
+		if after != nil {
+			after(vu)
+		}
+	}()
+	return vu
+}
+
+// waiter sleeps until a time unless the group is stopped.
+type waiter struct {
+	t    *time.Timer
+	soft context.Context
+}
+
+func newWaiter(soft context.Context) *waiter {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &waiter{t: t, soft: soft}
+}
+
+// until waits until at (or until wake, when not nil, receives); it reports
+// whether the group is still running.
+func (w *waiter) until(at time.Time, wake <-chan struct{}) bool {
+	if d := time.Until(at); d > 0 {
+		w.t.Reset(d)
+		select {
+		case <-w.t.C:
+		case <-wake:
+			w.t.Stop()
+		case <-w.soft.Done():
+			w.t.Stop()
+		}
+	} else if wake != nil {
+		select {
+		case <-wake:
+		default:
+		}
+	}
+	return w.soft.Err() == nil
+}
+
+// numbers evaluates a model's fields at group start, gathering every
+// problem with the field's name.
+type numbers struct {
+	vu   *VU
+	path string
+	errs []error
+}
+
+func (n *numbers) text(t *Template) string { return strings.TrimSpace(t.Eval(n.vu)) }
+
+// int reads a whole number (blank is def).
+func (n *numbers) int(field string, t *Template, def int64) int64 {
+	s := n.text(t)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || f != math.Trunc(f) || math.IsInf(f, 0) {
+			n.errs = append(n.errs, fmt.Errorf("%s %q is not a whole number", field, s))
+			return def
+		}
+		v = int64(f)
+	}
+	if v < 0 {
+		n.errs = append(n.errs, fmt.Errorf("%s %d is negative", field, v))
+		return def
+	}
+	return v
+}
+
+// float reads a number (blank is def).
+func (n *numbers) float(field string, t *Template, def float64) float64 {
+	s := n.text(t)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		n.errs = append(n.errs, fmt.Errorf("%s %q is not a number", field, s))
+		return def
+	}
+	if v < 0 {
+		n.errs = append(n.errs, fmt.Errorf("%s %s is negative", field, s))
+		return def
+	}
+	return v
+}
+
+func (n *numbers) err() error {
+	if len(n.errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", n.path, errors.Join(n.errs...))
+}
+
+// beginProgress records the group's plan for Run.Groups.
+func beginProgress(g *group, base *VU, threads int, d time.Duration) {
+	g.prog.begin(g, settings{threads: threads}, base)
+	if gp := g.prog.plan.Load(); gp != nil {
+		p := *gp
+		p.duration = d
+		g.prog.plan.Store(&p)
+	}
+}
+
+// threadSpan is one scheduled thread's start and end, from the group's start.
+type threadSpan struct {
+	start, end time.Duration
+}
+
+// scheduledModel runs a fixed set of threads, each from its start to its
+// end time (JMeter's scheduler end: checked after each sample, and no
+// timer sleeps past it), as the Ultimate and Stepping Thread Groups do.
+type scheduledModel struct {
+	spans func(n *numbers) []threadSpan
+}
+
+func (*scheduledModel) arrivalRate() bool { return false }
+
+func (m *scheduledModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
+	n := &numbers{vu: base, path: g.path}
+	spans := m.spans(n)
+	if err := n.err(); err != nil {
+		r.fail(err)
+		return
+	}
+	var last time.Duration
+	for _, s := range spans {
+		last = max(last, s.end)
+	}
+	beginProgress(g, base, len(spans), last)
+	defer g.prog.ended.Store(true)
+	order := make([]int, len(spans))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return int(spans[a].start - spans[b].start) })
+	l := &launcher{r: r, g: g, base: base, soft: soft, hard: hard, threads: len(spans)}
+	w := newWaiter(soft)
+	t0 := time.Now()
+	for _, i := range order {
+		if !w.until(t0.Add(spans[i].start), nil) {
+			break
+		}
+		l.startNum(i+1, t0.Add(spans[i].end), nil, nil)
+	}
+	l.wg.Wait()
+}
+
+// ultimateRow is one row of an Ultimate Thread Group's schedule.
+type ultimateRow [5]*Template
+
+// ultimateModel reads an Ultimate Thread Group: rows of start threads,
+// initial delay, startup time, hold load for, shutdown time (seconds). As
+// the plugin schedules them, the threads of a row start over its startup
+// time, the first one numbered last (k = n…1 of n: at delay + startup·k/n),
+// hold together until delay + startup + hold, and stop over the shutdown
+// time in the same order (at that point + shutdown·k/n); rows overlap
+// freely. The JMeter property threads_schedule ("spawn(threads, delay,
+// startup, hold, shutdown) …", times like 1m30s) replaces the rows.
+func (c *compiler) ultimateModel(e *jmx.Element) (groupModel, error) {
+	data := e.Prop("ultimatethreadgroupdata")
+	if data == nil || data.Kind != "collection" {
+		if alt := e.Prop("threads_schedule"); alt != nil && alt.Kind == "collection" {
+			data = alt // the property's old, misnamed form
+		}
+	}
+	var rows []ultimateRow
+	for i, cells := range tableRows(data, 5) {
+		if len(cells) < 5 {
+			return nil, fmt.Errorf("schedule row %d has %d columns, want 5 (start threads, initial delay, startup time, hold load for, shutdown time)", i+1, len(cells))
+		}
+		var r ultimateRow
+		for j := range r {
+			r[j] = c.template(e, fmt.Sprintf("schedule row %d", i+1), cells[j].Value)
+		}
+		rows = append(rows, r)
+	}
+	return &scheduledModel{spans: func(n *numbers) []threadSpan {
+		var vals [][5]int64
+		if p, ok := n.vu.plan.Props.Get("threads_schedule"); ok && strings.TrimSpace(p) != "" {
+			v, err := spawnRows(p, 5)
+			if err != nil {
+				n.errs = append(n.errs, fmt.Errorf("property threads_schedule: %w", err))
+				return nil
+			}
+			for _, r := range v {
+				vals = append(vals, [5]int64(r))
+			}
+		} else {
+			names := [5]string{"start threads", "initial delay", "startup time", "hold load for", "shutdown time"}
+			for i, r := range rows {
+				var v [5]int64
+				for j := range v {
+					v[j] = n.int(fmt.Sprintf("row %d %s", i+1, names[j]), r[j], 0)
+				}
+				vals = append(vals, v)
+			}
+		}
+		return ultimateSpans(vals)
+	}}, nil
+}
+
+// ultimateSpans computes the Ultimate Thread Group's threads from its rows.
+func ultimateSpans(rows [][5]int64) []threadSpan {
+	var out []threadSpan
+	for _, r := range rows {
+		threads, delay, startup, hold, shutdown := r[0], r[1], r[2], r[3], r[4]
+		ascent := time.Duration(delay) * time.Second
+		for i := int64(0); i < threads; i++ {
+			k := float64(threads - i)
+			ramp := time.Duration(math.Floor(float64(1000*startup)*k/float64(threads))) * time.Millisecond
+			start := ascent + ramp
+			descent := ascent + time.Duration(startup+hold)*time.Second
+			down := time.Duration(math.Floor(float64(1000*shutdown)*k/float64(threads))) * time.Millisecond
+			out = append(out, threadSpan{start: start, end: descent + down})
+		}
+	}
+	return out
+}
+
+// spawnRows parses the plugins' schedule properties: "spawn(a, b, …)"
+// chunks of cols numbers, times as seconds or with units (1h2m3s).
+func spawnRows(s string, cols int) ([][]int64, error) {
+	var rows [][]int64
+	for _, chunk := range strings.Split(s, ")") {
+		if strings.TrimSpace(chunk) == "" {
+			continue
+		}
+		parts := strings.FieldsFunc(chunk, func(r rune) bool { return r == '(' || r == ',' })
+		if len(parts) != cols+1 || !strings.EqualFold(strings.TrimSpace(parts[0]), "spawn") {
+			return nil, fmt.Errorf("%q is not spawn(…) with %d values", strings.TrimSpace(chunk)+")", cols)
+		}
+		row := make([]int64, cols)
+		for i, p := range parts[1:] {
+			v, err := shortSeconds(p)
+			if err != nil {
+				return nil, err
+			}
+			row[i] = v
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// shortSeconds reads a plugin duration: digits followed by s, m, h or d,
+// repeated; a number without unit is seconds.
+func shortSeconds(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	var total, cur int64
+	digits := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			cur = cur*10 + int64(r-'0')
+			digits = true
+			continue
+		case r == 's' || r == 'S':
+			total += cur
+		case r == 'm' || r == 'M':
+			total += cur * 60
+		case r == 'h' || r == 'H':
+			total += cur * 3600
+		case r == 'd' || r == 'D':
+			total += cur * 86400
+		default:
+			return 0, fmt.Errorf("%q is not a duration (digits with s, m, h or d)", s)
+		}
+		cur = 0
+	}
+	if !digits {
+		return 0, fmt.Errorf("%q is not a duration", s)
+	}
+	return total + cur, nil
+}
+
+// steppingModel reads a Stepping Thread Group: after "Threads initial
+// delay", "Start users count" threads start every "Start users period"
+// seconds, each batch spread over "rampUp" seconds ("Start users count
+// burst" threads first, at once when set); all hold for "flighttime"
+// seconds after the last has started, then "Stop users count" threads stop
+// every "Stop users period" seconds. The times are the plugin's, thread by
+// thread.
+func (c *compiler) steppingModel(e *jmx.Element) groupModel {
+	f := func(name string) *Template { return c.prop(e, name) }
+	threads, delay := f("ThreadGroup.num_threads"), f("Threads initial delay")
+	inCount, inBurst, inPeriod := f("Start users count"), f("Start users count burst"), f("Start users period")
+	outCount, outPeriod := f("Stop users count"), f("Stop users period")
+	flight, ramp := f("flighttime"), f("rampUp")
+	return &scheduledModel{spans: func(n *numbers) []threadSpan {
+		p := steppingParams{
+			threads: n.int("number of threads", threads, 0), delay: n.int("threads initial delay", delay, 0),
+			inCount: n.int("start users count", inCount, 0), burst: n.int("start users count burst", inBurst, 0),
+			inPeriod: n.int("start users period", inPeriod, 0), outCount: n.int("stop users count", outCount, 0),
+			outPeriod: n.int("stop users period", outPeriod, 0), flight: n.int("flight time", flight, 0),
+			ramp: n.int("ramp-up", ramp, 0),
+		}
+		return p.spans()
+	}}
+}
+
+type steppingParams struct {
+	threads, delay, inCount, burst, inPeriod, outCount, outPeriod, flight, ramp int64
+}
+
+// spans computes each thread's start and end in milliseconds, as the
+// Stepping Thread Group does (integer arithmetic included).
+func (p steppingParams) spans() []threadSpan {
+	n := p.threads
+	if n <= 0 {
+		return nil
+	}
+	in, out := p.inCount, p.outCount
+	if in == 0 {
+		in = n
+	}
+	if out == 0 {
+		out = n
+	}
+	burst := min(p.burst, n)
+	if burst <= 0 {
+		burst = in
+	}
+	ascent := 1000 * p.delay
+	iterDur := 1000*p.inPeriod + 1000*p.ramp
+	iterTotal := int64(1)
+	if n >= burst {
+		iterTotal = int64(math.Ceil(float64(n-burst) / float64(in)))
+	}
+	lastCount := (n - burst) % in
+	if lastCount == 0 {
+		lastCount = in
+	}
+	descent := ascent + iterTotal*iterDur + (1000*p.ramp/in)*lastCount + 1000*p.flight
+	out2 := make([]threadSpan, n)
+	for t := int64(0); t < n; t++ {
+		bucket, bucketCount, pos := int64(0), burst, t
+		if t >= burst {
+			bucket, bucketCount, pos = 1+(t-burst)/in, in, (t-burst)%in
+		}
+		start := ascent + bucket*iterDur + pos*(1000*p.ramp/bucketCount)
+		end := descent + 1000*p.outPeriod*(t/out)
+		out2[t] = threadSpan{start: time.Duration(start) * time.Millisecond, end: time.Duration(end) * time.Millisecond}
+	}
+	return out2
+}
+
+// tableRows returns the rows of a plugin's table property. Plugins before
+// 0.5 saved their tables column by column: cols collections of equal
+// length shorter than cols are read that way.
+func tableRows(p *jmx.Prop, cols int) [][]*jmx.Prop {
+	members := p.Members()
+	var rows [][]*jmx.Prop
+	for _, m := range members {
+		rows = append(rows, m.Members())
+	}
+	if len(rows) != cols {
+		return rows
+	}
+	n := len(rows[0])
+	for _, c := range rows {
+		if len(c) != n || n >= cols {
+			return rows
+		}
+	}
+	t := make([][]*jmx.Prop, n)
+	for i := range t {
+		for _, c := range rows {
+			t[i] = append(t[i], c[i])
+		}
+	}
+	return t
+}
