@@ -31,7 +31,13 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	err := dispatch(args, stdout, stderr)
+	args, stopProfiles, err := profiling(args) // hidden --cpuprofile, --memprofile (profile.go)
+	if err == nil {
+		err = dispatch(args, stdout, stderr)
+		if perr := stopProfiles(); err == nil {
+			err = perr
+		}
+	}
 	if err == nil {
 		return exitOK
 	}
