@@ -378,7 +378,7 @@ func buildScriptSampler(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, erro
 	if s == nil {
 		return func(_ *VU, r *result) { r.none = true }, nil
 	}
-	if s.prog != nil && s.prog.Uses("prev") {
+	if s.prog != nil && s.lang != script.JavaScript && s.prog.Uses("prev") {
 		c.refuseScript(e, "a sampler script reading prev (the previous sample): gojm does not keep it for samplers")
 		return func(_ *VU, r *result) { r.none = true }, nil
 	}

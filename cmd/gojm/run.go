@@ -36,6 +36,7 @@ type runFlags struct {
 	force           bool
 	logFile         string
 	skipUnsupported bool
+	noScripts       bool
 	quiet           bool
 	watch           []string      // server processes to watch (watch.go)
 	grace           time.Duration // how long running samples may take after a stop
@@ -55,6 +56,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&f.force, "forceDeleteResultFile", "f", false, "delete an existing results file and output folder first")
 	fs.StringVarP(&f.logFile, "jmeterlogfile", "j", "", "write warnings to this file instead of stderr")
 	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
+	fs.BoolVar(&f.noScripts, "no-scripts", false, "refuse every script element and script function (JSR223, BeanShell, BSF, __groovy…)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the end report")
 	fs.DurationVar(&f.grace, "stop-grace", 10*time.Second, "after Ctrl-C, how long running samples may take before they are aborted")
 	fs.StringArrayVar(&f.watch, "watch", nil, "watch a server process (PID or command name, children included): CPU and memory beside the results; repeatable")
@@ -100,6 +102,9 @@ func loadPlan(f *runFlags, log *slog.Logger) (*engine.Plan, error) {
 	props, err := f.properties()
 	if err != nil {
 		return nil, err
+	}
+	if f.noScripts {
+		props[engine.NoScriptsProperty] = "true"
 	}
 	src, err := jmx.Load(f.plan)
 	if err != nil {

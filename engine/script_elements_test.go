@@ -1,0 +1,496 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// Script elements on the unit harness: each element built in memory,
+// compiled with a fresh compiler and run on a test virtual user.
+
+func scriptVUFor(c *compiler) *VU {
+	vu := testVU(c)
+	vu.soft, vu.hard = context.Background(), context.Background()
+	vu.Num = 1
+	return vu
+}
+
+// sampleWith builds a script sampler and makes one sample with a new
+// virtual user holding vars.
+func sampleWith(t *testing.T, c *compiler, vars map[string]string, e *jmx.Element) (*result, *VU) {
+	t.Helper()
+	fn, err := buildScriptSampler(c, e, nil)
+	if err != nil || len(c.errs) > 0 {
+		t.Fatalf("build: %v %v", err, c.errs)
+	}
+	vu := scriptVUFor(c)
+	for k, v := range vars {
+		vu.Vars.Put(k, v)
+	}
+	r := &result{}
+	r.Label = e.Name
+	fn(vu, r)
+	return r, vu
+}
+
+func TestScriptSamplers(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		e                   *jmx.Element
+		vars                map[string]string
+		success             bool
+		code, message, body string
+		label               string
+		wantVar, wantVarVal string
+	}{
+		{name: "groovy value is the response", e: el("JSR223Sampler", "scriptLanguage", "groovy", "script", "def x = 6\nx * 7"),
+			success: true, code: "200", message: "OK", body: "42"},
+		{name: "response data set wins", e: el("JSR223Sampler", "scriptLanguage", "groovy", "script", `SampleResult.setResponseData("set", "UTF-8"); "returned"`),
+			success: true, code: "200", message: "OK", body: "set"},
+		{name: "groovy exception fails the sample", e: el("JSR223Sampler", "scriptLanguage", "groovy", "script", "vars.put('a', 'b')\nnoSuchName + 1"),
+			success: false, code: "500", message: "javax.script.ScriptException: groovy.lang.MissingPropertyException: No such property: noSuchName for class: Script1",
+			wantVar: "a", wantVarVal: "b"},
+		{name: "sample result calls", e: el("JSR223Sampler", "script", `SampleResult.setSuccessful(false); SampleResult.setResponseCode("404"); SampleResult.setResponseMessage("nope"); SampleResult.setSampleLabel("renamed")`),
+			success: false, code: "404", message: "nope", label: "renamed"},
+		{name: "empty JSR223 script is an error", e: el("JSR223Sampler", "scriptLanguage", "groovy", "script", "  "),
+			success: false, code: "500", message: "javax.script.ScriptException: Both script file and script text are empty for element:JSR223Sampler"},
+		{name: "beanshell variables", e: el("BeanShellSampler", "BeanShellSampler.query", `IsSuccess = false; ResponseCode = "503"; ResponseMessage = "busy"; "body"`),
+			success: false, code: "503", message: "busy", body: "body"},
+		{name: "beanshell value", e: el("BeanShellSampler", "BeanShellSampler.query", "12*12"), success: true, code: "200", message: "OK", body: "144"},
+		{name: "empty beanshell script runs", e: el("BeanShellSampler", "BeanShellSampler.query", ""), success: true, code: "200", message: "OK"},
+		{name: "beanshell error", e: el("BeanShellSampler", "BeanShellSampler.query", `Integer.parseInt("x");`),
+			success: false, code: "500", message: `bsh.TargetError: java.lang.NumberFormatException: For input string: "x"`},
+		{name: "bsf beanshell", e: el("BSFSampler", "scriptLanguage", "beanshell", "script", "12*12"), success: true, code: "200", message: "OK", body: "144"},
+		{name: "javascript", e: el("JSR223Sampler", "scriptLanguage", "javascript", "script", `vars.put("n", 5); vars.get("in") + (6 * 7)`),
+			vars: map[string]string{"in": "x"}, success: true, code: "200", message: "OK", body: "x42", wantVar: "n", wantVarVal: "5"},
+		{name: "jexl", e: el("JSR223Sampler", "scriptLanguage", "jexl2", "script", "11*11"), success: true, code: "200", message: "OK", body: "121"},
+		{name: "script text substituted", e: el("JSR223Sampler", "script", `vars.put("y", "${x}-" + 1); "${x}"`),
+			vars: map[string]string{"x": "abc"}, success: true, code: "200", message: "OK", body: "abc", wantVar: "y", wantVarVal: "abc-1"},
+		{name: "args and label", e: el("JSR223Sampler", "parameters", "one ${x}", "script", `args[1] + "|" + Parameters + "|" + Label`),
+			vars: map[string]string{"x": "two"}, success: true, code: "200", message: "OK", body: "two|one two|JSR223Sampler"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := testCompiler()
+			r, vu := sampleWith(t, c, tc.vars, tc.e)
+			if r.Success != tc.success || r.Code != tc.code || r.Message != tc.message || string(r.body) != tc.body {
+				t.Errorf("sample %v %q %q body %q, want %v %q %q body %q", r.Success, r.Code, r.Message, r.body, tc.success, tc.code, tc.message, tc.body)
+			}
+			if tc.label != "" && r.Label != tc.label {
+				t.Errorf("label %q, want %q", r.Label, tc.label)
+			}
+			if r.Bytes != int64(len(r.body)) {
+				t.Errorf("bytes %d for a body of %d", r.Bytes, len(r.body))
+			}
+			if tc.wantVar != "" {
+				if v, _ := vu.Vars.Get(tc.wantVar); v != tc.wantVarVal {
+					t.Errorf("%s = %q, want %q", tc.wantVar, v, tc.wantVarVal)
+				}
+			}
+		})
+	}
+}
+
+func TestScriptTextChangesBetweenRuns(t *testing.T) {
+	c := testCompiler()
+	fn, err := buildScriptSampler(c, el("JSR223Sampler", "script", `"${x}".toUpperCase()`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vu := scriptVUFor(c)
+	for _, x := range []string{"a", "b", "c"} {
+		vu.Vars.Put("x", x)
+		r := &result{}
+		fn(vu, r)
+		if string(r.body) != strings.ToUpper(x) {
+			t.Errorf("x=%s: body %q", x, r.body)
+		}
+	}
+}
+
+func TestScriptProcessors(t *testing.T) {
+	c := testCompiler()
+	pre, err := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("token", "t-" + vars.getIteration())`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post, err := buildScriptPost(c, el("JSR223PostProcessor", "script",
+		`def body = prev.getResponseDataAsString()
+vars.put("len", body.length().toString())
+if (body.contains("error")) { prev.setSuccessful(false); prev.setResponseMessage("found error") }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bpost, err := buildScriptPost(c, el("BeanShellPostProcessor", "script", `vars.put("data", new String(data));`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vu := scriptVUFor(c)
+	vu.Iteration = 3
+	pre.pre(vu)
+	if v, _ := vu.Vars.Get("token"); v != "t-3" {
+		t.Errorf("token %q", v)
+	}
+	r := fakeResult("an error here")
+	post.post(vu, r)
+	bpost.post(vu, r)
+	if v, _ := vu.Vars.Get("len"); v != "13" {
+		t.Errorf("len %q", v)
+	}
+	if v, _ := vu.Vars.Get("data"); v != "an error here" {
+		t.Errorf("data %q", v)
+	}
+	if r.Success || r.Message != "found error" {
+		t.Errorf("sample %v %q: the post-processor's changes are lost", r.Success, r.Message)
+	}
+}
+
+func TestScriptAssertions(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		e        *jmx.Element
+		body     string
+		success  bool
+		assertNm string
+		failure  bool
+		isError  bool
+		msg      string
+	}{
+		{"passes", el("JSR223Assertion", "script", `if (!prev.getResponseDataAsString().contains("ok")) { AssertionResult.setFailure(true) }`),
+			"ok", true, "JSR223Assertion", false, false, ""},
+		{"fails with a message", el("JSR223Assertion", "script", `AssertionResult.setFailure(true); AssertionResult.setFailureMessage("no ok in " + SampleResult.getSampleLabel())`),
+			"ko", false, "JSR223Assertion", true, false, "no ok in req"},
+		{"groovy assert", el("JSR223Assertion", "script", `assert prev.getResponseCode() == "201"`),
+			"", false, assertionFailedName, true, false,
+			"org.codehaus.groovy.runtime.powerassert.PowerAssertionError: assert prev.getResponseCode() == \"201\"\n       |    |                 |\n       req  200               false"},
+		{"script error", el("JSR223Assertion", "script", `null.size()`),
+			"", false, "JSR223Assertion", false, true, "javax.script.ScriptException: java.lang.NullPointerException: Cannot invoke method size() on null object"},
+		{"beanshell", el("BeanShellAssertion", "BeanShellAssertion.query", `if (!ResponseCode.equals("404")) { Failure = true; FailureMessage = "code " + ResponseCode; }`),
+			"", false, "BeanShellAssertion", true, false, "code 200"},
+		{"beanshell passes", el("BeanShellAssertion", "BeanShellAssertion.query", `Failure = false;`),
+			"", true, "BeanShellAssertion", false, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := testCompiler()
+			a, err := buildScriptAssertion(c, tc.e)
+			if err != nil || len(c.errs) > 0 {
+				t.Fatal(err, c.errs)
+			}
+			vu := scriptVUFor(c)
+			r := fakeResult(tc.body)
+			a.assertSample(vu, r)
+			if r.Success != tc.success || len(r.Assertions) != 1 {
+				t.Fatalf("success %v, %d assertion results", r.Success, len(r.Assertions))
+			}
+			got := r.Assertions[0]
+			if got.Name != tc.assertNm || got.Failure != tc.failure || got.Error != tc.isError || got.Message != tc.msg {
+				t.Errorf("assertion %+v\nwant name %q failure %v error %v message %q", got, tc.assertNm, tc.failure, tc.isError, tc.msg)
+			}
+			// JMeter's first failure message: BeanShell sets one even when passing
+			wantSet := tc.msg != "" || strings.HasPrefix(tc.e.Class, "BeanShell")
+			if r.msgSet != wantSet {
+				t.Errorf("failure message set %v, want %v", r.msgSet, wantSet)
+			}
+		})
+	}
+}
+
+func TestScriptTimers(t *testing.T) {
+	for _, tc := range []struct {
+		e    *jmx.Element
+		want time.Duration
+	}{
+		{el("JSR223Timer", "script", "100 + 150"), 250 * time.Millisecond},
+		{el("JSR223Timer", "script", "vars.put('a', 'b')"), 0},
+		{el("JSR223Timer", "script", "'x'"), 0},
+		{el("BeanShellTimer", "script", `"0x10"`), 16 * time.Millisecond},
+		{el("BeanShellTimer", "script", `1000`), time.Second},
+	} {
+		c := testCompiler()
+		tm, err := buildScriptTimer(c, tc.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vu := scriptVUFor(c)
+		if got := tm.delay(vu); got != tc.want {
+			t.Errorf("%s %q: delay %v, want %v", tc.e.Class, tc.e.Str("script"), got, tc.want)
+		}
+	}
+}
+
+func TestScriptListenerSeesTheFinalSample(t *testing.T) {
+	c := testCompiler()
+	var out bytes.Buffer
+	scriptsOf(c).out = &out
+	p, err := buildScriptListener(c, el("JSR223Listener", "script",
+		`def r = sampleEvent.getResult()
+OUT.println(r.getSampleLabel() + " " + r.isSuccessful() + " " + sampleResult.getFirstAssertionFailureMessage())`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := p.(sampleListener)
+	if !ok {
+		t.Fatal("a script listener is not a sample listener")
+	}
+	vu := scriptVUFor(c)
+	r := fakeResult("x")
+	recordVerdict(r, "A", failed("boom"))
+	l.sampleOccurred(vu, r)
+	if got := out.String(); got != "req false boom\n" {
+		t.Errorf("listener printed %q", got)
+	}
+}
+
+func TestScriptFromFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "scripts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// a file's text is run as it is: no ${…} replacement
+	if err := os.WriteFile(filepath.Join(dir, "scripts", "hello.groovy"), []byte(`"from file ${1 + 1} " + vars.get("x")`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := testCompiler()
+	c.plan.Dir = dir
+	r, _ := sampleWith(t, c, map[string]string{"x": "X"}, el("JSR223Sampler", "filename", "scripts/hello.groovy", "script", "ignored"))
+	if string(r.body) != "from file 2 X" {
+		t.Errorf("body %q", r.body)
+	}
+	c = testCompiler()
+	c.plan.Dir = dir
+	if _, err := buildScriptSampler(c, el("JSR223Sampler", "filename", "scripts/none.groovy"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.errs) != 1 || !strings.Contains(c.errs[0].Error(), "the script file scripts/none.groovy cannot be read") {
+		t.Errorf("missing file: %v", c.errs)
+	}
+}
+
+func TestScriptRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		e     *jmx.Element
+		props map[string]string
+		want  string
+	}{
+		{el("JSR223Sampler", "script", "import java.sql.DriverManager\nDriverManager.getConnection('x')"), nil,
+			"JSR223Sampler: Groovy script: gojm cannot translate the class DriverManager (imported as java.sql.DriverManager)"},
+		{el("BeanShellSampler", "BeanShellSampler.query", `new java.io.File("x").delete();`), nil, "the class java.io.File"},
+		{el("JSR223Sampler", "scriptLanguage", "python", "script", "1"), nil, "the script language python"},
+		{el("JSR223Sampler", "script", "prev.getResponseCode()"), nil, "a sampler script reading prev"},
+		{el("JSR223Sampler", "script", `def x = "${a}"; new Date()`), nil, "the class Date"},
+		{el("JSR223Sampler", "script", "1"), map[string]string{NoScriptsProperty: "true"}, "scripts are turned off (--no-scripts)"},
+	} {
+		for _, skip := range []bool{false, true} {
+			c := testCompiler()
+			c.plan.Props = NewProps(tc.props)
+			c.skip = skip
+			c.order = map[*jmx.Element]int{tc.e: 1}
+			fn, err := buildScriptSampler(c, tc.e, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var status *ElementStatus
+			for i := range c.plan.Elements {
+				status = &c.plan.Elements[i]
+			}
+			if status == nil || status.Status != Refused || !strings.Contains(status.Reason, tc.want) {
+				t.Errorf("%q skip=%v: status %+v, want refused with %q", tc.e.Str("script"), skip, status, tc.want)
+				continue
+			}
+			if skip {
+				if len(c.errs) != 0 {
+					t.Errorf("skipping: errors %v", c.errs)
+				}
+				r := &result{}
+				fn(scriptVUFor(c), r)
+				if !r.none {
+					t.Errorf("a skipped script sampler makes a sample")
+				}
+			} else if len(c.errs) != 1 || !errors.Is(c.errs[0], ErrUnsupported) {
+				t.Errorf("%q: errors %v, want one unsupported element", tc.e.Str("script"), c.errs)
+			}
+		}
+	}
+}
+
+func TestScriptObjectsStayWithTheUser(t *testing.T) {
+	c := testCompiler()
+	put, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.putObject("list", [1, 2]); props.put("count", 5)`))
+	add, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `def l = vars.getObject("list"); l << l.size() + 1; props.put("count", props.get("count") + 1)`))
+	read, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("sum", vars.getObject("list").sum().toString()); vars.put("n", props.get("count").toString())`))
+	if len(c.errs) > 0 {
+		t.Fatal(c.errs)
+	}
+	vu := scriptVUFor(c)
+	put.pre(vu)
+	add.pre(vu)
+	add.pre(vu)
+	read.pre(vu)
+	if v, _ := vu.Vars.Get("sum"); v != "10" {
+		t.Errorf("sum %q, want 10: the object's changes are lost between elements", v)
+	}
+	if v, _ := vu.Vars.Get("list"); v != "[1, 2, 3, 4]" {
+		t.Errorf("${list} %q, want the list's Java text", v)
+	}
+	if v, _ := vu.Vars.Get("n"); v != "7" {
+		t.Errorf("n %q, want 7", v)
+	}
+	// a non-string property is not a JMeter property string: __P does not see it
+	if _, ok := c.plan.Props.Get("count"); ok {
+		t.Errorf("props.put of a number made a string property")
+	}
+	// another virtual user sees the property, not the variable
+	other := scriptVUFor(c)
+	other.Vars = newVars(c.plan.syms)
+	read2, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("n", props.get("count").toString()); vars.put("l", String.valueOf(vars.getObject("list")))`))
+	read2.pre(other)
+	if n, _ := other.Vars.Get("n"); n != "7" {
+		t.Errorf("other user's n %q", n)
+	}
+	if l, _ := other.Vars.Get("l"); l != "null" {
+		t.Errorf("other user's list %q, want null", l)
+	}
+}
+
+func TestScriptTimeout(t *testing.T) {
+	c := testCompiler()
+	c.plan.Props = NewProps(map[string]string{ScriptTimeoutProperty: "50"})
+	r, _ := sampleWith(t, c, nil, el("JSR223Sampler", "script", "while (true) { }"))
+	if r.Success || r.Code != "500" || !strings.Contains(r.Message, "ran longer than 50ms and was stopped") {
+		t.Errorf("sample %v %q %q", r.Success, r.Code, r.Message)
+	}
+	// the pooled runtime is usable again
+	r, _ = sampleWith(t, c, nil, el("JSR223Sampler", "script", "try { 1 + 1 } catch (e) { 0 }"))
+	if !r.Success || string(r.body) != "2" {
+		t.Errorf("after a timeout: %v %q %q", r.Success, r.Message, r.body)
+	}
+	// a sleep past the bound is cut short and fails the script, and no
+	// catch block can keep it
+	r, _ = sampleWith(t, c, nil, el("JSR223Sampler", "script", "try { Thread.sleep(60000) } catch (Throwable e) { 'caught' }"))
+	if r.Success || !strings.Contains(r.Message, "ran longer than 50ms") {
+		t.Errorf("sleeping script: %v %q %q", r.Success, r.Message, r.body)
+	}
+}
+
+func TestScriptFunctions(t *testing.T) {
+	c := testCompiler()
+	for _, tc := range []struct{ src, want string }{
+		{`${__groovy(vars.get("a") + 1,res)}`, "x1"},
+		{`${__groovy(threadName)}`, "TG 1-1"},
+		{`${__BeanShell(10 / 60 * 15 + 1)}`, "1"},
+		{`${__BeanShell(Math.round(${n} * 0.7 / 60 * 15 + 1))}`, "10"},
+		{`${__groovy(null)}`, ""},
+		{`${__groovy(no.such.thing.here)}`, ""},
+	} {
+		tpl, err := c.tp.compile(tc.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		vu := scriptVUFor(c)
+		vu.Vars.Put("a", "x")
+		vu.Vars.Put("n", "50")
+		if got := tpl.Eval(vu); got != tc.want {
+			t.Errorf("%s = %q, want %q", tc.src, got, tc.want)
+		}
+		if tc.want == "x1" {
+			if v, _ := vu.Vars.Get("res"); v != "x1" {
+				t.Errorf("res %q", v)
+			}
+		}
+	}
+	c2 := testCompiler()
+	c2.plan.Props = NewProps(map[string]string{NoScriptsProperty: "true"})
+	if _, err := c2.tp.compile("${__groovy(1)}"); err == nil || !strings.Contains(err.Error(), "--no-scripts") {
+		t.Errorf("__groovy with --no-scripts: %v", err)
+	}
+}
+
+// Many virtual users run scripts at once on the pooled runtimes; each
+// keeps its own variables and objects.
+func TestScriptsConcurrently(t *testing.T) {
+	c := testCompiler()
+	pre, err := buildScriptPre(c, el("JSR223PreProcessor", "script",
+		`def n = (vars.get("n") ?: "0").toInteger() + 1
+vars.put("n", n.toString())
+def l = vars.getObject("seen") ?: []
+l << n
+vars.putObject("seen", l)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	const users, runs = 8, 50
+	vus := make([]*VU, users)
+	for i := range vus {
+		vus[i] = scriptVUFor(c)
+		vus[i].Vars = newVars(c.plan.syms)
+		wg.Add(1)
+		go func(vu *VU) {
+			defer wg.Done()
+			for range runs {
+				pre.pre(vu)
+			}
+		}(vus[i])
+	}
+	wg.Wait()
+	for i, vu := range vus {
+		if n, _ := vu.Vars.Get("n"); n != "50" {
+			t.Errorf("user %d: n = %q", i, n)
+		}
+		if s, _ := vu.Vars.Get("seen"); !strings.HasSuffix(s, ", 49, 50]") {
+			t.Errorf("user %d: seen = %q", i, s)
+		}
+	}
+}
+
+// A plan of scripts around HTTP requests: a pre-processor picks the item
+// each request asks for (and so its label), a post-processor reads the
+// JSON answer, a file-based assertion and a BeanShell sampler check it.
+func TestScriptPlan(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id": %q}`, strings.TrimPrefix(r.URL.Path, "/items/"))
+	})
+	host, port := rec.hostPort()
+	sink := runPlan(t, "testdata/script/plans/flow.jmx", map[string]string{"host": host, "port": port})
+	var paths []string
+	for _, r := range rec.reqs {
+		paths = append(paths, r.URL.Path)
+	}
+	sort.Strings(paths)
+	want := []string{"/items/item-10", "/items/item-11", "/items/item-20", "/items/item-21", "/items/item-30", "/items/item-31"}
+	if strings.Join(paths, " ") != strings.Join(want, " ") {
+		t.Errorf("requests %v, want %v", paths, want)
+	}
+	var labels []string
+	for _, s := range sink.samples {
+		labels = append(labels, s.Label)
+		fail := s.Label == "Groovy 12-meti"
+		if s.Success == fail {
+			t.Errorf("%s: success %v (%s %s %s)", s.Label, s.Success, s.Code, s.Message, s.FailureMessage)
+		}
+		if fail && s.FailureMessage != "code 299 for Groovy 12-meti" {
+			t.Errorf("%s: failure message %q", s.Label, s.FailureMessage)
+		}
+	}
+	sort.Strings(labels)
+	for _, l := range []string{"GET item-10", "GET item-31", "BeanShell item-20", "Groovy 01-meti", "Groovy 12-meti"} {
+		if i := sort.SearchStrings(labels, l); i == len(labels) || labels[i] != l {
+			t.Errorf("no sample labelled %q in %v", l, labels)
+		}
+	}
+	if len(sink.samples) != 18 {
+		t.Errorf("%d samples, want 18", len(sink.samples))
+	}
+}
