@@ -131,6 +131,14 @@ type Timeline struct {
 	groups     []*groupSeries
 	otherGroup *groupSeries
 
+	// the tracked series the previous sample went to, with their names
+	// (the map's own copies: a sample's strings may be on loan): a run's
+	// samples mostly repeat them, and a compare is cheaper than a lookup
+	lastLabel, lastCode, lastGroup string
+	lastL                          *labelSeries
+	lastC                          *countSeries
+	lastG                          *groupSeries
+
 	threadWidth int         // active threads per thread bucket
 	threadsAll  []sumBucket // response time by active threads, all labels
 
@@ -293,6 +301,17 @@ func (t *Timeline) newLabel(name string) *labelSeries {
 
 // label returns the series of a label, or "Other" once maxTrackedLabels are tracked.
 func (t *Timeline) label(name string) *labelSeries {
+	if t.lastL != nil && name == t.lastLabel {
+		return t.lastL
+	}
+	ls := t.findLabel(name)
+	if ls != t.otherLabel {
+		t.lastLabel, t.lastL = ls.name, ls
+	}
+	return ls
+}
+
+func (t *Timeline) findLabel(name string) *labelSeries {
 	if i, ok := t.labelIdx[name]; ok {
 		return t.labels[i]
 	}
@@ -309,6 +328,17 @@ func (t *Timeline) label(name string) *labelSeries {
 }
 
 func (t *Timeline) code(name string) *countSeries {
+	if t.lastC != nil && name == t.lastCode {
+		return t.lastC
+	}
+	c := t.findCode(name)
+	if c != t.otherCode {
+		t.lastCode, t.lastC = c.name, c
+	}
+	return c
+}
+
+func (t *Timeline) findCode(name string) *countSeries {
 	if i, ok := t.codeIdx[name]; ok {
 		return t.codes[i]
 	}
@@ -351,6 +381,17 @@ func allDigits(s string) bool {
 
 func (t *Timeline) group(thread string) *groupSeries {
 	name := groupName(thread)
+	if t.lastG != nil && name == t.lastGroup {
+		return t.lastG
+	}
+	g := t.findGroup(name)
+	if g != t.otherGroup {
+		t.lastGroup, t.lastG = g.name, g
+	}
+	return g
+}
+
+func (t *Timeline) findGroup(name string) *groupSeries {
 	if i, ok := t.groupIdx[name]; ok {
 		return t.groups[i]
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gojm/gojm/report"
 )
@@ -404,5 +405,46 @@ func TestChartsOddSamples(t *testing.T) {
 				ch.draw(c.Timeline).render()
 			}
 		})
+	}
+}
+
+// The series of the previous sample are remembered: samples that repeat,
+// alternate or overflow into Other still count where they belong, a label
+// named "Other" included, and strings on loan are not kept.
+func TestTimelineRemembersTheLastSeries(t *testing.T) {
+	tl := NewTimeline(TimelineConfig{})
+	buf := []byte("a")
+	add := func(label, code, thread string) {
+		copy(buf, label) // the label's bytes are reused, as a decoder's may be
+		s := report.Sample{Start: base, Label: unsafe.String(&buf[0], len(label)), Code: code, ThreadName: thread}
+		tl.Add(&s)
+	}
+	for i := 0; i < maxTrackedLabels-2; i++ {
+		tl.label(fmt.Sprintf("filler %d", i)) // two places left
+	}
+	add("a", "200", "G1 1-1")
+	add("a", "200", "G1 1-1")
+	add("b", "500", "G2 2-1") // b takes the last place
+	add("a", "200", "G1 1-2")
+	add("c", "200", "G2 2-2") // Other
+	add("c", "200", "G2 2-2")
+	for want, name := range map[int64]string{3: "a", 1: "b"} {
+		if ls := tl.labels[tl.labelIdx[name]]; ls.n != want || ls.name != name {
+			t.Errorf("label %q: %d samples (named %q), want %d", name, ls.n, ls.name, want)
+		}
+	}
+	if tl.otherLabel == nil || tl.otherLabel.n != 2 {
+		t.Errorf("Other: %v, want 2 samples", tl.otherLabel != nil && tl.otherLabel.n == 2)
+	}
+	// a real label named Other is tracked on its own if there is room, or
+	// counts with the overflow, never both
+	if tl.label("Other") != tl.otherLabel {
+		t.Error("a label named Other with no room left is not the overflow's")
+	}
+	if c := tl.codes[tl.codeIdx["200"]]; c.n != 5 {
+		t.Errorf("code 200: %d", c.n)
+	}
+	if g1, g2 := tl.groups[tl.groupIdx["G1"]], tl.groups[tl.groupIdx["G2"]]; g1.n != 3 || g2.n != 3 {
+		t.Errorf("groups: %d and %d samples, want 3 each", g1.n, g2.n)
 	}
 }
