@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/expr-lang/expr/vm"
@@ -49,6 +50,44 @@ type scriptElem struct {
 	empty bool
 	// langName is the language as the plan names it, for messages.
 	langName string
+	// holeProg runs a text whose ${…} all stand in string literals: it
+	// is compiled once, each run filling the holes with holes' values.
+	holeProg *script.Program
+	holes    []*part
+	// fresh keeps the programs of texts compiled at run time.
+	fresh freshCache
+}
+
+// freshCache holds the programs of an element's texts made at run time
+// (its ${…} outside string literals, or values that are not plain text
+// there), at most freshMax of them.
+type freshCache struct {
+	mu sync.Mutex
+	m  map[string]*script.Program
+}
+
+const freshMax = 64
+
+func (f *freshCache) get(text string, d script.Dialect) (*script.Program, error) {
+	f.mu.Lock()
+	p, ok := f.m[text]
+	f.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := script.CompileFresh(text, d)
+	if err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	if f.m == nil {
+		f.m = map[string]*script.Program{}
+	}
+	if len(f.m) < freshMax {
+		f.m[text] = p
+	}
+	f.mu.Unlock()
+	return p, nil
 }
 
 // refusal is a script element gojm does not run, with the reason.
@@ -146,19 +185,33 @@ func compileScript(c *compiler, e *jmx.Element, fam scriptFamily) (*scriptElem, 
 		}
 		return s, nil
 	}
-	// With ${…}: check the text with each ${…} as a neutral value now; the
-	// text each run makes is compiled on first use.
+	// With ${…}: where each stands in a string literal, compile once with
+	// holes; otherwise check the text with each ${…} as a neutral value
+	// now, and compile the text each run makes.
 	if !s.jexl && s.lang != script.JavaScript {
-		var skel strings.Builder
-		for _, p := range t.parts {
+		var holed, skel strings.Builder
+		var holes []*part
+		for i := range t.parts {
+			p := &t.parts[i]
 			if p.kind == litPart {
+				holed.WriteString(p.lit)
 				skel.WriteString(p.lit)
-			} else {
-				skel.WriteString("0")
+				continue
 			}
+			holed.WriteString(script.HoleMarker(len(holes)))
+			skel.WriteString("0")
+			holes = append(holes, p)
 		}
-		if _, err := script.Compile(skel.String(), s.lang); err != nil {
-			var se *script.Error
+		hp, err := script.CompileHoles(holed.String(), s.lang, len(holes))
+		if err == nil {
+			s.holeProg, s.holes = hp, holes
+			return s, nil
+		}
+		var se *script.Error
+		if errors.As(err, &se) && se.Refused {
+			return nil, s.refusal(err)
+		}
+		if _, err := script.CompileFresh(skel.String(), s.lang); err != nil {
 			if errors.As(err, &se) && se.Refused {
 				return nil, s.refusal(err)
 			}
@@ -168,7 +221,7 @@ func compileScript(c *compiler, e *jmx.Element, fam scriptFamily) (*scriptElem, 
 }
 
 func (s *scriptElem) refusal(err error) error {
-	return &refusal{fmt.Sprintf("%s script: gojm cannot translate %v", s.langTitle(), err)}
+	return &refusal{fmt.Sprintf("cannot translate its %s script, %v", s.langTitle(), err)}
 }
 
 func (s *scriptElem) langTitle() string {
@@ -207,6 +260,9 @@ func (s *scriptElem) uses(name string) bool {
 	if s.prog != nil {
 		return s.prog.Uses(name)
 	}
+	if s.holeProg != nil {
+		return s.holeProg.Uses(name)
+	}
 	return s.text != nil && !s.text.Const()
 }
 
@@ -225,6 +281,23 @@ func (s *scriptElem) run(vu *VU, env *script.Env) (script.Value, error) {
 		return s.runJexl(vu, env)
 	}
 	p := s.prog
+	if p == nil && s.holeProg != nil {
+		st := vu.ext.script
+		vals := st.holes[:0]
+		plain := true
+		for i, h := range s.holes {
+			v := h.eval(vu)
+			if strings.ContainsAny(v, s.holeProg.Forbid(i)) {
+				plain = false
+			}
+			vals = append(vals, v)
+		}
+		st.holes = vals
+		if plain {
+			env.Holes = vals
+			return s.holeProg.Run(env)
+		}
+	}
 	if p == nil {
 		text := ""
 		if s.text != nil {
@@ -234,8 +307,8 @@ func (s *scriptElem) run(vu *VU, env *script.Env) (script.Value, error) {
 			return script.Value{Null: true}, nil
 		}
 		var err error
-		if p, err = script.Compile(text, s.lang); err != nil {
-			return script.Value{}, &script.ScriptError{Class: "gojm.ScriptError", Message: fmt.Sprintf("%s script: gojm cannot translate %v", s.langTitle(), err)}
+		if p, err = s.fresh.get(text, s.lang); err != nil {
+			return script.Value{}, &script.ScriptError{Class: "gojm.ScriptError", Message: fmt.Sprintf("cannot translate the %s script, %v", s.langTitle(), err)}
 		}
 	}
 	return p.Run(env)
@@ -378,7 +451,7 @@ func buildScriptSampler(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, erro
 	if s == nil {
 		return func(_ *VU, r *result) { r.none = true }, nil
 	}
-	if s.prog != nil && s.lang != script.JavaScript && s.prog.Uses("prev") {
+	if (s.prog != nil || s.holeProg != nil) && s.lang != script.JavaScript && s.uses("prev") {
 		c.refuseScript(e, "a sampler script reading prev (the previous sample): gojm does not keep it for samplers")
 		return func(_ *VU, r *result) { r.none = true }, nil
 	}

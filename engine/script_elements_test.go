@@ -119,6 +119,58 @@ func TestScriptTextChangesBetweenRuns(t *testing.T) {
 	}
 }
 
+// A ${…} inside a string literal is filled in at each run without
+// compiling again; a value that would not read as plain text there, or a
+// ${…} in the code, makes the text compiled as JMeter would run it.
+func TestScriptHoles(t *testing.T) {
+	c := testCompiler()
+	e := el("JSR223PreProcessor", "script", `vars.put("q", "id=${v}"); vars.put("n", "${__intSum(${v},1)}")`)
+	s, err := compileScript(c, e, famJSR223)
+	if err != nil || s.holeProg == nil || s.prog != nil {
+		t.Fatalf("compiled %v, %+v: want a program with holes", err, s)
+	}
+	code, err := compileScript(c, el("JSR223PreProcessor", "script", `vars.put("n", (${v} + 1).toString())`), famJSR223)
+	if err != nil || code.holeProg != nil {
+		t.Fatalf("a ${…} in code: %v %+v", err, code)
+	}
+	for _, tc := range []struct{ v, q, n, n2 string }{
+		{"41", "id=41", "42", "42"},
+		{"7", "id=7", "8", "8"},
+	} {
+		vu := scriptVUFor(c)
+		vu.Vars.Put("v", tc.v)
+		(&scriptPre{s}).pre(vu)
+		q, _ := vu.Vars.Get("q")
+		n, _ := vu.Vars.Get("n")
+		if q != tc.q || n != tc.n {
+			t.Errorf("v=%s: q=%q n=%q", tc.v, q, n)
+		}
+		(&scriptPre{code}).pre(vu)
+		if n, _ := vu.Vars.Get("n"); n != tc.n2 {
+			t.Errorf("v=%s: code hole n=%q", tc.v, n)
+		}
+	}
+	// a value with a quote ends the literal: JMeter's text no longer parses
+	vu := scriptVUFor(c)
+	vu.Vars.Put("v", `a"b`)
+	env := vu.scriptState(s.sp).newEnv(s.sp, "x", "")
+	if _, err := s.run(vu, env); err == nil || !strings.Contains(err.Error(), "cannot translate") {
+		t.Errorf("quote in the value: %v", err)
+	}
+	vu.Vars.Put("v", `a$b`)
+	if _, err := s.run(vu, env); err == nil {
+		t.Errorf("a $ in a GString's value: no error")
+	}
+	vu.Vars.Put("v", `a	b`)
+	env = vu.scriptState(s.sp).newEnv(s.sp, "x", "")
+	if _, err := s.run(vu, env); err != nil {
+		t.Fatal(err)
+	}
+	if q, _ := vu.Vars.Get("q"); q != "id=a	b" {
+		t.Errorf("backslash escape in the value: q=%q", q)
+	}
+}
+
 func TestScriptProcessors(t *testing.T) {
 	c := testCompiler()
 	pre, err := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("token", "t-" + vars.getIteration())`))
@@ -284,7 +336,7 @@ func TestScriptRefusals(t *testing.T) {
 		want  string
 	}{
 		{el("JSR223Sampler", "script", "import java.sql.DriverManager\nDriverManager.getConnection('x')"), nil,
-			"JSR223Sampler: Groovy script: gojm cannot translate the class DriverManager (imported as java.sql.DriverManager)"},
+			"JSR223Sampler: cannot translate its Groovy script, line 2: the class java.sql.DriverManager, which needs a JVM"},
 		{el("BeanShellSampler", "BeanShellSampler.query", `new java.io.File("x").delete();`), nil, "the class java.io.File"},
 		{el("JSR223Sampler", "scriptLanguage", "python", "script", "1"), nil, "the script language python"},
 		{el("JSR223Sampler", "script", "prev.getResponseCode()"), nil, "a sampler script reading prev"},

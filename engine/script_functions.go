@@ -30,12 +30,13 @@ func scriptFunction(tp *templater, args []*Template, d script.Dialect, name stri
 	}
 	src, v := args[0], optArg(args, 1)
 	var prog *script.Program
+	var fresh freshCache
 	if src.Const() {
 		p, err := script.Compile(src.Raw(), d)
 		if err != nil {
 			var se *script.Error
 			if errors.As(err, &se) && se.Refused {
-				return nil, fmt.Errorf("%w: %s: gojm cannot translate %v", ErrUnsupported, name, err)
+				return nil, fmt.Errorf("%w: %s: cannot translate its script, %v", ErrUnsupported, name, err)
 			}
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -46,7 +47,7 @@ func scriptFunction(tp *templater, args []*Template, d script.Dialect, name stri
 		if p == nil {
 			text := src.Eval(vu)
 			var err error
-			if p, err = script.Compile(text, d); err != nil {
+			if p, err = fresh.get(text, d); err != nil {
 				vu.warnf("%s: %v", name, err)
 				return ""
 			}

@@ -74,8 +74,8 @@ type scriptVU struct {
 	assert  script.Assertion
 	globals []script.Global
 	subs    []script.Result
-	subPtrs []*script.Result
 	timing  sampleTiming
+	holes   []string // hole values of the run
 }
 
 // sampleTiming is a script sampler's clock, which SampleResult.sampleStart()

@@ -155,6 +155,11 @@ type (
 		implicit bool // no "->": one implicit parameter, it
 		body     []stmt
 	}
+	// holeExpr is the text of a hole (a ${…} of JMeter's) in a string.
+	holeExpr struct {
+		at Pos
+		n  int
+	}
 	// classExpr is a class used as a value: String.class, or a class name
 	// standing alone.
 	classExpr struct {
@@ -316,6 +321,7 @@ func (e *castExpr) pos() Pos       { return e.at }
 func (e *instanceofExpr) pos() Pos { return e.at }
 func (e *closureExpr) pos() Pos    { return e.at }
 func (e *classExpr) pos() Pos      { return e.at }
+func (e *holeExpr) pos() Pos       { return e.at }
 
 func (*identExpr) exprNode()      {}
 func (*litExpr) exprNode()        {}
@@ -338,6 +344,7 @@ func (*castExpr) exprNode()       {}
 func (*instanceofExpr) exprNode() {}
 func (*closureExpr) exprNode()    {}
 func (*classExpr) exprNode()      {}
+func (*holeExpr) exprNode()       {}
 
 func (s *blockStmt) pos() Pos    { return s.at }
 func (s *exprStmt) pos() Pos     { return s.at }

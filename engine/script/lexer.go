@@ -1,7 +1,9 @@
 package script
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -61,7 +63,25 @@ type strPart struct {
 	toks   []token // nil for a literal piece
 	isExpr bool
 	src    string // the embedded expression's source, for messages
+	// hole is a ${…} of the element's text standing in the string, as
+	// HoleMarker wrote it; isHole marks such a part.
+	hole   int
+	isHole bool
 }
+
+// HoleOpen and HoleClose delimit a hole in a script: the place of a
+// ${…} of JMeter's, whose text is known only when the script runs.
+const (
+	HoleOpen  = "\uE000"
+	HoleClose = "\uE001"
+)
+
+// HoleMarker marks hole i in a script's text.
+func HoleMarker(i int) string { return HoleOpen + strconv.Itoa(i) + HoleClose }
+
+// ErrHoleInCode: a hole stands outside a string literal, so the script
+// must be translated again for each text.
+var ErrHoleInCode = errors.New("a ${…} stands outside a string literal")
 
 // Pos is a position in the script source (1-based line and column).
 type Pos struct {
@@ -84,7 +104,7 @@ func (e *Error) Error() string {
 	if e.Pos.Line == 0 {
 		return e.Msg
 	}
-	return fmt.Sprintf("%s (%s)", e.Msg, e.Pos)
+	return fmt.Sprintf("line %d: %s", e.Pos.Line, e.Msg)
 }
 
 // ops are the operators, longest first.
@@ -107,20 +127,51 @@ type lexer struct {
 	depth   int // nesting inside a GString ${…}: stop at the matching }
 	braces  int
 	stopped bool
+	// forbid holds, by hole, the characters a hole's text must not have to
+	// read as plain text in its string literal.
+	forbid map[int]string
 }
 
 // lex splits a script into tokens.
 func lex(src string, d Dialect) ([]token, error) {
-	l := &lexer{src: src, d: d, line: 1}
+	toks, _, err := lexHoles(src, d)
+	return toks, err
+}
+
+// lexHoles splits a script into tokens and tells, for each hole, what
+// its text must not contain.
+func lexHoles(src string, d Dialect) ([]token, map[int]string, error) {
+	l := &lexer{src: src, d: d, line: 1, forbid: map[int]string{}}
 	if d == Groovy && strings.HasPrefix(src, "#!") {
 		for l.i < len(src) && src[l.i] != '\n' {
 			l.i++
 		}
 	}
 	if err := l.run(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return l.toks, nil
+	return l.toks, l.forbid, nil
+}
+
+// hole reads a hole marker in a string literal whose special characters
+// are forbid.
+func (l *lexer) hole(forbid string) (strPart, error) {
+	j := l.i + len(HoleOpen)
+	k := strings.Index(l.src[j:], HoleClose)
+	if k < 0 {
+		return strPart{}, l.errf("bad hole marker")
+	}
+	n, err := strconv.Atoi(l.src[j : j+k])
+	if err != nil {
+		return strPart{}, l.errf("bad hole marker")
+	}
+	l.i = j + k + len(HoleClose)
+	for _, c := range forbid {
+		if !strings.ContainsRune(l.forbid[n], c) {
+			l.forbid[n] += string(c)
+		}
+	}
+	return strPart{hole: n, isHole: true}, nil
 }
 
 func (l *lexer) pos() Pos { return Pos{Line: l.line, Col: l.i - l.lineAt + 1, Off: l.i} }
@@ -216,6 +267,8 @@ func (l *lexer) run() error {
 			if err := l.number(); err != nil {
 				return err
 			}
+		case strings.HasPrefix(l.src[l.i:], HoleOpen):
+			return ErrHoleInCode
 		case isIdentStart(c) || c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRuneInString(l.src[l.i:])
 			if c >= utf8.RuneSelf && !unicode.IsLetter(r) {
@@ -392,6 +445,23 @@ func (l *lexer) str() error {
 			if err := l.escape(&b, q); err != nil {
 				return err
 			}
+		case strings.HasPrefix(s[l.i:], HoleOpen):
+			forbid := "\\" + string(q)
+			if !triple {
+				forbid += "\r\n"
+			}
+			if interp {
+				forbid += "$"
+			}
+			part, err := l.hole(forbid)
+			if err != nil {
+				return err
+			}
+			if b.Len() > 0 {
+				parts = append(parts, strPart{lit: b.String()})
+				b.Reset()
+			}
+			parts = append(parts, part)
 		case c == '$' && interp:
 			part, ok, err := l.interpolation()
 			if err != nil {
@@ -578,7 +648,7 @@ func (l *lexer) interpolation() (strPart, bool, error) {
 	}
 	if s[l.i+1] == '{' {
 		start := l.i + 2
-		sub := &lexer{src: s, d: l.d, i: start, line: l.line, lineAt: l.lineAt, depth: 1}
+		sub := &lexer{src: s, d: l.d, i: start, line: l.line, lineAt: l.lineAt, depth: 1, forbid: l.forbid}
 		if err := sub.run(); err != nil {
 			return strPart{}, false, err
 		}
@@ -635,6 +705,16 @@ func (l *lexer) slashy() error {
 			break
 		}
 		switch {
+		case strings.HasPrefix(s[l.i:], HoleOpen):
+			part, err := l.hole("/$\\")
+			if err != nil {
+				return err
+			}
+			if b.Len() > 0 {
+				parts = append(parts, strPart{lit: b.String()})
+				b.Reset()
+			}
+			parts = append(parts, part)
 		case c == '\\' && l.i+1 < len(s) && s[l.i+1] == '/':
 			b.WriteByte('/')
 			l.i += 2

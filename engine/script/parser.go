@@ -20,10 +20,22 @@ type parser struct {
 
 // parse parses a whole script.
 func parse(src string, d Dialect) ([]stmt, error) {
-	toks, err := lex(src, d)
+	stmts, _, err := parseHoles(src, d)
+	return stmts, err
+}
+
+// parseHoles parses a script with holes, telling what each hole's text
+// must not contain.
+func parseHoles(src string, d Dialect) ([]stmt, map[int]string, error) {
+	toks, forbid, err := lexHoles(src, d)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	stmts, err := parseTokens(src, d, toks)
+	return stmts, forbid, err
+}
+
+func parseTokens(src string, d Dialect, toks []token) ([]stmt, error) {
 	p := &parser{src: src, d: d, toks: toks, nlStack: []bool{true}}
 	return p.script()
 }
@@ -1140,6 +1152,12 @@ func (p *parser) gstring(t token) expr {
 	g := &gstringExpr{at: t.pos}
 	lit := ""
 	for _, part := range t.parts {
+		if part.isHole {
+			g.lits = append(g.lits, lit)
+			lit = ""
+			g.exprs = append(g.exprs, &holeExpr{at: t.pos, n: part.hole})
+			continue
+		}
 		if !part.isExpr {
 			lit += part.lit
 			continue

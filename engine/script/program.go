@@ -23,6 +23,7 @@ type Program struct {
 	// JavaScript scripts).
 	Source, JS string
 	used       map[string]bool
+	forbid     []string
 }
 
 // Uses reports whether the script reads a binding (vars, prev,
@@ -71,6 +72,52 @@ func Compile(src string, d Dialect) (*Program, error) {
 	}
 	return p, err
 }
+
+// CompileFresh compiles a script without keeping it in the shared cache:
+// for texts made at run time, which may each differ.
+func CompileFresh(src string, d Dialect) (*Program, error) { return compile(src, d) }
+
+// CompileHoles compiles a script whose text has holes (HoleMarker 0 to
+// n-1) standing for ${…} values known only when it runs, each inside a
+// string literal: the translation reads hole i's text from Env.Holes.
+// Forbid(i) tells which characters the text may not hold to read as
+// plain text in its literal (a quote, a backslash, a $…); a text with one
+// needs the script compiled again with the text in place. A hole outside
+// a string literal gives ErrHoleInCode.
+func CompileHoles(src string, d Dialect, n int) (*Program, error) {
+	if d == JavaScript {
+		return nil, ErrHoleInCode
+	}
+	cat, err := loadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	stmts, forbid, err := parseHoles(src, d)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		if _, ok := forbid[i]; !ok {
+			return nil, ErrHoleInCode
+		}
+	}
+	js, used, err := translate(src, d, stmts, cat)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := goja.Compile("script.js", js, true)
+	if err != nil {
+		return nil, fmt.Errorf("script: compiling the translation: %w", err)
+	}
+	f := make([]string, n)
+	for i := range f {
+		f[i] = forbid[i]
+	}
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, forbid: f}, nil
+}
+
+// Forbid is the characters hole i's text may not hold.
+func (p *Program) Forbid(i int) string { return p.forbid[i] }
 
 func compile(src string, d Dialect) (*Program, error) {
 	if d == JavaScript {

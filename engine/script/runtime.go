@@ -163,6 +163,8 @@ type Env struct {
 	Globals []Global
 	// Timeout bounds the run (0: DefaultTimeout).
 	Timeout time.Duration
+	// Holes are the texts of a CompileHoles program's holes.
+	Holes []string
 }
 
 // Global is a variable of a script run.
@@ -276,10 +278,6 @@ func (r *runtime) throwErr(err error) {
 		r.throw(je.class, je.msg)
 	}
 	r.throw("java.lang.RuntimeException", err.Error())
-}
-
-func (r *runtime) fn(name string, f func(c goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value {
-	return f
 }
 
 func argStr(c goja.FunctionCall, i int) string {
@@ -935,6 +933,9 @@ func (r *runtime) call(p *Program, env *Env) (Value, error) {
 	}
 	for _, gl := range env.Globals {
 		set(gl.Name, r.toJS(rt, gl.Value))
+	}
+	if env.Holes != nil {
+		set("$holes", env.Holes)
 	}
 	if p.raw {
 		return r.runRaw(p, g)

@@ -400,12 +400,9 @@ func (t *translator) class(at Pos, name string) string {
 		return c
 	}
 	if full, ok := t.unknown[name]; ok {
-		t.refuse(at, "the class %s (imported as %s): gojm runs only the Java classes it knows, this one needs a JVM", name, full)
+		name = full
 	}
-	if strings.Contains(name, ".") {
-		t.refuse(at, "the class %s: gojm runs only the Java classes it knows, this one needs a JVM", name)
-	}
-	t.refuse(at, "the class %s: gojm runs only the Java classes it knows, this one needs a JVM", name)
+	t.refuse(at, "the class %s, which needs a JVM (gojm runs only the Java classes it knows)", name)
 	return ""
 }
 
@@ -649,7 +646,7 @@ func (t *translator) decl(s *declStmt) {
 		}
 		init := ""
 		if v.init != nil {
-			if l, ok := v.init.(*listExpr); ok && vk == "Array" && t.isArrayInit(l) {
+			if l, ok := v.init.(*listExpr); ok && vk == "Array" {
 				init = t.arrayInit(strings.TrimSuffix(vc, "[]"), l)
 			} else {
 				js, k := t.expr(v.init)
@@ -668,11 +665,6 @@ func (t *translator) decl(s *declStmt) {
 		l := t.declare(v.name, vk, vc)
 		t.w(fmt.Sprintf("let %s = %s;\n", l.js, init))
 	}
-}
-
-func (t *translator) isArrayInit(l *listExpr) bool {
-	// "int[] a = {1, 2}" was parsed as a list by arrayInit
-	return true
 }
 
 func (t *translator) arrayInit(elem string, l *listExpr) string {
@@ -802,11 +794,8 @@ func (t *translator) assert_(s *assertStmt) {
 	}
 	c := t.cond(s.cond)
 	t.rec = old
-	t.w(fmt.Sprintf("{ const R = []; if (!(%s)) $.assertFail(%q, R); }\n", withRec(c), text))
+	t.w(fmt.Sprintf("{ const R = []; if (!(%s)) $.assertFail(%q, R); }\n", c, text))
 }
-
-// withRec names the record array in recorded expressions.
-func withRec(js string) string { return js }
 
 // firstOff is the offset of the leftmost token of an expression.
 func firstOff(e expr) int {
@@ -1030,6 +1019,8 @@ func (t *translator) expr(e expr) (string, string) {
 		return t.closure(e), "Closure"
 	case *classExpr:
 		t.refuse(e.at, "a class used as a value (%s)", e.typ)
+	case *holeExpr:
+		return fmt.Sprintf("G.$holes[%d]", e.n), "String"
 	}
 	t.fail(e.pos(), "unexpected expression")
 	return "", ""
@@ -1131,7 +1122,7 @@ func (t *translator) ident(e *identExpr) (string, string) {
 		t.class(e.at, e.name)
 	}
 	if isClassName(e.name) {
-		t.refuse(e.at, "the class %s: gojm runs only the Java classes it knows, this one needs a JVM", e.name)
+		t.refuse(e.at, "the class %s, which needs a JVM (gojm runs only the Java classes it knows)", e.name)
 	}
 	if t.d == BeanShell {
 		return fmt.Sprintf("$.bv(G, %q)", e.name), ""
@@ -1625,7 +1616,7 @@ func (t *translator) classRef(e expr) (string, bool) {
 				return c, true
 			}
 			if looksQualified(full) {
-				t.refuse(x.at, "the class %s: gojm runs only the Java classes it knows, this one needs a JVM", full)
+				t.refuse(x.at, "the class %s, which needs a JVM (gojm runs only the Java classes it knows)", full)
 			}
 		}
 	}
@@ -1740,9 +1731,6 @@ func (t *translator) call(e *callExpr) (string, string) {
 	} else if !t.cat.anyMethod(t.d, e.name, n) {
 		t.refuse(e.at, "the method %s() with %d argument(s)", e.name, n)
 	}
-	if kind == "Vars" && (e.name == "put" || e.name == "putObject") && n == 2 {
-		t.checkVarsPut(e)
-	}
 	return t.record(e.at, fmt.Sprintf("%s(%s, %q, [%s])", fn, recv, e.name, argJS)), ret
 }
 
@@ -1764,10 +1752,6 @@ func (t *translator) undefinedName(name string) bool {
 	return !t.multi[name] && !isClassName(name)
 }
 
-// checkVarsPut: vars.put takes strings only. A value that is certainly
-// not a string is still run (JMeter fails the element at run time), but
-// a literal makes the mistake visible now.
-func (t *translator) checkVarsPut(e *callExpr) {}
 
 // plainCall writes name(args): a script method, a closure variable, a
 // static import or one of Groovy's and BeanShell's global functions.
