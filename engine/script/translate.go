@@ -1752,7 +1752,6 @@ func (t *translator) undefinedName(name string) bool {
 	return !t.multi[name] && !isClassName(name)
 }
 
-
 // plainCall writes name(args): a script method, a closure variable, a
 // static import or one of Groovy's and BeanShell's global functions.
 func (t *translator) plainCall(e *callExpr, argJS string, n int) (string, string) {
