@@ -68,8 +68,9 @@ type shaping struct {
 	cur   int64     // the second whose turns are being handed out
 	cnt   int64     // turns handed out in cur
 	rps   float64   // cur's rate; < 0 past the schedule
-	// turns handed out and not yet reached, in order
+	// turns handed out and not yet reached, in order, from pending[head]
 	pending []time.Time
+	head    int
 	warned  bool
 }
 
@@ -94,10 +95,8 @@ func (s *shaping) second(n int64) time.Time { return s.start.Add(time.Duration(n
 func (s *shaping) enter(n int64, now time.Time) {
 	sent := s.cnt
 	s.cur, s.cnt, s.rps = n, 0, s.rate(n)
-	for len(s.pending) > 0 && !s.pending[0].After(now) {
-		s.pending = s.pending[1:]
-	}
-	waiting := len(s.pending)
+	s.trim(now)
+	waiting := len(s.pending) - s.head
 	set := func(k, v string) { s.props.Set(s.name+k, v) }
 	set("_totalDuration", strconv.FormatInt(s.total, 10))
 	set("_cntDelayed", strconv.Itoa(waiting))
@@ -113,9 +112,11 @@ func (s *shaping) turn(now time.Time) (at time.Time, ok bool, lacking bool) {
 		s.enter(0, now)
 	}
 	if sec := int64(now.Sub(s.start) / time.Second); sec > s.cur {
-		lacking = len(s.pendingAfter(now)) == 0 && s.rps > 0
+		s.trim(now)
+		lacking = s.head == len(s.pending) && s.rps > 0
 		s.enter(sec, now)
 	}
+	s.trim(now)
 	for {
 		if s.rps < 0 {
 			return s.second(s.cur), false, lacking
@@ -135,13 +136,16 @@ func (s *shaping) turn(now time.Time) (at time.Time, ok bool, lacking bool) {
 	}
 }
 
-func (s *shaping) pendingAfter(now time.Time) []time.Time {
-	for i, p := range s.pending {
-		if p.After(now) {
-			return s.pending[i:]
-		}
+// trim forgets the turns that have come.
+func (s *shaping) trim(now time.Time) {
+	for s.head < len(s.pending) && !s.pending[s.head].After(now) {
+		s.head++
 	}
-	return nil
+	if s.head > 0 && s.head >= len(s.pending)/2 {
+		// keep the queue as long as the turns waiting, not the run
+		n := copy(s.pending, s.pending[s.head:])
+		s.pending, s.head = s.pending[:n], 0
+	}
 }
 
 // errShapingEnded is the cause when a Throughput Shaping Timer's schedule ends.

@@ -2,9 +2,12 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/gojm/gojm/jmx"
 )
 
 func plugTST(name string, rows [][]string) string {
@@ -113,4 +116,26 @@ func TestShapingFeedbackSizesConcurrencyGroup(t *testing.T) {
 			t.Errorf("%d threads, want 5 to 20", threads)
 		}
 	})
+}
+
+// BenchmarkShapingTimer is the timer's cost per sample: one turn taken
+// from the shared schedule (go test ./engine -run XXX -bench Shaping -benchmem).
+func BenchmarkShapingTimer(b *testing.B) {
+	src, err := jmx.Read(strings.NewReader(xPlan("", xGroup("G", groupOpts{}, plugDummy("S", 0)))), "b.jmx", b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := Compile(src, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := &Run{plan: p}
+	vu := r.newVU(p.groups[0], 1, b.Context())
+	t := &shapingTimer{name: "tst"}
+	s := t.state(vu)
+	s.rows = []shapeRow{{1e9, 1e9, 1 << 30}}
+	b.ReportAllocs()
+	for b.Loop() {
+		t.delay(vu)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -32,6 +33,14 @@ func (c *compiler) dynFields(e *jmx.Element) dynFields {
 		holdSet: e.Has("Hold"), logFile: e.Str("LogFilename"),
 	}
 	return f
+}
+
+// warnLog says that the group's LogFilename (the plugin's log of thread
+// starts, stops and arrivals) is not written.
+func (f *dynFields) warnLog(r *Run, g *group) {
+	if strings.TrimSpace(f.logFile) != "" {
+		r.plan.log.Warn("the thread group's LogFilename (a log of thread starts, stops and arrivals) is not written", "group", g.path)
+	}
 }
 
 // dynParams are a dynamic group's numbers at its start.
@@ -138,15 +147,14 @@ func (p *dynParams) nextChange(t float64) float64 {
 }
 
 func (m *concurrencyModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
+	base = r.groupVU(g, base, soft)
 	n := &numbers{vu: base, path: g.path}
 	p := m.f.eval(n, false)
 	if err := n.err(); err != nil {
 		r.fail(err)
 		return
 	}
-	if m.f.logFile != "" {
-		r.plan.log.Warn("the thread group's LogFilename (a log of thread starts and stops) is not written", "group", g.path)
-	}
+	m.f.warnLog(r, g)
 	st := r.dynState(g)
 	st.iterations = p.iterations
 	st.target.Store(int64(p.target))
@@ -348,6 +356,7 @@ func freeRate(rows []freeRow, t float64) float64 {
 }
 
 func (m *arrivalsModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
+	base = r.groupVU(g, base, soft)
 	n := &numbers{vu: base, path: g.path}
 	p := m.f.eval(n, true)
 	var rows []freeRow
@@ -359,6 +368,7 @@ func (m *arrivalsModel) run(r *Run, g *group, base *VU, soft, hard context.Conte
 		r.fail(err)
 		return
 	}
+	m.f.warnLog(r, g)
 	st := r.dynState(g)
 	st.iterations = p.iterations
 	st.stats = r.arrivals(g)

@@ -81,6 +81,7 @@ type openSchedule struct {
 }
 
 func (m *openModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
+	base = r.groupVU(g, base, soft)
 	text := m.schedule.Eval(base)
 	sched, err := parseOpenSchedule(text)
 	var seed int64

@@ -243,6 +243,15 @@ func (n *numbers) err() error {
 	return fmt.Errorf("%s: %w", n.path, errors.Join(n.errs...))
 }
 
+// groupVU is the virtual user a model evaluates its fields with and
+// copies its users' variables from: its own copy of the run's base user,
+// so that groups starting together share nothing.
+func (r *Run) groupVU(g *group, base *VU, soft context.Context) *VU {
+	vu := r.newVU(g, 0, soft)
+	vu.Vars.copyFrom(base.Vars)
+	return vu
+}
+
 // beginProgress records the group's plan for Run.Groups.
 func beginProgress(g *group, base *VU, threads int, d time.Duration) {
 	g.prog.begin(g, settings{threads: threads}, base)
@@ -268,6 +277,7 @@ type scheduledModel struct {
 func (*scheduledModel) arrivalRate() bool { return false }
 
 func (m *scheduledModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
+	base = r.groupVU(g, base, soft)
 	n := &numbers{vu: base, path: g.path}
 	spans := m.spans(n)
 	if err := n.err(); err != nil {
