@@ -18,10 +18,12 @@ const BatchSize = 64
 const MaxBatchAge = time.Second
 
 // SlowGap is the pause between two samples of a virtual user past which
-// its batch is handed over at once: a user that samples slowly (waiting on
-// a slow server, or on its timers) then holds no batch while it waits
+// its sample is handed over at once, in a batch of its own size: a user
+// that samples slowly (waiting on a slow server, or on its timers) holds
+// no batch while it waits, its samples reach the live views without delay,
+// and thousands of such users do not keep thousands of full-size batches
 // (BatchSize samples are about 20 KiB, more than the rest of a waiting
-// user), and its samples reach the live views without delay. A user that
+// user) in flight. A user's first sample counts as slow. A user that
 // samples faster fills its batches, for MaxBatchAge at most.
 const SlowGap = 50 * time.Millisecond
 
@@ -36,7 +38,8 @@ type Batch struct {
 type Collector struct {
 	sinks Sinks
 	in    chan *Batch
-	free  sync.Pool
+	free  sync.Pool // batches of BatchSize
+	one   sync.Pool // batches of one, for slow producers
 	done  chan struct{}
 	tick  time.Duration
 	now   func() time.Time
@@ -54,6 +57,7 @@ func NewCollector(tick time.Duration, sinks ...Sink) *Collector {
 		now:   time.Now,
 	}
 	c.free.New = func() any { return &Batch{Samples: make([]Sample, 0, BatchSize)} }
+	c.one.New = func() any { return &Batch{Samples: make([]Sample, 0, 1)} }
 	go c.loop()
 	return c
 }
@@ -81,7 +85,11 @@ func (c *Collector) loop() {
 			}
 			clear(b.Samples) // drop references to strings and sub-samples
 			b.Samples = b.Samples[:0]
-			c.free.Put(b)
+			if cap(b.Samples) == BatchSize {
+				c.free.Put(b)
+			} else {
+				c.one.Put(b)
+			}
 		case now := <-tc:
 			c.sinks.Tick(now)
 		}
@@ -113,13 +121,17 @@ type Batcher struct {
 // Slices inside s (Sub, Vars, Assertions) are handed over too: the caller
 // must not modify them afterwards.
 func (b *Batcher) Add(s *Sample) {
+	end := s.End()
+	slow := b.last.IsZero() || end.Sub(b.last) > SlowGap
+	b.last = end
 	if b.b == nil {
-		b.b = b.c.free.Get().(*Batch)
+		if slow {
+			b.b = b.c.one.Get().(*Batch)
+		} else {
+			b.b = b.c.free.Get().(*Batch)
+		}
 	}
 	b.b.Samples = append(b.b.Samples, *s)
-	end := s.End()
-	slow := !b.last.IsZero() && end.Sub(b.last) > SlowGap
-	b.last = end
 	if slow || len(b.b.Samples) == cap(b.b.Samples) || end.Sub(b.b.Samples[0].End()) >= MaxBatchAge {
 		b.Flush()
 	}

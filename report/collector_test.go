@@ -18,10 +18,11 @@ func TestBatcherHandsOver(t *testing.T) {
 		gap     time.Duration // between sample ends
 		pending int           // samples still in the batcher afterwards
 	}{
-		{"a full batch", BatchSize + 3, time.Millisecond, 3},
-		// The 26th ends 1 s after the 1st: the 26 go; the other 4 wait.
-		{"an old batch", 30, 40 * time.Millisecond, 4},
-		{"a young batch", 5, 20 * time.Millisecond, 5},
+		// The first goes at once (a user's first sample counts as slow).
+		{"a full batch", BatchSize + 3, time.Millisecond, 2},
+		// The 27th ends 1 s after the 2nd: the 26 go; the other 3 wait.
+		{"an old batch", 30, 40 * time.Millisecond, 3},
+		{"a young batch", 5, 20 * time.Millisecond, 4},
 		// More than SlowGap between samples: each goes at once, and the
 		// user holds no batch while it waits for the next.
 		{"a slow user", 5, 400 * time.Millisecond, 0},
@@ -62,4 +63,32 @@ func BenchmarkBatcherAdd(b *testing.B) {
 	}
 	bt.Flush()
 	c.Close()
+}
+
+// A slow user's samples travel in batches of their own size, so that many
+// slow users do not keep many full-size batches in flight; a fast user's
+// fill batches of BatchSize.
+func TestBatcherSizesBatches(t *testing.T) {
+	c := &Collector{in: make(chan *Batch, 4)} // no loop: the test reads the channel
+	c.free.New = func() any { return &Batch{Samples: make([]Sample, 0, BatchSize)} }
+	c.one.New = func() any { return &Batch{Samples: make([]Sample, 0, 1)} }
+	b := c.NewBatcher()
+	at := t0
+	add := func(gap time.Duration) {
+		at = at.Add(gap)
+		b.Add(&Sample{Start: at})
+	}
+	for _, gap := range []time.Duration{0, time.Second, time.Second} {
+		add(gap)
+		got := <-c.in
+		if len(got.Samples) != 1 || cap(got.Samples) != 1 {
+			t.Fatalf("slow user: batch of %d/%d", len(got.Samples), cap(got.Samples))
+		}
+	}
+	for range BatchSize {
+		add(time.Millisecond)
+	}
+	if got := <-c.in; len(got.Samples) != BatchSize || cap(got.Samples) != BatchSize {
+		t.Fatalf("fast user: batch of %d/%d", len(got.Samples), cap(got.Samples))
+	}
 }
