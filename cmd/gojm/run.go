@@ -266,6 +266,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	if err := report.WriteABReport(&summary, stats, report.ABInfo{}); err != nil {
 		return err
 	}
+	writeArrivals(&summary, r) // open-model groups: dropped iterations (arrivals.go)
 	if server != nil { // the watched server's block and chart (watch.go)
 		if err := server.finish(&summary, stats, charts); err != nil {
 			return err
