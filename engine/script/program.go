@@ -163,11 +163,10 @@ func (p *Program) Run(env *Env) (Value, error) {
 // runtime, as with JMeter's cached engines).
 func (r *runtime) runRaw(p *Program, g *goja.Object) (Value, error) {
 	vm := r.vm
-	facade, _ := goja.AssertFunction(r.g.Get("jsFacade"))
 	for _, k := range g.Keys() {
 		v := g.Get(k)
 		if o, ok := v.(*goja.Object); ok {
-			if f, err := facade(r.g, o); err == nil {
+			if f, err := r.gd.facade(r.g, o); err == nil {
 				v = f
 			}
 		}

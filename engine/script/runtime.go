@@ -199,11 +199,38 @@ type Value struct {
 	Text string
 }
 
+// dialectRT is one dialect's runtime object and the functions the Go
+// side calls on it, looked up once.
+type dialectRT struct {
+	obj                                           *goja.Object
+	resetRun, result, mkArray, flush, sampleEvent goja.Callable
+	javaStr, facade                               goja.Callable
+	bindings                                      [6]goja.Value // vars props log ctx sampler OUT
+}
+
+var bindingNames = [6]string{"vars", "props", "log", "ctx", "sampler", "OUT"}
+
+func newDialectRT(o *goja.Object) *dialectRT {
+	d := &dialectRT{obj: o}
+	fn := func(name string) goja.Callable {
+		f, _ := goja.AssertFunction(o.Get(name))
+		return f
+	}
+	d.resetRun, d.result, d.mkArray, d.flush = fn("resetRun"), fn("result"), fn("mkArray"), fn("flushObjects")
+	d.sampleEvent, d.javaStr, d.facade = fn("sampleEvent"), fn("javaStr"), fn("jsFacade")
+	for i, n := range bindingNames {
+		d.bindings[i] = o.Get(n)
+	}
+	return d
+}
+
 // runtime is one pooled JavaScript engine with the Groovy and BeanShell
 // runtimes loaded.
 type runtime struct {
 	vm      *goja.Runtime
 	g, b    *goja.Object // the dialects' $ objects
+	gd, bd  *dialectRT
+	timer   *time.Timer
 	jexCtor goja.Value
 	fns     map[*Program]goja.Callable
 	env     *Env
@@ -211,6 +238,7 @@ type runtime struct {
 	// guards interrupts against a run that already ended
 	mu       sync.Mutex
 	runID    uint64
+	armed    uint64 // the run the timer was armed for
 	deadline time.Time
 	stopErr  *ScriptError
 }
@@ -260,6 +288,9 @@ func newRuntime() (*runtime, error) {
 		return nil, fmt.Errorf("script runtime: %w", err)
 	}
 	r.g, r.b = g.ToObject(vm), b.ToObject(vm)
+	r.gd, r.bd = newDialectRT(r.g), newDialectRT(r.b)
+	r.timer = time.AfterFunc(time.Hour, r.onTimeout)
+	r.timer.Stop()
 	return r, nil
 }
 
@@ -838,6 +869,16 @@ func (r *runtime) timeoutErr() *ScriptError {
 	return &ScriptError{Class: "gojm.ScriptTimeout", Message: fmt.Sprintf("the script ran longer than %v and was stopped", to), Timeout: true}
 }
 
+// onTimeout interrupts the run the timer was armed for, if it still runs.
+func (r *runtime) onTimeout() {
+	r.mu.Lock()
+	if r.runID == r.armed {
+		r.stopErr = r.timeoutErr()
+		r.vm.Interrupt(r.stopErr)
+	}
+	r.mu.Unlock()
+}
+
 // run calls a compiled script with the environment's bindings.
 func (r *runtime) run(p *Program, env *Env) (Value, error) {
 	r.env = env
@@ -850,18 +891,11 @@ func (r *runtime) run(p *Program, env *Env) (Value, error) {
 	r.deadline = time.Now().Add(to)
 	r.mu.Lock()
 	r.runID++
-	id := r.runID
+	r.armed = r.runID
 	r.mu.Unlock()
-	timer := time.AfterFunc(to, func() {
-		r.mu.Lock()
-		if r.runID == id {
-			r.stopErr = r.timeoutErr()
-			r.vm.Interrupt(r.stopErr)
-		}
-		r.mu.Unlock()
-	})
+	r.timer.Reset(to)
 	v, err := r.call(p, env)
-	timer.Stop()
+	r.timer.Stop()
 	r.mu.Lock()
 	r.runID++
 	r.mu.Unlock()
@@ -875,21 +909,19 @@ func (r *runtime) run(p *Program, env *Env) (Value, error) {
 
 func (r *runtime) call(p *Program, env *Env) (Value, error) {
 	vm := r.vm
-	rt := r.g
+	d := r.gd
 	if p.dialect == BeanShell {
-		rt = r.b
+		d = r.bd
 	}
-	if reset, ok := goja.AssertFunction(rt.Get("resetRun")); ok {
-		if _, err := reset(rt); err != nil {
-			return Value{}, err
-		}
+	rt := d.obj
+	if _, err := d.resetRun(rt); err != nil {
+		return Value{}, err
 	}
 	// results: 0 prev, 1 current, 2 event
 	r.results = append(r.results, env.Prev, env.Current, env.Event)
 	prevV, curV := goja.Null(), goja.Null()
-	resultFn, _ := goja.AssertFunction(rt.Get("result"))
 	mkResult := func(id int) goja.Value {
-		v, _ := resultFn(rt, vm.ToValue(id))
+		v, _ := d.result(rt, vm.ToValue(id))
 		return v
 	}
 	if env.Prev != nil {
@@ -903,16 +935,15 @@ func (r *runtime) call(p *Program, env *Env) (Value, error) {
 	}
 	g := vm.NewObject()
 	set := func(k string, v any) { _ = g.Set(k, v) }
-	for _, k := range []string{"vars", "props", "log", "ctx", "sampler", "OUT"} {
-		set(k, rt.Get(k))
+	for i, k := range bindingNames {
+		set(k, d.bindings[i])
 	}
 	set("prev", prevV)
 	set("SampleResult", curV)
 	if env.Event != nil {
 		ev := mkResult(2)
 		set("sampleResult", ev)
-		sev, _ := goja.AssertFunction(rt.Get("sampleEvent"))
-		e, _ := sev(rt, ev)
+		e, _ := d.sampleEvent(rt, ev)
 		set("sampleEvent", e)
 	}
 	if env.Assertion != nil {
@@ -922,8 +953,7 @@ func (r *runtime) call(p *Program, env *Env) (Value, error) {
 	set("FileName", env.FileName)
 	set("Parameters", env.Parameters)
 	args := splitParams(env.Parameters)
-	mkArr, _ := goja.AssertFunction(rt.Get("mkArray"))
-	argv, _ := mkArr(rt, vm.ToValue("String"), vm.ToValue(args))
+	argv, _ := d.mkArray(rt, vm.ToValue("String"), vm.ToValue(args))
 	set("args", argv)
 	if p.dialect == BeanShell {
 		bshNS := vm.NewObject()
@@ -963,10 +993,8 @@ func (r *runtime) call(p *Program, env *Env) (Value, error) {
 		r.fns[p] = f
 	}
 	ret, err := f(goja.Undefined(), g)
-	if flush, ok := goja.AssertFunction(rt.Get("flushObjects")); ok {
-		r.vm.ClearInterrupt()
-		_, _ = flush(rt)
-	}
+	r.vm.ClearInterrupt()
+	_, _ = d.flush(rt)
 	if err != nil {
 		return Value{}, r.scriptErr(err)
 	}
@@ -1031,8 +1059,11 @@ func (r *runtime) value(rt *goja.Object, v goja.Value) Value {
 			return Value{Null: true} // BeanShell's void reads as null
 		}
 	}
-	js, _ := goja.AssertFunction(rt.Get("javaStr"))
-	s, err := js(rt, v)
+	d := r.gd
+	if rt == r.b {
+		d = r.bd
+	}
+	s, err := d.javaStr(rt, v)
 	if err != nil {
 		return Value{Text: v.String()}
 	}

@@ -54,17 +54,37 @@ function missing(r, name, args) {
 }
 $.missing = missing;
 
+// apply calls fn(r, ...args) without spreading (slow in goja) for the
+// usual argument counts.
+function apply(fn, r, args) {
+	switch (args.length) {
+	case 0: return fn(r);
+	case 1: return fn(r, args[0]);
+	case 2: return fn(r, args[0], args[1]);
+	case 3: return fn(r, args[0], args[1], args[2]);
+	}
+	return fn(r, ...args);
+}
+function applyS(fn, args) {
+	switch (args.length) {
+	case 0: return fn();
+	case 1: return fn(args[0]);
+	case 2: return fn(args[0], args[1]);
+	case 3: return fn(args[0], args[1], args[2]);
+	}
+	return fn(...args);
+}
 // m calls a method on a value.
 $.m = function (r, name, args) {
 	if (r === null || r === undefined) return nullCall(name, args);
 	if (r === $.VOID) throw ex("bsh.EvalError", "Attempt to resolve method: " + name + "() on undefined variable or class name");
 	const k = kindOf(r);
 	const f = lookup(k, name, args.length);
-	if (f) return f[1](r, ...args);
+	if (f) return apply(f[1], r, args);
 	if (!bsh && r instanceof Map) {
 		// a closure stored in a map: map.fn(args)
 		const v = $.mapGet(r, name);
-		if (typeof v === "function") return v(...args);
+		if (typeof v === "function") return applyS(v, args);
 	}
 	throw missing(r, name, args);
 };
@@ -88,7 +108,7 @@ function nullCall(name, args) {
 }
 // call invokes a closure value.
 $.call = function (f, args) {
-	if (typeof f === "function") return f(...args);
+	if (typeof f === "function") return applyS(f, args);
 	if (f === null || f === undefined) throw $.npe("call()");
 	return $.m(f, "call", args);
 };
@@ -100,7 +120,7 @@ $.sm = function (cls, name, args) {
 		if (bsh) throw ex("bsh.EvalError", "Static method " + name + "(" + args.map($.typeName).join(", ") + ") not found in class'" + cls + "'");
 		throw ex("groovy.lang.MissingMethodException", "No signature of method: static " + cls + "." + name + "() is applicable for argument types: (" + args.map($.typeName).join(", ") + ")");
 	}
-	return f[1](...args);
+	return applyS(f[1], args);
 };
 $.sf = function (cls, name) {
 	const t = F[cls];
@@ -115,7 +135,7 @@ $.nw = function (cls, args) {
 		if ($.exShort[cls] || cls.endsWith("Exception") || cls.endsWith("Error")) return $.newEx(cls, args);
 		throw ex(bsh ? "bsh.EvalError" : "groovy.lang.GroovyRuntimeException", "Could not find matching constructor for: " + cls + "(" + args.map($.typeName).join(", ") + ")");
 	}
-	return f(...args);
+	return applyS(f, args);
 };
 
 // ---- properties ------------------------------------------------------------
