@@ -26,13 +26,11 @@ type elementDef struct {
 	note string // why an ignored element is ignored
 	// Exactly one of these is set, by kind (configs and listeners are read
 	// by the compiler itself).
-	// controller is not used: controllers are built by ctl (below).
-	controller func(c *compiler, e *jmx.Element, body []node) (node, error)
-	sampler    func(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error)
-	timer      func(c *compiler, e *jmx.Element) (timer, error)
-	pre        func(c *compiler, e *jmx.Element) (preProcessor, error)
-	post       func(c *compiler, e *jmx.Element) (postProcessor, error)
-	assertion  func(c *compiler, e *jmx.Element) (assertion, error)
+	sampler   func(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error)
+	timer     func(c *compiler, e *jmx.Element) (timer, error)
+	pre       func(c *compiler, e *jmx.Element) (preProcessor, error)
+	post      func(c *compiler, e *jmx.Element) (postProcessor, error)
+	assertion func(c *compiler, e *jmx.Element) (assertion, error)
 
 	// ctl fills in a controller's compiled form (how one virtual user's
 	// instance is made); the compiler has compiled its children already.

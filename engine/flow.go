@@ -51,10 +51,3 @@ const (
 	flowNext       flow = iota // carry on
 	flowStopThread             // this virtual user ends
 )
-
-// node is a runnable piece of a recursive walk. The engine walks controllers
-// as JMeter does (controllers.go), so node only remains for elements that
-// run as a unit, such as a group of iteration listeners.
-type node interface {
-	run(vu *VU) flow
-}
