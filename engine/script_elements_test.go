@@ -515,7 +515,24 @@ func TestScriptPlan(t *testing.T) {
 		fmt.Fprintf(w, `{"id": %q}`, strings.TrimPrefix(r.URL.Path, "/items/"))
 	})
 	host, port := rec.hostPort()
-	sink := runPlan(t, "testdata/script/plans/flow.jmx", map[string]string{"host": host, "port": port})
+	src, err := jmx.Load("testdata/script/plans/flow.jmx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Compile(src, Options{Props: map[string]string{"host": host, "port": port}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &memSink{}
+	if err := Start(context.Background(), p, sink, RunOptions{}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	// the listener saw every sample after its assertions: 9 each, one failed
+	for key, want := range map[string]string{"listened_0_ok": "9", "listened_1_ok": "8", "listened_1_failed": "1"} {
+		if got, _ := p.Props.Get(key); got != want {
+			t.Errorf("%s = %q, want %s", key, got, want)
+		}
+	}
 	var paths []string
 	for _, r := range rec.reqs {
 		paths = append(paths, r.URL.Path)

@@ -273,6 +273,10 @@ func (h *scriptHost) Out(s string, stderr bool) {
 var errScriptStopped = errors.New("the test stopped")
 
 func (h *scriptHost) Sleep(d time.Duration) error {
+	if h.vu.soft == nil {
+		time.Sleep(d) // a user evaluating fields before the run
+		return nil
+	}
 	if !h.vu.sleep(d) {
 		return errScriptStopped
 	}
