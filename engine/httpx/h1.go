@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -90,8 +91,11 @@ type h1conn struct {
 // end, or closed, the connection goes back to the pool (or is closed when
 // the exchange said so).
 type h1body struct {
-	pc    *h1conn
+	pc *h1conn
+	// rc is the body of a response http.ReadResponse parsed; nil for a
+	// response fastHead parsed, whose body is the next left bytes.
 	rc    io.ReadCloser
+	left  int64
 	keep  bool // the connection may carry another request
 	done  bool
 	owner *Lane // the lane the connection goes back to
@@ -101,9 +105,27 @@ func (b *h1body) Read(p []byte) (int, error) {
 	if b.done {
 		return 0, io.EOF
 	}
-	n, err := b.rc.Read(p)
+	if b.rc != nil {
+		n, err := b.rc.Read(p)
+		if err != nil {
+			b.finish(err == io.EOF)
+		}
+		return n, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.pc.br.Read(p)
+	b.left -= int64(n)
+	switch {
+	case b.left == 0:
+		b.finish(true)
+		return n, io.EOF
+	case err == io.EOF:
+		err = io.ErrUnexpectedEOF // as net/http's body says
+	}
 	if err != nil {
-		b.finish(err == io.EOF)
+		b.finish(false)
 	}
 	return n, err
 }
@@ -113,6 +135,10 @@ func (b *h1body) Read(p []byte) (int, error) {
 func (b *h1body) Close() error {
 	if b.done {
 		return nil
+	}
+	if b.rc == nil {
+		_, err := io.Copy(io.Discard, b)
+		return err
 	}
 	err := b.rc.Close()
 	b.finish(err == nil)
@@ -181,6 +207,12 @@ func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *h
 	}
 	*body = h1body{pc: pc, rc: resp.Body, owner: l,
 		keep: !resp.Close && !req.Close && !httpguts.HeaderValuesContainsToken(req.Header["Connection"], "close")}
+	if resp.Body == nil { // fastHead's
+		body.left = resp.ContentLength
+		if body.left == 0 {
+			resp.Body = http.NoBody
+		}
+	}
 	if resp.Body == http.NoBody {
 		body.finish(true)
 		return resp, nil
@@ -635,6 +667,9 @@ func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace) 
 	if trace != nil && trace.GotFirstResponseByte != nil {
 		trace.GotFirstResponseByte()
 	}
+	if resp := pc.fastHead(req); resp != nil {
+		return resp, nil
+	}
 	for n1xx := 0; ; n1xx++ {
 		resp, err := http.ReadResponse(pc.br, req)
 		if err != nil {
@@ -657,3 +692,111 @@ func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace) 
 		return resp, nil
 	}
 }
+
+// fastHead parses the response head when all of it is in the read buffer
+// already and it has the usual shape: HTTP/1.1, a status whose response
+// has a body (not 1xx, 204 or 304, not to a HEAD), one Content-Length, no
+// Transfer-Encoding, Trailer or Pragma, every line ending in CRLF, names
+// that are tokens, values without control bytes, no folded lines. It
+// returns the response http.ReadResponse would return, but with one string
+// for the whole head (names and values are pieces of it) and one slice for
+// all values, and no Body (the caller reads ContentLength bytes). For any
+// other head it returns nil and leaves the buffer as it was, for
+// http.ReadResponse, whose errors gojm knows how to name.
+func (pc *h1conn) fastHead(req *http.Request) *http.Response {
+	if req.Method == "HEAD" {
+		return nil
+	}
+	buf, _ := pc.br.Peek(pc.br.Buffered())
+	end := bytes.Index(buf, crlfcrlf)
+	if end < 0 {
+		return nil
+	}
+	head := string(buf[:end+2]) // every line with its CRLF
+	line, rest, _ := strings.Cut(head, "\n")
+	if !strings.HasPrefix(line, "HTTP/1.1 ") || !strings.HasSuffix(line, "\r") {
+		return nil
+	}
+	status := strings.TrimLeft(line[len("HTTP/1.1 "):len(line)-1], " ")
+	if len(status) < 3 || len(status) > 3 && status[3] != ' ' {
+		return nil
+	}
+	code := 0
+	for i := 0; i < 3; i++ {
+		c := status[i]
+		if c < '0' || c > '9' {
+			return nil
+		}
+		code = code*10 + int(c-'0')
+	}
+	if code < 200 || code == http.StatusNoContent || code == http.StatusNotModified {
+		return nil
+	}
+	n := strings.Count(rest, "\n")
+	h := make(http.Header, n)
+	strs := make([]string, n)
+	length := int64(-1)
+	for rest != "" {
+		kv, more, _ := strings.Cut(rest, "\n")
+		rest = more
+		if len(kv) < 2 || kv[len(kv)-1] != '\r' || kv[0] == ' ' || kv[0] == '\t' {
+			return nil // a bare LF, an empty or a folded line
+		}
+		k, v, ok := strings.Cut(kv[:len(kv)-1], ":")
+		if !ok || k == "" {
+			return nil
+		}
+		key := k
+		for i := 0; i < len(k); i++ {
+			if !httpguts.IsTokenRune(rune(k[i])) {
+				return nil
+			}
+			c := k[i]
+			upper := i == 0 || k[i-1] == '-'
+			if upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z' {
+				key = "" // not in canonical form
+			}
+		}
+		if key == "" {
+			key = http.CanonicalHeaderKey(k)
+		}
+		if !httpguts.ValidHeaderFieldValue(v) {
+			return nil
+		}
+		v = strings.Trim(v, " \t")
+		switch key {
+		case "Transfer-Encoding", "Trailer", "Pragma":
+			return nil
+		case "Content-Length":
+			if length >= 0 || v == "" || len(v) > 18 {
+				return nil
+			}
+			length = 0
+			for i := 0; i < len(v); i++ {
+				if v[i] < '0' || v[i] > '9' {
+					return nil
+				}
+				length = length*10 + int64(v[i]-'0')
+			}
+		}
+		if vv := h[key]; vv == nil {
+			vv, strs = strs[:1:1], strs[1:]
+			vv[0] = v
+			h[key] = vv
+		} else {
+			h[key] = append(vv, v)
+		}
+	}
+	if length < 0 {
+		return nil
+	}
+	closing := httpguts.HeaderValuesContainsToken(h["Connection"], "close")
+	if closing {
+		delete(h, "Connection") // as net/http does with a response's
+	}
+	pc.br.Discard(end + 4)
+	return &http.Response{Status: status, StatusCode: code, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: h, ContentLength: length, Close: closing, Request: req}
+}
+
+var crlfcrlf = []byte("\r\n\r\n")

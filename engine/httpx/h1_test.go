@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -330,4 +332,109 @@ func TestH1CapsTheResponseHead(t *testing.T) {
 	if res.Err == nil || !strings.Contains(res.Err.Error(), "server response headers exceeded") {
 		t.Errorf("error %v", res.Err)
 	}
+}
+
+// fastHeadOf runs fastHead on raw as the start of a response to a request
+// with the given method, and http.ReadResponse on the same bytes.
+func fastHeadOf(raw, method string) (fast, std *http.Response, stdErr error) {
+	req := &http.Request{Method: method}
+	pc := &h1conn{}
+	pc.br = bufio.NewReaderSize(strings.NewReader(raw), 64<<10)
+	pc.br.Peek(1)
+	fast = pc.fastHead(req)
+	std, stdErr = http.ReadResponse(bufio.NewReader(strings.NewReader(raw)), req)
+	return fast, std, stdErr
+}
+
+// sameResponse reports how fast differs from net/http's std, if it does.
+func sameResponse(fast, std *http.Response) string {
+	switch {
+	case fast.Status != std.Status || fast.StatusCode != std.StatusCode:
+		return fmt.Sprintf("status %q %d, net/http %q %d", fast.Status, fast.StatusCode, std.Status, std.StatusCode)
+	case fast.Proto != std.Proto || fast.ProtoMajor != std.ProtoMajor || fast.ProtoMinor != std.ProtoMinor:
+		return fmt.Sprintf("proto %q, net/http %q", fast.Proto, std.Proto)
+	case fast.ContentLength != std.ContentLength || fast.Close != std.Close:
+		return fmt.Sprintf("length %d close %v, net/http %d %v", fast.ContentLength, fast.Close, std.ContentLength, std.Close)
+	case !reflect.DeepEqual(fast.Header, std.Header):
+		return fmt.Sprintf("header %q, net/http %q", fast.Header, std.Header)
+	case len(std.TransferEncoding) > 0 || std.Trailer != nil:
+		return "net/http saw a transfer coding or trailers"
+	}
+	return ""
+}
+
+// The fast head parser gives what net/http's gives, and leaves every head
+// it does not fully understand to net/http.
+func TestFastHead(t *testing.T) {
+	const body = "\r\nhello"
+	for _, tc := range []struct {
+		name, head, method string
+		fast               bool
+	}{
+		{"nginx", "HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\nDate: Mon, 30 Nov 2026 00:00:00 GMT\r\nContent-Type: text/html\r\n" +
+			"Content-Length: 5\r\nConnection: keep-alive\r\nETag: \"6a\"\r\nAccept-Ranges: bytes\r\n", "GET", true},
+		{"names not canonical, a name twice, odd spaces", "HTTP/1.1 404  Not Found\r\ncontent-length:5\r\nx-a: 1 \r\nX-A:\t2\r\n" +
+			"SET-COOKIE: a=b\r\nEmpty:\r\n", "GET", true},
+		{"Connection: close", "HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: 5\r\n", "POST", true},
+		{"no reason", "HTTP/1.1 201\r\nContent-Length: 5\r\n", "GET", true},
+		{"zero length", "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n", "GET", true},
+		{"HEAD", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n", "HEAD", false},
+		{"204", "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n", "GET", false},
+		{"304", "HTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\n", "GET", false},
+		{"100", "HTTP/1.1 100 Continue\r\n", "GET", false},
+		{"HTTP/1.0", "HTTP/1.0 200 OK\r\nContent-Length: 5\r\n", "GET", false},
+		{"chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n", "GET", false},
+		{"no length", "HTTP/1.1 200 OK\r\nX: y\r\n", "GET", false},
+		{"two lengths", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5\r\n", "GET", false},
+		{"length with a sign", "HTTP/1.1 200 OK\r\nContent-Length: +5\r\n", "GET", false},
+		{"Pragma", "HTTP/1.1 200 OK\r\nPragma: no-cache\r\nContent-Length: 5\r\n", "GET", false},
+		{"Trailer", "HTTP/1.1 200 OK\r\nTrailer: X\r\nContent-Length: 5\r\n", "GET", false},
+		{"folded", "HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 5\r\n", "GET", false},
+		{"bare LF", "HTTP/1.1 200 OK\nContent-Length: 5\r\n", "GET", false},
+		{"space before colon", "HTTP/1.1 200 OK\r\nX : a\r\nContent-Length: 5\r\n", "GET", false},
+		{"control byte", "HTTP/1.1 200 OK\r\nX: a\x01b\r\nContent-Length: 5\r\n", "GET", false},
+		{"bad status", "HTTP/1.1 abc OK\r\nContent-Length: 5\r\n", "GET", false},
+		{"status with a sign", "HTTP/1.1 +20 OK\r\nContent-Length: 5\r\n", "GET", false},
+		{"not HTTP", "SSH-2.0-OpenSSH_9.2\r\nContent-Length: 5\r\n", "GET", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fast, std, err := fastHeadOf(tc.head+body, tc.method)
+			if (fast != nil) != tc.fast {
+				t.Fatalf("fast path taken: %v, want %v", fast != nil, tc.fast)
+			}
+			if fast == nil {
+				return
+			}
+			if err != nil {
+				t.Fatalf("net/http: %v", err)
+			}
+			if d := sameResponse(fast, std); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+}
+
+// Whatever the bytes, a head the fast parser takes is one net/http reads
+// the same way.
+func FuzzFastHead(f *testing.F) {
+	f.Add("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello", false)
+	f.Add("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nX-A: 1\r\nx-a: 2\r\n\r\n", true)
+	f.Add("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", false)
+	f.Fuzz(func(t *testing.T, raw string, head bool) {
+		method := "GET"
+		if head {
+			method = "HEAD"
+		}
+		fast, std, err := fastHeadOf(raw, method)
+		if fast == nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("fast path took a head net/http refuses (%v): %q", err, raw)
+		}
+		if d := sameResponse(fast, std); d != "" {
+			t.Fatalf("%s: %q", d, raw)
+		}
+	})
 }
