@@ -32,15 +32,16 @@ var batchPassing = []struct {
 	{name: "Bug52968", only: []string{".csv"}},
 	{name: "Bug55375"},
 	{name: "Bug54685", props: map[string]string{"sample_variables": "REFERENCE,JSESSIONID"}},
+	// Scripts in the translated Groovy/BeanShell subset.
+	{name: "Bug56243"},
+	{name: "TestResultStatusAction"},
+	{name: "TestSchedulerWithTimer"},
 }
 
 // batchSkipped says why every other batch plan is not run.
 var batchSkipped = map[string]string{
-	"BatchTestLocal":               "BeanShell and BSF samplers",
-	"Bug56243":                     "a BeanShell sampler",
-	"Bug56811":                     "BeanShell samplers",
-	"TestResultStatusAction":       "a JSR223 (Groovy) sampler",
-	"TestSchedulerWithTimer":       "a JSR223 (Groovy) sampler checks the duration",
+	"BatchTestLocal":               "its scripts run, but its setUp-group sample and XML response headers/files differ",
+	"Bug56811":                     "its scripts run, but its XML expects response headers and files gojm does not save",
 	"FTP_TESTS":                    "FTP sampler and a network server",
 	"HTMLParserTestFile_2":         "embedded resources download",
 	"Http4ImplDigestAuth":          "jmeter.apache.org over the network",

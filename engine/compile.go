@@ -283,7 +283,14 @@ func (c *compiler) listenerFor(e *jmx.Element, depth int) bool {
 	if e.Class == "BackendListener" {
 		return c.backendListener(e, depth)
 	}
-	l := Listener{Name: e.Name, Path: e.Path(), GUIClass: e.GUIClass, Filename: strings.TrimSpace(e.Str("filename"))}
+	// The file name may use properties and user-defined variables
+	// (${__P(CSVFILE)}): JMeter resolves it when the test starts.
+	name, static := c.staticEval(c.prop(e, "filename"))
+	if !static {
+		c.fail(e, fmt.Errorf("the results file name %q refers to variables that are only known during the run", e.Str("filename")))
+		return false
+	}
+	l := Listener{Name: e.Name, Path: e.Path(), GUIClass: e.GUIClass, Filename: strings.TrimSpace(name)}
 	if sc := e.Prop("saveConfig"); sc != nil {
 		l.Save = map[string]string{}
 		for _, f := range sc.Members() {
