@@ -116,7 +116,7 @@ func (t *txCtl) nextIsAController(vu *VU, c ctlHooks) samplerItem {
 func (t *txCtl) nextPlain(vu *VU) samplerItem {
 	if t.first {
 		t.calls, t.failing = 0, 0
-		t.res = report.Sample{Label: t.def.name.Eval(vu), Success: true, Transaction: true, Start: vu.now()}
+		t.res = report.Sample{Label: t.def.name.Eval(vu), ThreadName: vu.Name, Success: true, Transaction: true, Start: vu.now()}
 		t.open = true
 		t.prevEnd = t.res.Start
 		t.pauseTime = 0
