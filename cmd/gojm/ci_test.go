@@ -420,6 +420,10 @@ func TestProgressInTmux(t *testing.T) {
 			t.Errorf("final screen lacks %q:\n%s", want, end)
 		}
 	}
+	// The block replaces the periodic summariser lines on a terminal.
+	if strings.Contains(end, "summary +") {
+		t.Errorf("a \"summary +\" line on the terminal:\n%s", end)
+	}
 	// One block: redrawn in place, not appended to.
 	if n := strings.Count(end, "gojm Backend plan "); n != 1 {
 		t.Errorf("the block appears %d times:\n%s", n, end)

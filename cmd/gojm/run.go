@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -225,7 +226,13 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	}
 	summaryOut = lv.out(summaryOut)
 	sinks = append(sinks, lv.sinks()...)
-	summariser := report.NewSummariser(summaryOut, summariserInterval(p), threads)
+	interval := summariserInterval(p)
+	if lv.display != nil {
+		// On a terminal the live block replaces the periodic "summary +"
+		// lines; the final "summary =" line still closes the run.
+		interval = math.MaxInt64
+	}
+	summariser := report.NewSummariser(summaryOut, interval, threads)
 	summariser.Start(time.Now())
 	sinks = append(sinks, summariser)
 	var charts *chart.Charts
@@ -267,7 +274,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		return err
 	}
 	writeArrivals(&summary, r) // open-model groups: dropped iterations (arrivals.go)
-	if server != nil { // the watched server's block and chart (watch.go)
+	if server != nil {         // the watched server's block and chart (watch.go)
 		if err := server.finish(&summary, stats, charts); err != nil {
 			return err
 		}
