@@ -20,6 +20,7 @@ func alive(nc net.Conn) bool {
 		nc, plain = tc.NetConn(), false
 	}
 	if cc, ok := nc.(*countingConn); ok {
+		cc.readDeadline(0) // a deadline past would fail the peek
 		nc = cc.Conn
 	}
 	sc, ok := nc.(syscall.Conn)

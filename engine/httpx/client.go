@@ -397,9 +397,6 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 		res.Connect = l.gotConn.Sub(res.Start)
 	}
 	l.readTimeout.Store(0)
-	if l.conn != nil && l.conn.owner.Load() == l {
-		l.conn.release()
-	}
 	res.Bytes = l.read.Load() - r0
 	res.SentBytes = l.written.Load() - w0
 	if res.URL == "" {

@@ -16,15 +16,41 @@ type countingConn struct {
 	owner            atomic.Pointer[Lane]
 	pendRead, pendWr atomic.Int64
 	err              atomic.Pointer[error] // the first read or write error
+
+	// the read deadline: when it was last set and for what timeout (only
+	// the goroutine running the exchange touches these)
+	dlSet time.Time
+	dlFor time.Duration
+}
+
+// readDeadline keeps the read deadline at now + t, JMeter's socket timeout
+// (each read may wait t), or none for t = 0. Moving a deadline is a timer
+// update in the runtime; a busy connection would pay one per read and
+// write. So the deadline moves only when t changed or it was last set more
+// than t/64 ago: a read may time out up to t/64 (1.6 %) early. An idle
+// connection keeps its deadline (nothing reads it until the next request,
+// whose write moves it); the liveness check lifts it first (alive).
+func (cc *countingConn) readDeadline(t time.Duration) {
+	if t <= 0 {
+		if !cc.dlSet.IsZero() {
+			cc.Conn.SetReadDeadline(time.Time{})
+			cc.dlSet, cc.dlFor = time.Time{}, 0
+		}
+		return
+	}
+	now := time.Now()
+	if t == cc.dlFor && now.Sub(cc.dlSet) < t/64 {
+		return
+	}
+	cc.Conn.SetReadDeadline(now.Add(t))
+	cc.dlSet, cc.dlFor = now, t
 }
 
 func (cc *countingConn) Read(p []byte) (int, error) {
 	if o := cc.owner.Load(); o != nil {
 		// JMeter's response timeout is a socket read timeout: it bounds
 		// each read, not the whole response.
-		if t := o.readTimeout.Load(); t > 0 {
-			cc.Conn.SetReadDeadline(time.Now().Add(time.Duration(t)))
-		}
+		cc.readDeadline(time.Duration(o.readTimeout.Load()))
 	}
 	n, err := cc.Conn.Read(p)
 	// The transport's reader waits in Read before the request is even
@@ -55,11 +81,8 @@ func (cc *countingConn) Write(p []byte) (int, error) {
 	}
 	if o != nil {
 		// The response timeout runs from the end of the request, as a
-		// socket read timeout does: the read already waiting for the
-		// response (the transport starts it early) takes the new deadline.
-		if t := o.readTimeout.Load(); t > 0 {
-			cc.Conn.SetReadDeadline(time.Now().Add(time.Duration(t)))
-		}
+		// socket read timeout does.
+		cc.readDeadline(time.Duration(o.readTimeout.Load()))
 	}
 	if err != nil {
 		cc.fail(err)
@@ -93,7 +116,3 @@ func (cc *countingConn) take(l *Lane) {
 	l.read.Add(cc.pendRead.Swap(0))
 	l.written.Add(cc.pendWr.Swap(0))
 }
-
-// release lifts the read deadline once a request is over, so that an idle
-// keep-alive connection is not timed out while it waits for the next one.
-func (cc *countingConn) release() { cc.Conn.SetReadDeadline(time.Time{}) }

@@ -763,7 +763,12 @@ func (pc *h1conn) fastHead(req *http.Request) *http.Response {
 		if !httpguts.ValidHeaderFieldValue(v) {
 			return nil
 		}
-		v = strings.Trim(v, " \t")
+		for v != "" && (v[0] == ' ' || v[0] == '\t') {
+			v = v[1:]
+		}
+		for v != "" && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t') {
+			v = v[:len(v)-1]
+		}
 		switch key {
 		case "Transfer-Encoding", "Trailer", "Pragma":
 			return nil
