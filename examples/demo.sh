@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds gojm and the example target, starts the target on 127.0.0.1, runs
-# the quickstart plan against it and stops the target. Any extra arguments go
+# the quickstart plan against it (with the HTML dashboard) and stops the target. Any extra arguments go
 # to gojm run (e.g. -J users=50 -J loops=200).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,4 +22,4 @@ for _ in $(seq 100); do
 done
 echo "Target: $(cat bin/target.url)"
 
-bin/gojm run examples/plans/quickstart.jmx -J host=127.0.0.1 -J port="$port" "$@"
+bin/gojm run examples/plans/quickstart.jmx -e -J host=127.0.0.1 -J port="$port" "$@"
