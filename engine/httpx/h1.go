@@ -14,6 +14,7 @@ import (
 	"net/http/httptrace"
 	"net/textproto"
 	"net/url"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -661,6 +662,14 @@ func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace) 
 	// io.ErrUnexpectedEOF.
 	pc.limit = maxHead + int64(pc.br.Buffered())
 	defer func() { pc.limit = math.MaxInt64 }()
+	if pc.br.Buffered() == 0 {
+		// Just after the request went out the response is rarely there:
+		// reading at once costs a failed read, a park in the poller and a
+		// wake-up. Other virtual users run first instead; by the time
+		// this one is back its response has mostly arrived. Alone, it
+		// goes on at once.
+		runtime.Gosched()
+	}
 	if _, err := pc.br.Peek(1); err != nil {
 		return nil, err
 	}
