@@ -144,8 +144,8 @@ type Lane struct {
 	hdr     http.Header
 	lastURL string
 	lastU   *url.URL
-	idle    *h1conn // the lane's idle connection, kept for its next request
-	rbody   h1body
+	idle    *h1conn  // the lane's idle connection, kept for its next request
+	rx      exchange // the response being read
 }
 
 type laneKey struct{}
@@ -617,7 +617,7 @@ func (l *Lane) send(req *Request) (*http.Response, error) {
 			r.AddCookie(ck)
 		}
 	}
-	resp, err := l.c.tr.roundTrip(l.traceCtx, r, l, l.trace, &l.rbody)
+	resp, err := l.c.tr.roundTrip(l.traceCtx, r, l, l.trace, &l.rx)
 	if err != nil {
 		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: req.URL, Err: err}
 	}

@@ -161,17 +161,23 @@ func (b *h1body) finish(clean bool) {
 func (t *h1) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	l, _ := ctx.Value(laneKey{}).(*Lane)
-	resp, err := t.roundTrip(ctx, req, l, httptrace.ContextClientTrace(ctx), nil)
+	resp, err := t.roundTrip(ctx, req, l, httptrace.ContextClientTrace(ctx), new(exchange))
 	if err != nil {
 		return nil, err
 	}
 	return resp, nil
 }
 
+// exchange holds a response and its body: a lane reuses its own from one
+// request to the next.
+type exchange struct {
+	resp http.Response
+	body h1body
+}
+
 // roundTrip sends req on a connection of the lane's (or the pool's, or a
-// new one) and reads the response head. body, when not nil, is the lane's
-// own reusable body holder; otherwise one is allocated.
-func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *httptrace.ClientTrace, body *h1body) (*http.Response, error) {
+// new one) and reads the response head into x.
+func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *httptrace.ClientTrace, x *exchange) (*http.Response, error) {
 	if err := t.check(req); err != nil {
 		closeReqBody(req)
 		return nil, err
@@ -198,14 +204,12 @@ func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *h
 		pc.close()
 		return nil, pc.failure(ctx, err)
 	}
-	resp, err := pc.readResponse(req, trace)
+	resp, err := pc.readResponse(req, trace, &x.resp)
 	if err != nil {
 		pc.close()
 		return nil, pc.failure(ctx, err)
 	}
-	if body == nil {
-		body = new(h1body)
-	}
+	body := &x.body
 	*body = h1body{pc: pc, rc: resp.Body, owner: l,
 		keep: !resp.Close && !req.Close && !httpguts.HeaderValuesContainsToken(req.Header["Connection"], "close")}
 	if resp.Body == nil { // fastHead's
@@ -656,7 +660,7 @@ func removeZone(host string) string {
 
 // readResponse reads the response head, skipping informational (1xx)
 // responses as net/http does.
-func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace) (*http.Response, error) {
+func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace, into *http.Response) (*http.Response, error) {
 	// Nothing at all (the server closed the connection): io.EOF, which
 	// JMeter calls "failed to respond"; http.ReadResponse would say
 	// io.ErrUnexpectedEOF.
@@ -676,7 +680,7 @@ func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace) 
 	if trace != nil && trace.GotFirstResponseByte != nil {
 		trace.GotFirstResponseByte()
 	}
-	if resp := pc.fastHead(req); resp != nil {
+	if resp := pc.fastHead(req, into); resp != nil {
 		return resp, nil
 	}
 	for n1xx := 0; ; n1xx++ {
@@ -712,7 +716,7 @@ func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace) 
 // all values, and no Body (the caller reads ContentLength bytes). For any
 // other head it returns nil and leaves the buffer as it was, for
 // http.ReadResponse, whose errors gojm knows how to name.
-func (pc *h1conn) fastHead(req *http.Request) *http.Response {
+func (pc *h1conn) fastHead(req *http.Request, into *http.Response) *http.Response {
 	if req.Method == "HEAD" {
 		return nil
 	}
@@ -767,7 +771,7 @@ func (pc *h1conn) fastHead(req *http.Request) *http.Response {
 			}
 		}
 		if key == "" {
-			key = http.CanonicalHeaderKey(k)
+			key = canonicalKey(k)
 		}
 		if !httpguts.ValidHeaderFieldValue(v) {
 			return nil
@@ -809,8 +813,30 @@ func (pc *h1conn) fastHead(req *http.Request) *http.Response {
 		delete(h, "Connection") // as net/http does with a response's
 	}
 	pc.br.Discard(end + 4)
-	return &http.Response{Status: status, StatusCode: code, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+	if into == nil {
+		into = new(http.Response)
+	}
+	*into = http.Response{Status: status, StatusCode: code, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: h, ContentLength: length, Close: closing, Request: req}
+	return into
 }
 
 var crlfcrlf = []byte("\r\n\r\n")
+
+// canonicalKey is http.CanonicalHeaderKey, without allocating for names
+// servers commonly send in another case.
+func canonicalKey(k string) string {
+	switch k {
+	case "ETag":
+		return "Etag"
+	case "WWW-Authenticate":
+		return "Www-Authenticate"
+	case "Content-MD5":
+		return "Content-Md5"
+	case "X-XSS-Protection":
+		return "X-Xss-Protection"
+	case "X-UA-Compatible":
+		return "X-Ua-Compatible"
+	}
+	return http.CanonicalHeaderKey(k)
+}

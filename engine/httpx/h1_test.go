@@ -341,7 +341,7 @@ func fastHeadOf(raw, method string) (fast, std *http.Response, stdErr error) {
 	pc := &h1conn{}
 	pc.br = bufio.NewReaderSize(strings.NewReader(raw), 64<<10)
 	pc.br.Peek(1)
-	fast = pc.fastHead(req)
+	fast = pc.fastHead(req, nil)
 	std, stdErr = http.ReadResponse(bufio.NewReader(strings.NewReader(raw)), req)
 	return fast, std, stdErr
 }
