@@ -12,6 +12,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -96,7 +97,8 @@ type Result struct {
 // Client is one virtual user's HTTP client: one connection pool and cookie
 // jar, shared by its lanes.
 type Client struct {
-	rc      *resty.Client // for redirects the client follows itself
+	rc      *resty.Client // for redirects the client follows itself (redirecting)
+	rcOnce  sync.Once
 	tr      *h1
 	jar     http.CookieJar
 	maxBody int
@@ -162,44 +164,73 @@ func New(opt Options) *Client {
 	if c.maxBody <= 0 {
 		c.maxBody = DefaultMaxBody
 	}
-	dialer := &net.Dialer{KeepAlive: 30 * time.Second}
 	c.tr = &h1{
-		dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			// A dial may outlive the request that started it (the request
-			// got an idle connection first): read only the lane's atomics.
-			l, _ := ctx.Value(laneKey{}).(*Lane)
-			var resolve Resolver
-			if l != nil {
-				if to := l.dialTimeout.Load(); to > 0 {
-					var cancel context.CancelFunc
-					ctx, cancel = context.WithTimeout(ctx, time.Duration(to))
-					defer cancel()
-				}
-				if ref := l.resolver.Load(); ref != nil {
-					resolve = ref.r
-				}
-			}
-			conn, err := dial(ctx, dialer, network, addr, resolve)
-			if err != nil {
-				return nil, err
-			}
-			return &countingConn{Conn: conn}, nil
-		},
+		dial: dialLane,
 		// JMeter trusts every certificate unless a keystore says otherwise.
-		tlsConfig: &tls.Config{InsecureSkipVerify: true},
+		tlsConfig: trustAll,
 		// Parallel downloads keep several connections per host, as JMeter
 		// raises its pool's per-route limit to the download pool size.
 		maxIdle:     32,
 		idleTimeout: 60 * time.Second, // JMeter's httpclient4.time_to_live
 		staleAfter:  staleAfter,
 	}
-	hc := &http.Client{Transport: c.tr}
 	if opt.Cookies {
 		jar, _ := cookiejar.New(nil) // New never fails without options
-		hc.Jar = jar
 		c.jar = jar
 	}
-	c.rc = resty.NewWithClient(hc).
+	c.main = c.NewLane()
+	return c
+}
+
+// trustAll is the TLS configuration of every client: JMeter trusts every
+// certificate unless a keystore says otherwise. The transport clones it
+// for each connection.
+var trustAll = &tls.Config{InsecureSkipVerify: true}
+
+var dialer = &net.Dialer{KeepAlive: 30 * time.Second}
+
+// dialLane connects for a lane's request, with the lane's connect timeout
+// and resolver.
+func dialLane(ctx context.Context, network, addr string) (net.Conn, error) {
+	// A dial may outlive the request that started it (the request got an
+	// idle connection first): read only the lane's atomics.
+	l, _ := ctx.Value(laneKey{}).(*Lane)
+	var resolve Resolver
+	if l != nil {
+		if to := l.dialTimeout.Load(); to > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, time.Duration(to))
+			defer cancel()
+		}
+		if ref := l.resolver.Load(); ref != nil {
+			resolve = ref.r
+		}
+	}
+	conn, err := dial(ctx, dialer, network, addr, resolve)
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: conn}, nil
+}
+
+// redirecting returns the resty client that serves requests whose
+// redirects the client follows itself, made on first use: few plans ask
+// for that, and a virtual user is lighter without it.
+func (c *Client) redirecting() *resty.Client {
+	c.rcOnce.Do(func() {
+		hc := &http.Client{Transport: c.tr}
+		if c.jar != nil {
+			hc.Jar = c.jar
+		}
+		c.rc = newResty(hc)
+	})
+	return c.rc
+}
+
+// newResty makes the resty client over hc: JMeter's redirect rules, and
+// the lane's request as JMeter sends it.
+func newResty(hc *http.Client) *resty.Client {
+	return resty.NewWithClient(hc).
 		SetDoNotParseResponse(true).
 		SetAllowGetMethodPayload(true).
 		SetRedirectPolicy(resty.RedirectPolicyFunc(func(req *http.Request, via []*http.Request) error {
@@ -229,8 +260,6 @@ func New(opt Options) *Client {
 			}
 			return l.prepare(r)
 		})
-	c.main = c.NewLane()
-	return c
 }
 
 // NewLane returns a lane that may run at the same time as the client's
@@ -578,8 +607,10 @@ func (c *Client) CloseIdle() {
 func (c *Client) ResetCookies() {
 	if c.jar != nil {
 		jar, _ := cookiejar.New(nil)
-		c.rc.GetClient().Jar = jar
 		c.jar = jar
+		if c.rc != nil {
+			c.rc.GetClient().Jar = jar
+		}
 	}
 }
 
@@ -589,7 +620,7 @@ func (c *Client) ResetCookies() {
 // cookie jar applied as http.Client applies it.
 func (l *Lane) send(req *Request) (*http.Response, error) {
 	if req.AutoRedirects {
-		resp, err := l.c.rc.R().SetContext(l.traceCtx).Execute(req.Method, req.URL)
+		resp, err := l.c.redirecting().R().SetContext(l.traceCtx).Execute(req.Method, req.URL)
 		if resp != nil && resp.RawResponse != nil {
 			return resp.RawResponse, err
 		}
