@@ -38,10 +38,17 @@ func (f *propFlags) register(fs *pflag.FlagSet) {
 
 // properties reads -p, -q then -J, later ones winning.
 func (f *propFlags) properties() (map[string]string, error) {
+	return gatherProperties(f.propFile, f.addProps, f.props)
+}
+
+// gatherProperties reads JMeter properties in JMeter's order of
+// precedence: the -p file, then the -q files, then name=value assignments
+// (-J, -G), later ones winning.
+func gatherProperties(propFile string, addProps, assignments []string) (map[string]string, error) {
 	props := map[string]string{}
-	files := f.addProps
-	if f.propFile != "" {
-		files = append([]string{f.propFile}, files...)
+	files := addProps
+	if propFile != "" {
+		files = append([]string{propFile}, files...)
 	}
 	for _, file := range files {
 		m, err := report.ReadProperties(file)
@@ -52,7 +59,7 @@ func (f *propFlags) properties() (map[string]string, error) {
 			props[k] = v
 		}
 	}
-	for _, kv := range f.props {
+	for _, kv := range assignments {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || strings.TrimSpace(k) == "" {
 			return nil, &exitErr{exitUsage, fmt.Errorf("-J %q: want name=value", kv)}

@@ -68,30 +68,9 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringP("jmeterlogconf", "i", "", "accepted for JMeter's command line; ignored")
 }
 
-// properties gathers -p, -q, -J and -G in JMeter's order of precedence.
+// properties gathers -p, -q, -G and -J in JMeter's order of precedence.
 func (f *runFlags) properties() (map[string]string, error) {
-	props := map[string]string{}
-	files := f.addProps
-	if f.propFile != "" {
-		files = append([]string{f.propFile}, files...)
-	}
-	for _, file := range files {
-		m, err := report.ReadProperties(file)
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range m {
-			props[k] = v
-		}
-	}
-	for _, kv := range append(append([]string{}, f.globalProps...), f.props...) {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, &exitErr{exitUsage, fmt.Errorf("-J %q: want name=value", kv)}
-		}
-		props[strings.TrimSpace(k)] = v
-	}
-	return props, nil
+	return gatherProperties(f.propFile, f.addProps, append(append([]string{}, f.globalProps...), f.props...))
 }
 
 // loadPlan loads and compiles a plan. A file that is not a plan exits 1; a
