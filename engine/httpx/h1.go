@@ -749,6 +749,9 @@ func (pc *h1conn) fastHead(req *http.Request, into *http.Response) *http.Respons
 	h := make(http.Header, n)
 	strs := make([]string, n)
 	length := int64(-1)
+	// the names so far, to tell a repeated one without a map lookup
+	var seenArr [16]string
+	seen := seenArr[:0]
 	for rest != "" {
 		kv, more, _ := strings.Cut(rest, "\n")
 		rest = more
@@ -797,13 +800,24 @@ func (pc *h1conn) fastHead(req *http.Request, into *http.Response) *http.Respons
 				length = length*10 + int64(v[i]-'0')
 			}
 		}
-		if vv := h[key]; vv == nil {
-			vv, strs = strs[:1:1], strs[1:]
-			vv[0] = v
-			h[key] = vv
-		} else {
-			h[key] = append(vv, v)
+		repeated := len(seen) == cap(seen) && h[key] != nil
+		for _, k := range seen {
+			if k == key {
+				repeated = true
+				break
+			}
 		}
+		if repeated {
+			h[key] = append(h[key], v)
+			continue
+		}
+		if len(seen) < cap(seen) {
+			seen = append(seen, key)
+		}
+		vv := strs[:1:1]
+		strs = strs[1:]
+		vv[0] = v
+		h[key] = vv
 	}
 	if length < 0 {
 		return nil

@@ -363,6 +363,15 @@ func sameResponse(fast, std *http.Response) string {
 	return ""
 }
 
+// manyHeaders is twenty header lines, X-0 to X-19.
+var manyHeaders = func() string {
+	var b strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&b, "X-%d: %d\r\n", i, i)
+	}
+	return b.String()
+}()
+
 // The fast head parser gives what net/http's gives, and leaves every head
 // it does not fully understand to net/http.
 func TestFastHead(t *testing.T) {
@@ -377,6 +386,7 @@ func TestFastHead(t *testing.T) {
 			"SET-COOKIE: a=b\r\nEmpty:\r\n", "GET", true},
 		{"Connection: close", "HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: 5\r\n", "POST", true},
 		{"no reason", "HTTP/1.1 201\r\nContent-Length: 5\r\n", "GET", true},
+		{"many names, some repeated", "HTTP/1.1 200 OK\r\n" + manyHeaders + "X-1: again\r\nX-17: again\r\nContent-Length: 5\r\n", "GET", true},
 		{"zero length", "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n", "GET", true},
 		{"HEAD", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n", "HEAD", false},
 		{"204", "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n", "GET", false},
