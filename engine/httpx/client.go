@@ -286,7 +286,9 @@ func (c *Client) NewLane() *Lane {
 				return
 			}
 			l.awaiting = true
-			l.gotConn = time.Now()
+			if !info.Reused { // the time to connect; 0 on a reused connection
+				l.gotConn = time.Now()
+			}
 			l.reused = info.Reused
 			if cc, ok := info.Conn.(*countingConn); ok {
 				l.conn = cc

@@ -38,10 +38,10 @@ func (cc *countingConn) readDeadline(t time.Duration) {
 		}
 		return
 	}
-	now := time.Now()
-	if t == cc.dlFor && now.Sub(cc.dlSet) < t/64 {
+	if t == cc.dlFor && time.Since(cc.dlSet) < t/64 { // the monotonic clock only
 		return
 	}
+	now := time.Now()
 	cc.Conn.SetReadDeadline(now.Add(t))
 	cc.dlSet, cc.dlFor = now, t
 }

@@ -302,11 +302,10 @@ func isASCII(s string) bool {
 // conn returns a connection to addr: the lane's own idle one, one from the
 // pool, or a new one.
 func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr, host string) (*h1conn, error) {
-	now := time.Now()
 	if l != nil {
 		if pc := l.idle; pc != nil && pc.scheme == scheme && pc.addr == addr {
 			l.idle = nil
-			if pc.usable(now) {
+			if pc.usable() {
 				pc.arm(ctx)
 				return pc, nil
 			}
@@ -318,7 +317,7 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr, host string) (*h1c
 		if pc == nil {
 			break
 		}
-		if pc.usable(now) {
+		if pc.usable() {
 			pc.arm(ctx)
 			return pc, nil
 		}
@@ -404,8 +403,8 @@ func (t *h1) CloseIdleConnections() {
 
 // usable reports whether an idle connection may carry another request:
 // not idle too long, and still open at the other end.
-func (pc *h1conn) usable(now time.Time) bool {
-	idle := now.Sub(pc.idleAt)
+func (pc *h1conn) usable() bool {
+	idle := time.Since(pc.idleAt) // the monotonic clock only
 	if pc.t.idleTimeout > 0 && idle > pc.t.idleTimeout {
 		return false
 	}
