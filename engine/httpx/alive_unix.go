@@ -16,22 +16,25 @@ import (
 // connection waiting bytes are records (a session ticket), not a reply.
 func alive(nc net.Conn) bool {
 	plain := true
-	if tc, ok := nc.(*tls.Conn); ok {
-		nc, plain = tc.NetConn(), false
-	}
-	if cc, ok := nc.(*countingConn); ok {
-		cc.readDeadline(0) // a deadline past would fail the peek
-		nc = cc.Conn
-	}
-	sc, ok := nc.(syscall.Conn)
-	if !ok {
-		return true
+	var sc syscall.Conn
+	for sc == nil {
+		switch c := nc.(type) {
+		case *countingConn:
+			c.readDeadline(0) // a deadline past would fail the peek
+			nc = c.Conn
+		case *tls.Conn:
+			nc, plain = c.NetConn(), false
+		case syscall.Conn:
+			sc = c
+		default:
+			return true
+		}
 	}
 	rc, err := sc.SyscallConn()
 	if err != nil {
 		return false
 	}
-	ok = true
+	ok := true
 	var b [1]byte
 	err = rc.Read(func(fd uintptr) bool {
 		n, _, rerr := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)

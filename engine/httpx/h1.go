@@ -332,12 +332,23 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr, host string) (*h1c
 		if cfg.ServerName == "" {
 			cfg.ServerName = host
 		}
-		tc := tls.Client(nc, cfg)
+		// Bytes are counted above TLS, as JMeter counts them (what HTTP
+		// sends and receives, not the records and the handshake).
+		cc, counting := nc.(*countingConn)
+		raw := nc
+		if counting {
+			raw = cc.Conn
+		}
+		tc := tls.Client(raw, cfg)
 		if err := tc.HandshakeContext(ctx); err != nil {
 			nc.Close()
 			return nil, err
 		}
-		nc = tc
+		if counting {
+			cc.Conn = tc
+		} else {
+			nc = tc
+		}
 	}
 	pc := &h1conn{t: t, scheme: scheme, addr: addr, nc: nc, limit: math.MaxInt64}
 	pc.br = bufio.NewReaderSize(pc, h1ReadBuffer)
