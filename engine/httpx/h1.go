@@ -169,10 +169,48 @@ func (t *h1) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // exchange holds a response and its body: a lane reuses its own from one
-// request to the next.
+// request to the next, with what it worked out from the last request's URL.
 type exchange struct {
 	resp http.Response
 	body h1body
+	tgt  target
+}
+
+// target is what a request's URL and Host give: the address to dial, the
+// Host header and the request URI, worked out once per URL.
+type target struct {
+	u          *url.URL // the URL and Host it was worked out for
+	reqHost    string
+	addr, host string
+	ruri       string
+	err        error
+}
+
+// targetOf works out (or recalls, for the same URL and Host) where req goes.
+func (x *exchange) targetOf(req *http.Request) *target {
+	t := &x.tgt
+	if t.u == req.URL && t.reqHost == req.Host && t.u != nil {
+		return t
+	}
+	*t = target{u: req.URL, reqHost: req.Host, addr: canonicalAddr(req.URL)}
+	host := req.Host
+	if host == "" {
+		host = req.URL.Host
+	}
+	host, err := httpguts.PunycodeHostPort(host)
+	if err != nil {
+		t.err = err
+		return t
+	}
+	if !httpguts.ValidHostHeader(host) {
+		host = ""
+	}
+	t.host = removeZone(host)
+	t.ruri = req.URL.RequestURI()
+	if strings.IndexFunc(t.ruri, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		t.err = errors.New("net/http: can't write control character in Request.URL")
+	}
+	return t
 }
 
 // roundTrip sends req on a connection of the lane's (or the pool's, or a
@@ -186,9 +224,8 @@ func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *h
 		closeReqBody(req)
 		return nil, err
 	}
-	scheme := req.URL.Scheme
-	addr := canonicalAddr(req.URL)
-	pc, err := t.conn(ctx, l, scheme, addr, req.URL.Hostname())
+	tg := x.targetOf(req)
+	pc, err := t.conn(ctx, l, req.URL.Scheme, tg.addr, req.URL.Hostname())
 	if err != nil {
 		closeReqBody(req)
 		return nil, err
@@ -200,7 +237,7 @@ func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *h
 		}
 		trace.GotConn(info)
 	}
-	if err := pc.write(req); err != nil {
+	if err := pc.write(req, tg); err != nil {
 		pc.close()
 		return nil, pc.failure(ctx, err)
 	}
@@ -469,23 +506,11 @@ func (pc *h1conn) close() {
 // request line, Host, User-Agent (only when the header has a non-empty
 // one), Content-Length or chunked Transfer-Encoding by net/http's rules,
 // then the other headers sorted by name, values in order.
-func (pc *h1conn) write(req *http.Request) error {
-	host := req.Host
-	if host == "" {
-		host = req.URL.Host
+func (pc *h1conn) write(req *http.Request, tg *target) error {
+	if tg.err != nil {
+		return tg.err
 	}
-	host, err := httpguts.PunycodeHostPort(host)
-	if err != nil {
-		return err
-	}
-	if !httpguts.ValidHostHeader(host) {
-		host = ""
-	}
-	host = removeZone(host)
-	ruri := req.URL.RequestURI()
-	if strings.IndexFunc(ruri, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
-		return errors.New("net/http: can't write control character in Request.URL")
-	}
+	host, ruri := tg.host, tg.ruri
 	method := req.Method
 	if method == "" {
 		method = "GET"

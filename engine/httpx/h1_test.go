@@ -81,7 +81,8 @@ func TestH1WritesWhatNetHTTPWrites(t *testing.T) {
 			}
 			c := &captureConn{}
 			pc := &h1conn{nc: c}
-			if err := pc.write(tc.req()); err != nil {
+			req := tc.req()
+			if err := pc.write(req, new(exchange).targetOf(req)); err != nil {
 				t.Fatal(err)
 			}
 			if got := c.buf.String(); got != want.String() {
