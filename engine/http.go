@@ -313,6 +313,29 @@ func (h *httpSampler) url(vu *VU) (string, error) {
 	}
 	host := strings.TrimSpace(h.domain.Eval(vu))
 	port := strings.TrimSpace(h.port.Eval(vu))
+	// Most samplers send to the same URL every time: the user keeps the
+	// last one it built, and its parts, instead of building it again.
+	// (vu is nil when the plan is compiled.)
+	if vu == nil {
+		return joinURL(proto, host, port, path)
+	}
+	st := vu.httpState()
+	k := urlParts{proto, host, port, path}
+	if st.lastURL != "" && st.lastParts == k {
+		return st.lastURL, nil
+	}
+	u, err := joinURL(proto, host, port, path)
+	if err == nil {
+		st.lastParts, st.lastURL = k, u
+	}
+	return u, err
+}
+
+// urlParts are the evaluated fields a URL is built from.
+type urlParts struct{ proto, host, port, path string }
+
+// joinURL builds the URL of a sampler's fields, as getUrl does.
+func joinURL(proto, host, port, path string) (string, error) {
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}

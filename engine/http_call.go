@@ -23,6 +23,9 @@ type httpState struct {
 	call    httpCall
 	caches  map[*cacheManager]*userCache
 	dns     map[*dnsManager]*userDNS
+	// the last URL a sampler built, and what from (httpSampler.url)
+	lastParts urlParts
+	lastURL   string
 }
 
 // httpState returns the virtual user's HTTP state, made on first use.
