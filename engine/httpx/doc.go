@@ -10,4 +10,13 @@
 // A Lane serves one request at a time, as a JMeter thread does; a Client's
 // main lane serves the virtual user, and further lanes (parallel downloads
 // of embedded resources) share its connections and cookies.
+//
+// Requests go over the client's own HTTP/1.1 transport (h1.go): each
+// exchange runs on the lane's goroutine, on the connection the lane kept
+// from its last one, so a virtual user is one goroutine, one socket and a
+// 4 KiB read buffer, and a request costs a write, a read and a handful of
+// allocations. It writes what net/http writes and reads responses with
+// net/http's parser, or its own for the usual head. Only redirects the
+// client follows itself go through resty and net/http's Client, which the
+// same transport serves.
 package httpx
