@@ -168,7 +168,8 @@ func TestWatchFakeServer(t *testing.T) {
 }
 
 // assertSameSummary checks a summary read back from server.csv against the
-// live one (the file rounds percentages to two decimals).
+// live one (the file rounds percentages to two decimals and intervals to
+// milliseconds).
 func assertSameSummary(t *testing.T, got, want Summary) {
 	t.Helper()
 	near := func(name string, a, b float64) {
@@ -176,7 +177,11 @@ func assertSameSummary(t *testing.T, got, want Summary) {
 			t.Errorf("read back %s = %v, live %v", name, a, b)
 		}
 	}
-	near("CPU seconds", got.Total.CPUSeconds, want.Total.CPUSeconds)
+	// CPU seconds are read back from rounded percentages times intervals
+	// kept to the millisecond: up to about a millisecond of error per tick.
+	if tol := 1e-3 * float64(max(1, want.Total.Ticks)); math.Abs(got.Total.CPUSeconds-want.Total.CPUSeconds) > tol {
+		t.Errorf("read back CPU seconds = %v, live %v (tolerance %v)", got.Total.CPUSeconds, want.Total.CPUSeconds, tol)
+	}
 	near("mean CPU", got.Total.MeanCPU, want.Total.MeanCPU)
 	near("peak CPU", got.Total.PeakCPU, want.Total.PeakCPU)
 	near("peak RSS", float64(got.Total.PeakRSS), float64(want.Total.PeakRSS))
