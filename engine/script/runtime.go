@@ -851,13 +851,11 @@ func (r *runtime) sleep(d time.Duration) {
 		d, timedOut = left, true
 	}
 	if err := r.env.Host.Sleep(d); err != nil {
-		r.stopErr = &ScriptError{Class: "java.lang.InterruptedException", Message: "the test stopped", Stopped: true}
-		r.vm.Interrupt(r.stopErr)
+		r.interrupt(&ScriptError{Class: "java.lang.InterruptedException", Message: "the test stopped", Stopped: true})
 		return
 	}
 	if timedOut {
-		r.stopErr = r.timeoutErr()
-		r.vm.Interrupt(r.stopErr)
+		r.interrupt(r.timeoutErr())
 	}
 }
 
@@ -879,11 +877,29 @@ func (r *runtime) onTimeout() {
 	r.mu.Unlock()
 }
 
+// interrupt stops the running script with err. The timeout timer's
+// goroutine may do the same at the same moment, so stopErr is guarded.
+func (r *runtime) interrupt(err *ScriptError) {
+	r.mu.Lock()
+	r.stopErr = err
+	r.mu.Unlock()
+	r.vm.Interrupt(err)
+}
+
+// stopped returns why the running script was stopped, if it was.
+func (r *runtime) stopped() *ScriptError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopErr
+}
+
 // run calls a compiled script with the environment's bindings.
 func (r *runtime) run(p *Program, env *Env) (Value, error) {
 	r.env = env
 	r.results = r.results[:0]
+	r.mu.Lock()
 	r.stopErr = nil
+	r.mu.Unlock()
 	to := env.Timeout
 	if to <= 0 {
 		to = DefaultTimeout
@@ -1077,8 +1093,8 @@ func (r *runtime) scriptErr(err error) error {
 		if se, ok := ie.Value().(*ScriptError); ok {
 			return se
 		}
-		if r.stopErr != nil {
-			return r.stopErr
+		if se := r.stopped(); se != nil {
+			return se
 		}
 		return r.timeoutErr()
 	}
