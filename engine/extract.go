@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -52,12 +53,12 @@ func readScope(c *compiler, e *jmx.Element) sampleScope {
 type sampleView struct {
 	s       *report.Sample
 	body    []byte
-	header  http.Header
+	head    *httpx.Head // nil for a sub-sample
 	reqHead string
 }
 
 func mainTarget(r *result) sampleView {
-	return sampleView{s: &r.Sample, body: r.body, header: r.header, reqHead: r.reqHead}
+	return sampleView{s: &r.Sample, body: r.body, head: &r.head, reqHead: r.reqHead}
 }
 
 // samples returns the samples the scope covers, in JMeter's order: the main
@@ -157,12 +158,21 @@ func (t *sampleView) text(f field) string {
 	return ""
 }
 
+// header is the sample's response header as a map; nil when it has none.
+func (t *sampleView) header() http.Header {
+	if t.head == nil {
+		return nil
+	}
+	return t.head.Map()
+}
+
 // responseHeaders renders the response headers as JMeter shows them: the
 // status line, then one "Name: value" line per header, each ending in \n.
-// Go's HTTP client keeps neither the order nor the spelling of the names on
-// the wire, so headers come sorted by their canonical names.
+// Headers come sorted by their canonical names (a head net/http read keeps
+// neither the order nor the spelling of the names on the wire).
 func (t *sampleView) responseHeaders() string {
-	if t.header == nil && t.s.Code == "" {
+	header := t.header()
+	if header == nil && t.s.Code == "" {
 		return ""
 	}
 	if _, err := strconv.Atoi(t.s.Code); err != nil {
@@ -176,13 +186,13 @@ func (t *sampleView) responseHeaders() string {
 		b.WriteString(t.s.Message)
 	}
 	b.WriteByte('\n')
-	names := make([]string, 0, len(t.header))
-	for k := range t.header {
+	names := make([]string, 0, len(header))
+	for k := range header {
 		names = append(names, k)
 	}
 	slices.Sort(names)
 	for _, k := range names {
-		for _, v := range t.header[k] {
+		for _, v := range header[k] {
 			b.WriteString(k)
 			b.WriteString(": ")
 			b.WriteString(v)
@@ -195,7 +205,7 @@ func (t *sampleView) responseHeaders() string {
 // headerCount is the number of header lines (for JMeter's header size).
 func (t *sampleView) headerCount() int {
 	n := 0
-	for _, v := range t.header {
+	for _, v := range t.header() {
 		n += len(v)
 	}
 	return n

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -54,7 +55,7 @@ func fakeResult(body string) *result {
 		Sample: report.Sample{Label: "req", Code: "200", Message: "OK", Success: true,
 			URL: "http://127.0.0.1:8080/login?x=1", Elapsed: 1500 * time.Millisecond, Bytes: int64(len(body) + 100)},
 		body:    []byte(body),
-		header:  http.Header{"Content-Type": {"text/html"}, "Set-Cookie": {"sid=abc"}},
+		head:    httpx.HeadOf(http.Header{"Content-Type": {"text/html"}, "Set-Cookie": {"sid=abc"}}),
 		reqHead: "Accept: */*\n",
 	}
 }

@@ -266,7 +266,7 @@ func (h *httpSampler) sample(vu *VU, r *result) {
 	}
 	c.process(&st.main, false, 0, &r.Sample, hp)
 	if h.reads {
-		r.body, r.header = hp.body, hp.header
+		r.body, r.head = hp.body, hp.head
 		r.reqHead = st.main.requestHeaders()
 	}
 	for _, s := range r.Sub {

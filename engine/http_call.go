@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -64,7 +63,7 @@ type hop struct {
 	method    string
 	redirect  bool
 	location  string
-	header    http.Header
+	head      httpx.Head
 	body      []byte
 	mediaType string
 }
@@ -334,7 +333,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	s.Bytes = res.Bytes
 	s.SentBytes = res.SentBytes
 	s.URL = res.URL
-	hp.header = res.Header
+	hp.head = res.Head
 	hp.body = res.Body
 	if res.Err != nil && res.Status == 0 {
 		var fe *httpx.FileError
@@ -348,7 +347,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		nonHTTP(s, class, msg)
 		return true
 	}
-	ct := headerValue(res.Header, "Content-Type")
+	ct := res.Head.Last("Content-Type")
 	s.Code = statusText(res.Status)
 	s.Message = res.Message
 	s.Success = res.Status >= 200 && res.Status <= 399
@@ -356,7 +355,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	hp.mediaType = mediaType(ct)
 	if isRedirect(res.Status, method) {
 		hp.redirect = true
-		hp.location = headerValue(res.Header, "Location")
+		hp.location = res.Head.Last("Location")
 		if hp.location == "" && res.Err == nil {
 			nonHTTP(s, "java.lang.IllegalArgumentException",
 				"Missing location header in redirect for "+method+" "+s.URL+" HTTP/1.1")
@@ -371,7 +370,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		return true
 	}
 	if c.cache != nil {
-		c.cache.save(c, method, res.Status, s.URL, res.Header, req.Header)
+		c.cache.save(c, method, res.Status, s.URL, res.Head.Map(), req.Header)
 	}
 	return true
 }

@@ -292,5 +292,5 @@ func (vu *VU) setLastOK(ok bool) {
 }
 
 func (r *result) reset() {
-	*r = result{body: r.body[:0], header: nil}
+	*r = result{body: r.body[:0]}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -307,10 +306,10 @@ func (st *scriptVU) scriptResult(dst *script.Result, vu *VU, r *result) {
 		Start: r.Start.UnixMilli(), End: r.Start.Add(r.Elapsed).UnixMilli(),
 		Bytes: r.Bytes, SentBytes: r.SentBytes, Ignore: r.ignore,
 	}
-	if r.header != nil {
-		dst.ContentType = r.header.Get("Content-Type")
+	if !r.head.None() {
+		dst.ContentType = r.head.Get("Content-Type")
 		if r.Code != "" && r.Code[0] == '3' {
-			dst.Redirect = r.header.Get("Location")
+			dst.Redirect = r.head.Get("Location")
 		}
 	}
 	dst.Lazy = func(s *script.Result) {
@@ -345,24 +344,11 @@ func subResult(s *report.Sample) script.Result {
 
 // responseHeaderText is the status line and headers, as JMeter keeps them.
 func responseHeaderText(r *result) string {
-	if r.header == nil {
+	if r.head.None() {
 		return ""
 	}
-	var b strings.Builder
-	keys := make([]string, 0, len(r.header))
-	for k := range r.header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	if r.Code != "" {
-		b.WriteString("HTTP/1.1 " + r.Code + " " + r.Message + "\n")
-	}
-	for _, k := range keys {
-		for _, v := range r.header[k] {
-			b.WriteString(k + ": " + v + "\n")
-		}
-	}
-	return b.String()
+	v := mainTarget(r)
+	return v.responseHeaders()
 }
 
 // applyResult copies what a script set on a sample back to it. sampler
@@ -388,10 +374,7 @@ func applyResult(r *result, s *script.Result, sampler bool) {
 		r.DataType = s.DataType
 	}
 	if ch&script.ChContentType != 0 {
-		if r.header == nil {
-			r.header = http.Header{}
-		}
-		r.header.Set("Content-Type", s.ContentType)
+		r.head.Set("Content-Type", s.ContentType)
 	}
 	if ch&script.ChRequestHeaders != 0 {
 		r.reqHead = s.RequestHeaders

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"net/http"
 	"time"
 
 	"github.com/gojm/gojm/engine/httpx"
@@ -65,7 +64,7 @@ type VU struct {
 type result struct {
 	report.Sample
 	body    []byte
-	header  http.Header
+	head    httpx.Head // the response header, when the sample has one
 	reqHead string
 	// msgSet records that an assertion has set the failure message: the
 	// JTL keeps the first one set, even an empty one.

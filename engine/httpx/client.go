@@ -84,7 +84,7 @@ type Result struct {
 	Connect   time.Duration // start until a new connection was ready; 0 when reused
 	Status    int
 	Message   string // reason phrase, e.g. "OK"
-	Header    http.Header
+	Head      Head   // the response's header
 	Body      []byte // valid until the lane's next Do
 	Bytes     int64  // received on the wire, headers included
 	SentBytes int64
@@ -148,6 +148,7 @@ type Lane struct {
 	lastU   *url.URL
 	idle    *h1conn  // the lane's idle connection, kept for its next request
 	rx      exchange // the response being read
+	other   Head     // the header of a response net/http read (headOf)
 }
 
 type laneKey struct{}
@@ -385,7 +386,7 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 		if raw != nil && raw.StatusCode == http.StatusUnauthorized && attempt == 0 && req.Auth != nil &&
 			!hasHeader(req.Header, "Authorization") {
 			uri := raw.Request.URL.RequestURI()
-			if v := answer(parseChallenges(raw.Header), req.Auth, raw.Request.Method, uri, schemeOf(l.authz)); v != "" {
+			if v := answer(parseChallenges(l.headOf(raw).Map()), req.Auth, raw.Request.Method, uri, schemeOf(l.authz)); v != "" {
 				io.Copy(io.Discard, raw.Body)
 				raw.Body.Close()
 				l.authz = v
@@ -407,7 +408,7 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 	if raw != nil {
 		res.Status = raw.StatusCode
 		res.Message = reason(raw.Status)
-		res.Header = raw.Header
+		res.Head = *l.headOf(raw)
 		if req.AutoRedirects && raw.Request != nil && raw.Request.URL != nil {
 			res.URL = raw.Request.URL.String()
 		}
@@ -542,13 +543,14 @@ func hasHeader(hs []Header, name string) bool {
 }
 
 func (l *Lane) readBody(raw *http.Response, req *Request, res *Result) error {
-	keep := req.KeepBody != nil && req.KeepBody(raw.Header.Get("Content-Type"))
+	head := l.headOf(raw)
+	keep := req.KeepBody != nil && req.KeepBody(head.Get("Content-Type"))
 	if !keep {
 		_, err := io.Copy(io.Discard, raw.Body)
 		return err
 	}
 	body := io.Reader(raw.Body)
-	if ce := raw.Header.Get("Content-Encoding"); ce != "" {
+	if ce := head.Get("Content-Encoding"); ce != "" {
 		d, err := decoded(body, ce)
 		if err != nil {
 			io.Copy(io.Discard, raw.Body)
@@ -654,12 +656,23 @@ func (l *Lane) send(req *Request) (*http.Response, error) {
 	if err != nil {
 		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: req.URL, Err: err}
 	}
-	if jar != nil {
-		if rc := resp.Cookies(); len(rc) > 0 {
-			jar.SetCookies(u, rc)
+	if jar != nil && l.headOf(resp).Has("Set-Cookie") {
+		if resp.Header == nil {
+			resp.Header = l.rx.head.Map()
 		}
+		jar.SetCookies(u, resp.Cookies())
 	}
 	return resp, nil
+}
+
+// headOf is raw's header: the lane's own for a response its transport
+// parsed itself, kept as it came (Head), or the map net/http made.
+func (l *Lane) headOf(raw *http.Response) *Head {
+	if raw == &l.rx.resp && raw.Header == nil {
+		return &l.rx.head
+	}
+	l.other = HeadOf(raw.Header)
+	return &l.other
 }
 
 // urlErrorOp is the Op of the url.Error http.Client returns: "Get", "Post"…

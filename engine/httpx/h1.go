@@ -161,9 +161,13 @@ func (b *h1body) finish(clean bool) {
 func (t *h1) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	l, _ := ctx.Value(laneKey{}).(*Lane)
-	resp, err := t.roundTrip(ctx, req, l, httptrace.ContextClientTrace(ctx), new(exchange))
+	x := new(exchange)
+	resp, err := t.roundTrip(ctx, req, l, httptrace.ContextClientTrace(ctx), x)
 	if err != nil {
 		return nil, err
+	}
+	if resp.Header == nil { // fastHead's: net/http's Client reads the map
+		resp.Header = x.head.Map()
 	}
 	return resp, nil
 }
@@ -172,6 +176,7 @@ func (t *h1) RoundTrip(req *http.Request) (*http.Response, error) {
 // request to the next, with what it worked out from the last request's URL.
 type exchange struct {
 	resp http.Response
+	head Head // resp's header, when fastHead read it
 	body h1body
 	tgt  target
 }
@@ -231,17 +236,15 @@ func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *h
 		return nil, err
 	}
 	if trace != nil && trace.GotConn != nil {
-		info := httptrace.GotConnInfo{Conn: pc.nc, Reused: pc.reused}
-		if pc.reused {
-			info.WasIdle, info.IdleTime = true, time.Since(pc.idleAt)
-		}
-		trace.GotConn(info)
+		// WasIdle without IdleTime: the lanes' trace does not read it, and
+		// a clock read per request is not free.
+		trace.GotConn(httptrace.GotConnInfo{Conn: pc.nc, Reused: pc.reused, WasIdle: pc.reused})
 	}
 	if err := pc.write(req, tg); err != nil {
 		pc.close()
 		return nil, pc.failure(ctx, err)
 	}
-	resp, err := pc.readResponse(req, trace, &x.resp)
+	resp, err := pc.readResponse(req, trace, &x.resp, &x.head)
 	if err != nil {
 		pc.close()
 		return nil, pc.failure(ctx, err)
@@ -695,7 +698,7 @@ func removeZone(host string) string {
 
 // readResponse reads the response head, skipping informational (1xx)
 // responses as net/http does.
-func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace, into *http.Response) (*http.Response, error) {
+func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace, into *http.Response, head *Head) (*http.Response, error) {
 	// Nothing at all (the server closed the connection): io.EOF, which
 	// JMeter calls "failed to respond"; http.ReadResponse would say
 	// io.ErrUnexpectedEOF.
@@ -715,7 +718,7 @@ func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace, 
 	if trace != nil && trace.GotFirstResponseByte != nil {
 		trace.GotFirstResponseByte()
 	}
-	if resp := pc.fastHead(req, into); resp != nil {
+	if resp := pc.fastHead(req, into, head); resp != nil {
 		return resp, nil
 	}
 	for n1xx := 0; ; n1xx++ {
@@ -746,12 +749,12 @@ func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace, 
 // has a body (not 1xx, 204 or 304, not to a HEAD), one Content-Length, no
 // Transfer-Encoding, Trailer or Pragma, every line ending in CRLF, names
 // that are tokens, values without control bytes, no folded lines. It
-// returns the response http.ReadResponse would return, but with one string
-// for the whole head (names and values are pieces of it) and one slice for
-// all values, and no Body (the caller reads ContentLength bytes). For any
-// other head it returns nil and leaves the buffer as it was, for
-// http.ReadResponse, whose errors gojm knows how to name.
-func (pc *h1conn) fastHead(req *http.Request, into *http.Response) *http.Response {
+// returns the response http.ReadResponse would return, but without a
+// Header (its fields go to head, as the lines they came in, one string for
+// the whole head) and without a Body (the caller reads ContentLength
+// bytes). For any other head it returns nil and leaves the buffer as it
+// was, for http.ReadResponse, whose errors gojm knows how to name.
+func (pc *h1conn) fastHead(req *http.Request, into *http.Response, head *Head) *http.Response {
 	if req.Method == "HEAD" {
 		return nil
 	}
@@ -760,8 +763,8 @@ func (pc *h1conn) fastHead(req *http.Request, into *http.Response) *http.Respons
 	if end < 0 {
 		return nil
 	}
-	head := string(buf[:end+2]) // every line with its CRLF
-	line, rest, _ := strings.Cut(head, "\n")
+	whole := string(buf[:end+2]) // every line with its CRLF
+	line, fields, _ := strings.Cut(whole, "\n")
 	if !strings.HasPrefix(line, "HTTP/1.1 ") || !strings.HasSuffix(line, "\r") {
 		return nil
 	}
@@ -780,14 +783,9 @@ func (pc *h1conn) fastHead(req *http.Request, into *http.Response) *http.Respons
 	if code < 200 || code == http.StatusNoContent || code == http.StatusNotModified {
 		return nil
 	}
-	n := strings.Count(rest, "\n")
-	h := make(http.Header, n)
-	strs := make([]string, n)
 	length := int64(-1)
-	// the names so far, to tell a repeated one without a map lookup
-	var seenArr [16]string
-	seen := seenArr[:0]
-	for rest != "" {
+	closing := false
+	for rest := fields; rest != ""; {
 		kv, more, _ := strings.Cut(rest, "\n")
 		rest = more
 		if len(kv) < 2 || kv[len(kv)-1] != '\r' || kv[0] == ' ' || kv[0] == '\t' {
@@ -797,33 +795,31 @@ func (pc *h1conn) fastHead(req *http.Request, into *http.Response) *http.Respons
 		if !ok || k == "" {
 			return nil
 		}
-		key := k
 		for i := 0; i < len(k); i++ {
 			if !httpguts.IsTokenRune(rune(k[i])) {
 				return nil
 			}
-			c := k[i]
-			upper := i == 0 || k[i-1] == '-'
-			if upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z' {
-				key = "" // not in canonical form
-			}
-		}
-		if key == "" {
-			key = canonicalKey(k)
 		}
 		if !httpguts.ValidHeaderFieldValue(v) {
 			return nil
 		}
-		for v != "" && (v[0] == ' ' || v[0] == '\t') {
-			v = v[1:]
-		}
-		for v != "" && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t') {
-			v = v[:len(v)-1]
-		}
-		switch key {
-		case "Transfer-Encoding", "Trailer", "Pragma":
-			return nil
-		case "Content-Length":
+		// the fields that change how the response is read (by length,
+		// which rules out most names at once)
+		switch len(k) {
+		case len("Pragma"), len("Trailer"), len("Transfer-Encoding"):
+			if strings.EqualFold(k, "Pragma") || strings.EqualFold(k, "Trailer") || strings.EqualFold(k, "Transfer-Encoding") {
+				return nil
+			}
+		case len("Connection"):
+			if strings.EqualFold(k, "Connection") {
+				one := [1]string{v}
+				closing = closing || httpguts.HeaderValuesContainsToken(one[:], "close")
+			}
+		case len("Content-Length"):
+			if !strings.EqualFold(k, "Content-Length") {
+				break
+			}
+			v = trimOWS(v)
 			if length >= 0 || v == "" || len(v) > 18 {
 				return nil
 			}
@@ -835,57 +831,15 @@ func (pc *h1conn) fastHead(req *http.Request, into *http.Response) *http.Respons
 				length = length*10 + int64(v[i]-'0')
 			}
 		}
-		repeated := len(seen) == cap(seen) && h[key] != nil
-		for _, k := range seen {
-			if k == key {
-				repeated = true
-				break
-			}
-		}
-		if repeated {
-			h[key] = append(h[key], v)
-			continue
-		}
-		if len(seen) < cap(seen) {
-			seen = append(seen, key)
-		}
-		vv := strs[:1:1]
-		strs = strs[1:]
-		vv[0] = v
-		h[key] = vv
 	}
 	if length < 0 {
 		return nil
 	}
-	closing := httpguts.HeaderValuesContainsToken(h["Connection"], "close")
-	if closing {
-		delete(h, "Connection") // as net/http does with a response's
-	}
 	pc.br.Discard(end + 4)
-	if into == nil {
-		into = new(http.Response)
-	}
+	*head = Head{lines: fields, noConn: closing}
 	*into = http.Response{Status: status, StatusCode: code, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: h, ContentLength: length, Close: closing, Request: req}
+		ContentLength: length, Close: closing, Request: req}
 	return into
 }
 
 var crlfcrlf = []byte("\r\n\r\n")
-
-// canonicalKey is http.CanonicalHeaderKey, without allocating for names
-// servers commonly send in another case.
-func canonicalKey(k string) string {
-	switch k {
-	case "ETag":
-		return "Etag"
-	case "WWW-Authenticate":
-		return "Www-Authenticate"
-	case "Content-MD5":
-		return "Content-Md5"
-	case "X-XSS-Protection":
-		return "X-Xss-Protection"
-	case "X-UA-Compatible":
-		return "X-Ua-Compatible"
-	}
-	return http.CanonicalHeaderKey(k)
-}

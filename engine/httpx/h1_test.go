@@ -342,8 +342,25 @@ func fastHeadOf(raw, method string) (fast, std *http.Response, stdErr error) {
 	pc := &h1conn{}
 	pc.br = bufio.NewReaderSize(strings.NewReader(raw), 64<<10)
 	pc.br.Peek(1)
-	fast = pc.fastHead(req, nil)
+	var head Head
+	fast = pc.fastHead(req, new(http.Response), &head)
 	std, stdErr = http.ReadResponse(bufio.NewReader(strings.NewReader(raw)), req)
+	if fast != nil && stdErr == nil {
+		// Get and Has read the lines as the map would be read.
+		for k := range std.Header {
+			for _, name := range []string{k, strings.ToLower(k), strings.ToUpper(k)} {
+				if got, want := head.Get(name), std.Header.Get(name); got != want || !head.Has(name) {
+					return fast, std, fmt.Errorf("Get(%q) = %q, net/http %q", name, got, want)
+				}
+			}
+		}
+		for _, name := range []string{"Connection", "X-None"} {
+			if got, want := head.Get(name), std.Header.Get(name); got != want || head.Has(name) != (want != "" || len(std.Header[name]) > 0) {
+				return fast, std, fmt.Errorf("Get(%q) = %q, net/http %q", name, got, want)
+			}
+		}
+		fast.Header = head.Map()
+	}
 	return fast, std, stdErr
 }
 

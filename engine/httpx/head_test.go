@@ -1,0 +1,51 @@
+package httpx
+
+import (
+	"net/http"
+	"reflect"
+	"testing"
+)
+
+func TestHead(t *testing.T) {
+	lines := "Set-Cookie: a=1\r\nset-cookie:b=2 \r\nConnection: close\r\nX-Empty:\r\n"
+	for _, tc := range []struct {
+		name string
+		head Head
+		// what Last("Set-Cookie"), Get("Connection") and Has("X-Empty") give
+		last, conn string
+		empty      bool
+		none       bool
+		m          http.Header
+	}{
+		{"lines", Head{lines: lines}, "b=2", "close", true, false,
+			http.Header{"Set-Cookie": {"a=1", "b=2"}, "Connection": {"close"}, "X-Empty": {""}}},
+		{"lines, Connection: close left out", Head{lines: lines, noConn: true}, "b=2", "", true, false,
+			http.Header{"Set-Cookie": {"a=1", "b=2"}, "X-Empty": {""}}},
+		{"net/http's map", HeadOf(http.Header{"Set-Cookie": {"a=1", "b=2"}}), "b=2", "", false, false,
+			http.Header{"Set-Cookie": {"a=1", "b=2"}}},
+		{"no header", Head{}, "", "", false, true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := tc.head
+			if got := h.Last("set-cookie"); got != tc.last {
+				t.Errorf("Last = %q, want %q", got, tc.last)
+			}
+			if got := h.Get("Connection"); got != tc.conn {
+				t.Errorf("Get(Connection) = %q, want %q", got, tc.conn)
+			}
+			if got := h.Has("x-empty"); got != tc.empty {
+				t.Errorf("Has(x-empty) = %v, want %v", got, tc.empty)
+			}
+			if h.None() != tc.none {
+				t.Errorf("None = %v, want %v", h.None(), tc.none)
+			}
+			if m := h.Map(); !reflect.DeepEqual(m, tc.m) {
+				t.Errorf("Map = %v, want %v", m, tc.m)
+			}
+			h.Set("Content-Type", "text/plain") // a script's setContentType
+			if got := h.Get("content-type"); got != "text/plain" || h.None() {
+				t.Errorf("after Set: Get = %q, None = %v", got, h.None())
+			}
+		})
+	}
+}
