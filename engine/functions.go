@@ -143,9 +143,38 @@ func propDefault(vu *VU, name, def string) string {
 // ${__P(name,default)}: a property, or the default ("1" when none is given).
 func fnP(_ *templater, args []*Template) (Function, error) {
 	name, def := args[0], optArg(args, 1)
+	if name.Const() && (def == nil || def.Const()) {
+		return &constProp{name: name.Raw(), def: evalOr(def, nil, "1")}, nil
+	}
 	return FuncFunc(func(vu *VU) string {
 		return propDefault(vu, name.Eval(vu), evalOr(def, vu, "1"))
 	}), nil
+}
+
+// constProp is ${__P(name,default)} with constant arguments, the usual
+// ${__P(host,localhost)}: its value changes only when a property is set,
+// so it is kept with the properties' version it was read at and looked up
+// again only when that version is gone. Every virtual user shares it.
+type constProp struct {
+	name, def string
+	last      atomic.Pointer[propValue]
+}
+
+type propValue struct {
+	props   *Props
+	version uint64
+	value   string
+}
+
+func (f *constProp) Eval(vu *VU) string {
+	props := vu.plan.Props
+	v := props.Version() // before reading: a change after it is seen next time
+	if last := f.last.Load(); last != nil && last.version == v && last.props == props {
+		return last.value
+	}
+	s := propDefault(vu, f.name, f.def)
+	f.last.Store(&propValue{props, v, s})
+	return s
 }
 
 // ${__property(name,var,default)}: a property, or the default (the

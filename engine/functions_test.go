@@ -454,3 +454,23 @@ func FuzzTemplate(f *testing.F) {
 		tpl.Eval(fnVU(c, 1, map[string]string{"n": "1"}))
 	})
 }
+
+// ${__P(host)} keeps the value it read until a property is set, by this
+// user or any other.
+func TestPropertyFunctionSeesEverySet(t *testing.T) {
+	c := fnCompiler(map[string]string{"host": "a"})
+	get, _ := c.tp.compile("${__P(host,dflt)}")
+	set, _ := c.tp.compile("${__setProperty(host,b)}")
+	u1, u2 := fnVU(c, 1, nil), fnVU(c, 2, nil)
+	var got []string
+	got = append(got, get.Eval(u1), get.Eval(u2))
+	set.Eval(u2)
+	got = append(got, get.Eval(u1))
+	c.plan.Props.Set("host", " c ")
+	got = append(got, get.Eval(u2))
+	c.plan.Props.Set("other", "x")
+	got = append(got, get.Eval(u1))
+	if want := "a a b c c"; strings.Join(got, " ") != want {
+		t.Errorf("__P over the run = %v, want %s", got, want)
+	}
+}

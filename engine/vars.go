@@ -3,6 +3,7 @@ package engine
 import (
 	"maps"
 	"sync"
+	"sync/atomic"
 )
 
 // symbols numbers every variable name the plan mentions, so that templates
@@ -86,6 +87,10 @@ func (v *Vars) copyFrom(w *Vars) {
 type Props struct {
 	mu sync.RWMutex
 	m  map[string]string
+	// version counts the changes, so that a function reading a property
+	// on every sample (${__P(host)}) can keep its value until one comes,
+	// without the lock and the map lookup.
+	version atomic.Uint64
 }
 
 // NewProps returns properties holding a copy of m.
@@ -107,8 +112,12 @@ func (p *Props) Get(name string) (string, bool) {
 func (p *Props) Set(name, value string) {
 	p.mu.Lock()
 	p.m[name] = value
+	p.version.Add(1)
 	p.mu.Unlock()
 }
+
+// Version changes whenever a property is set.
+func (p *Props) Version() uint64 { return p.version.Load() }
 
 // Snapshot returns a copy of all properties.
 func (p *Props) Snapshot() map[string]string {
