@@ -116,18 +116,11 @@ type Lane struct {
 	gotConn       time.Time
 	firstB        time.Time
 	reused        bool
-	conn          *countingConn
 	read, written atomic.Int64
 	readTimeout   atomic.Int64
 	// what dials started for the lane's requests read
 	dialTimeout atomic.Int64
 	resolver    atomic.Pointer[resolverRef]
-
-	// awaiting: the request in flight has a connection and no response
-	// byte yet. cut: why its connection failed, when the transport then
-	// tried to send it again on another one (see GotConn).
-	awaiting bool
-	cut      error
 
 	req      *Request
 	vals     []string // header values of the request in flight
@@ -271,32 +264,15 @@ func (c *Client) NewLane() *Lane {
 	l.getBody = l.rewind
 	l.trace = &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
-			if l.awaiting {
-				// net/http is sending the request again, on another
-				// connection: the kept-alive one it went out on was closed
-				// or reset, or timed out, before any response (Go retries
-				// idempotent requests then). JMeter's HttpClient does not
-				// retry (httpclient4.retrycount=0): the sample fails with
-				// that cause, and the server sees the request at most once.
-				// Closing this connection before anything is written on it
-				// makes the transport give up.
-				if l.cut == nil {
-					l.cut = l.conn.failure()
-				}
-				info.Conn.Close()
-				return
-			}
-			l.awaiting = true
 			if !info.Reused { // the time to connect; 0 on a reused connection
 				l.gotConn = time.Now()
 			}
 			l.reused = info.Reused
 			if cc, ok := info.Conn.(*countingConn); ok {
-				l.conn = cc
 				cc.take(l)
 			}
 		},
-		GotFirstResponseByte: func() { l.firstB, l.awaiting = time.Now(), false },
+		GotFirstResponseByte: func() { l.firstB = time.Now() },
 	}
 	return l
 }
@@ -370,8 +346,7 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 			l.resolver.Store(&resolverRef{req.Resolve}) // only when the resolver changes
 		}
 	}
-	l.firstB, l.gotConn, l.reused, l.conn = time.Time{}, time.Time{}, false, nil
-	l.awaiting, l.cut = false, nil
+	l.firstB, l.gotConn, l.reused = time.Time{}, time.Time{}, false
 	l.authz = ""
 	if req.Auth != nil && req.Auth.Preemptive && !hasHeader(req.Header, "Authorization") {
 		l.authz = basicAuth(req.Auth)
@@ -394,9 +369,6 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 			}
 		}
 		break
-	}
-	if l.cut != nil { // the transport's retry was cut short (GotConn)
-		err = &url.Error{Op: req.Method, URL: req.URL, Err: l.cut}
 	}
 	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 		// The caller cancelled the request (Stop Test Now, a second

@@ -1,7 +1,6 @@
 package httpx
 
 import (
-	"io"
 	"net"
 	"sync/atomic"
 	"time"
@@ -15,7 +14,6 @@ type countingConn struct {
 	net.Conn
 	owner            atomic.Pointer[Lane]
 	pendRead, pendWr atomic.Int64
-	err              atomic.Pointer[error] // the first read or write error
 
 	// the read deadline: when it was last set and for what timeout (only
 	// the goroutine running the exchange touches these)
@@ -60,9 +58,6 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 	} else {
 		cc.pendRead.Add(int64(n))
 	}
-	if err != nil && n == 0 {
-		cc.fail(err)
-	}
 	return n, err
 }
 
@@ -84,29 +79,7 @@ func (cc *countingConn) Write(p []byte) (int, error) {
 		// socket read timeout does.
 		cc.readDeadline(time.Duration(o.readTimeout.Load()))
 	}
-	if err != nil {
-		cc.fail(err)
-	}
 	return n, err
-}
-
-// failure is the connection's first read or write error; io.EOF (the
-// server closed it without a word) when there was none.
-func (cc *countingConn) failure() error {
-	if cc != nil {
-		if e := cc.err.Load(); e != nil {
-			return *e
-		}
-	}
-	return io.EOF
-}
-
-// fail keeps the connection's first read or write error: the cause to
-// report when the transport gives up on the connection and would quietly
-// send the request again on another one (see the GotConn trace in
-// NewLane).
-func (cc *countingConn) fail(err error) {
-	cc.err.CompareAndSwap(nil, &err)
 }
 
 // take makes l the connection's owner, crediting it with the bytes that
