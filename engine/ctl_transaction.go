@@ -95,6 +95,10 @@ func (t *txCtl) newTransaction(vu *VU) *txSampler {
 	t.spare = nil
 	*ts = txSampler{tc: t}
 	ts.res.Label = t.def.name.Eval(vu)
+	// JMeter's SampleResult takes the thread's name when it is made: a
+	// transaction cut short by "Start Next Thread Loop" has it, and no
+	// thread counts (those come when it ends normally, endTransaction).
+	ts.res.ThreadName = vu.Name
 	ts.res.Success = true
 	ts.res.Transaction = true
 	ts.res.Start = vu.now()
