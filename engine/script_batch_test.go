@@ -32,7 +32,7 @@ func TestScriptBatchPlans(t *testing.T) {
 	dir := batchDir(t)
 	for _, tc := range scriptBatchPlans {
 		t.Run(tc.name, func(t *testing.T) {
-			got := runBatch(t, dir, tc.name, nil)
+			got := runBatch(t, dir, tc.name, nil, false)
 			compared := 0
 			for _, ext := range []string{".csv", ".xml"} {
 				want, err := os.ReadFile(filepath.Join(dir, tc.name+ext))

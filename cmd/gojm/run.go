@@ -177,11 +177,13 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	if err != nil {
 		return &exitErr{exitUsage, err}
 	}
+	// -l and the plan's listeners share a file they both name.
+	files := &report.ResultFiles{}
 	if jtlPath != "" {
 		if st, err := os.Stat(jtlPath); err == nil && st.Size() > 0 {
 			fmt.Fprintf(stderr, "gojm: %s exists: appending this run's results to it, as JMeter does (-f deletes it first)\n", jtlPath)
 		}
-		w, err := report.OpenResultFile(jtlPath, saveCfg, p.SampleVars)
+		w, err := files.Open(jtlPath, saveCfg, p.SampleVars)
 		if err != nil {
 			return fmt.Errorf("cannot write the results file %s (%w); choose another with -l", jtlPath, err)
 		}
@@ -224,7 +226,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	if dashErrors != nil {
 		sinks = append(sinks, dashErrors)
 	}
-	listeners, graphs, err := planListeners(p, outDir, saveCfg)
+	listeners, graphs, err := planListeners(p, files, outDir, saveCfg)
 	if err != nil {
 		sinks.Close()
 		return err
@@ -294,7 +296,7 @@ type graph struct {
 
 // planListeners opens the plan's own listeners: results files where the
 // plan names them, a Graph Results chart for each Graph Results listener.
-func planListeners(p *engine.Plan, outDir string, base report.SaveConfig) ([]report.Sink, []graph, error) {
+func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, base report.SaveConfig) ([]report.Sink, []graph, error) {
 	sinks := make([]report.Sink, len(p.Listeners))
 	var graphs []graph
 	for i, l := range p.Listeners {
@@ -306,7 +308,7 @@ func planListeners(p *engine.Plan, outDir string, base report.SaveConfig) ([]rep
 			if l.Save != nil {
 				cfg, _ = report.CollectorSaveConfig(l.Save, base)
 			}
-			s, err := report.OpenResultFile(l.Filename, cfg, p.SampleVars)
+			s, err := files.Open(l.Filename, cfg, p.SampleVars)
 			if err != nil {
 				for _, o := range sinks[:i] {
 					if o != nil {
