@@ -3,8 +3,6 @@ package engine
 import (
 	"fmt"
 	"html"
-	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -158,21 +156,12 @@ func (t *sampleView) text(f field) string {
 	return ""
 }
 
-// header is the sample's response header as a map; nil when it has none.
-func (t *sampleView) header() http.Header {
-	if t.head == nil {
-		return nil
-	}
-	return t.head.Map()
-}
-
 // responseHeaders renders the response headers as JMeter shows them: the
-// status line, then one "Name: value" line per header, each ending in \n.
-// Headers come sorted by their canonical names (a head net/http read keeps
-// neither the order nor the spelling of the names on the wire).
+// status line, then one "Name: value" line per header, each ending in \n,
+// in the order and spelling they came in (sorted by name for a head
+// net/http read, which keeps neither).
 func (t *sampleView) responseHeaders() string {
-	header := t.header()
-	if header == nil && t.s.Code == "" {
+	if (t.head == nil || t.head.None()) && t.s.Code == "" {
 		return ""
 	}
 	if _, err := strconv.Atoi(t.s.Code); err != nil {
@@ -186,29 +175,10 @@ func (t *sampleView) responseHeaders() string {
 		b.WriteString(t.s.Message)
 	}
 	b.WriteByte('\n')
-	names := make([]string, 0, len(header))
-	for k := range header {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
-		for _, v := range header[k] {
-			b.WriteString(k)
-			b.WriteString(": ")
-			b.WriteString(v)
-			b.WriteByte('\n')
-		}
+	if t.head != nil {
+		b.WriteString(t.head.Text())
 	}
 	return b.String()
-}
-
-// headerCount is the number of header lines (for JMeter's header size).
-func (t *sampleView) headerCount() int {
-	n := 0
-	for _, v := range t.header() {
-		n += len(v)
-	}
-	return n
 }
 
 // headersSize is JMeter's SampleResult.getHeadersSize for an HTTP sample:
@@ -218,7 +188,7 @@ func (t *sampleView) headersSize() int64 {
 	if h == "" {
 		return 0
 	}
-	return int64(len(h) + t.headerCount() + 1 + 2)
+	return int64(len(h) + strings.Count(h, "\n") + 2)
 }
 
 // bodySize is JMeter's getBodySizeAsLong: received bytes less the headers.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"regexp"
 	"strconv"
@@ -295,6 +296,10 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	if !first && !following {
 		req.KeepBody = keepParsable // a resource is read only for its own resources
 	}
+	if c.vu.details() {
+		// the results file keeps every response's data and request head
+		req.KeepBody, req.KeepHead = keepAll, true
+	}
 	for _, hd := range c.headers {
 		if first && c.dropCT && strings.EqualFold(hd.Name, "Content-Type") {
 			continue
@@ -339,6 +344,9 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	s.URL = res.URL
 	hp.head = res.Head
 	hp.body = res.Body
+	if c.vu.details() {
+		s.Detail = httpDetail(ln, req, res)
+	}
 	if res.Err != nil && res.Status == 0 {
 		var fe *httpx.FileError
 		if errors.As(res.Err, &fe) {
@@ -533,6 +541,13 @@ func (c *httpCall) followRedirects(ln *httpLane, depth int, s *report.Sample, hp
 	s.Code, s.Message = last.Code, last.Message
 	s.Success = last.Success
 	s.DataType = last.DataType
+	if first.Detail != nil && last.Detail != nil {
+		// JMeter's container is a copy of the first response that takes
+		// the last one's headers, data, method and query string.
+		d := *last.Detail
+		d.Cookies, d.Redirect = first.Detail.Cookies, first.Detail.Redirect
+		s.Detail = &d
+	}
 	*hp = lastHop
 }
 
@@ -614,6 +629,53 @@ func (ln *httpLane) requestHeaders() string {
 		b.WriteString(h.Name)
 		b.WriteString(": ")
 		b.WriteString(h.Value)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// httpDetail is what an XML results file keeps of an exchange besides the
+// sample's attributes, as JMeter's HTTPSampleResult holds it: the status
+// line and header fields as they came, the plan's request headers, the
+// body, the Cookie header sent, the method, the query string (the body of
+// a request that has one) and a redirect's Location.
+func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Detail {
+	d := &report.Detail{RequestHeaders: sentHeaders(res.RequestHead), ResponseData: bytes.Clone(res.Body),
+		Cookies: res.Cookies, Method: req.Method}
+	if res.RequestHead == "" { // sent through net/http's Client (Redirect Automatically)
+		d.RequestHeaders = ln.requestHeaders()
+	}
+	if res.Status != 0 {
+		line := "HTTP/1.1 " + strconv.Itoa(res.Status)
+		if res.Message != "" {
+			line += " " + res.Message
+		}
+		d.ResponseHeaders = line + "\n" + res.Head.Text()
+		if isRedirect(res.Status, req.Method) {
+			d.Redirect = res.Head.Last("Location")
+		}
+	}
+	if len(req.Body) > 0 {
+		d.QueryString = string(req.Body)
+	} else if _, q, ok := strings.Cut(req.URL, "?"); ok {
+		d.QueryString, _, _ = strings.Cut(q, "#")
+	}
+	return d
+}
+
+// sentHeaders is a request head as JMeter's requestHeader shows it: the
+// header fields without the request line and the cookies (JMeter keeps
+// those apart), one per line ending in "\n".
+func sentHeaders(head string) string {
+	_, fields, _ := strings.Cut(head, "\r\n")
+	var b strings.Builder
+	for rest := fields; rest != ""; {
+		line, more, _ := strings.Cut(rest, "\r\n")
+		rest = more
+		if line == "" || len(line) > 7 && strings.EqualFold(line[:7], "Cookie:") {
+			continue
+		}
+		b.WriteString(line)
 		b.WriteByte('\n')
 	}
 	return b.String()

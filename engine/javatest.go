@@ -99,6 +99,7 @@ func (j *javaTest) sample(vu *VU, r *result) {
 	}
 	data := j.samplerData.Eval(vu)
 	r.SentBytes = int64(len(data))
+	r.samplerData = data
 	if d := j.resultData.Eval(vu); d != "" {
 		r.body = append(r.body[:0], d...)
 		r.Bytes = int64(len(d))

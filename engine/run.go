@@ -21,6 +21,10 @@ type RunOptions struct {
 	Listeners []report.Sink
 	// Tick is how often Ticker sinks are told the time (default 1 s).
 	Tick time.Duration
+	// Detail makes every sample carry its report.Detail (headers, response
+	// and sampler data), for XML results files that save them; it costs a
+	// copy of every response body.
+	Detail bool
 }
 
 // Run is a plan being run.
@@ -52,12 +56,14 @@ type Run struct {
 	sharedMu sync.Mutex
 	locks    map[string]*namedLock
 	shared   map[any]any
+	// detail: samples carry their report.Detail (RunOptions.Detail).
+	detail bool
 }
 
 // Start runs p in the background, sending every sample to sink. Cancelling
 // ctx aborts the run as Abort does.
 func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run {
-	r := &Run{plan: p, base: ctx, done: make(chan struct{}), start: time.Now()}
+	r := &Run{plan: p, base: ctx, done: make(chan struct{}), start: time.Now(), detail: opt.Detail}
 	r.hard, r.abort = context.WithCancelCause(ctx)
 	r.soft, r.stop = context.WithCancelCause(r.hard)
 	tick := opt.Tick

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"time"
 
 	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
 )
 
 // scope is everything that applies to one sampler, resolved by JMeter's
@@ -250,6 +252,9 @@ func (vu *VU) execute(n *samplerNode, ts *txSampler) {
 func (vu *VU) notify(r *result, sc *scope) {
 	r.Listeners = sc.notify
 	r.Vars = vu.sampleVars()
+	if vu.details() && r.Detail == nil { // an HTTP sample has its own (httpCall.fetch)
+		r.Detail = &report.Detail{ResponseData: bytes.Clone(r.body), SamplerData: r.samplerData}
+	}
 	vu.handOver(&r.Sample)
 	for _, t := range sc.txs {
 		if c, ok := vu.ctls[t.index].(*txCtl); ok {

@@ -302,6 +302,7 @@ func (s *scriptElem) run(vu *VU, env *script.Env) (script.Value, error) {
 		text := ""
 		if s.text != nil {
 			text = s.text.Eval(vu)
+			vu.ext.script.text = text
 		}
 		if strings.TrimSpace(text) == "" {
 			return script.Value{Null: true}, nil
@@ -319,6 +320,7 @@ func (s *scriptElem) runJexl(vu *VU, env *script.Env) (script.Value, error) {
 	src := ""
 	if p == nil {
 		src = s.text.Eval(vu)
+		vu.ext.script.text = src
 		var err error
 		if p, err = jexlPrograms.get(src); err != nil {
 			return script.Value{}, &script.ScriptError{Class: "javax.script.ScriptException", Message: err.Error()}
@@ -510,6 +512,35 @@ func (s *scriptElem) sample(vu *VU, r *result) {
 		r.Bytes = cur.Bytes
 	}
 	st.globals = env.Globals[:0]
+	if vu.details() {
+		r.samplerData = s.textOfRun(st)
+	}
+}
+
+// textOfRun is the script text the last run ran, its ${…} replaced:
+// JMeter's samplerData of a script sampler ("" for a script file).
+func (s *scriptElem) textOfRun(st *scriptVU) string {
+	switch {
+	case s.text == nil:
+		return ""
+	case s.text.Const():
+		return s.text.Raw()
+	case s.holeProg == nil:
+		return st.text
+	}
+	var b strings.Builder
+	i := 0
+	for _, p := range s.text.parts {
+		if p.kind == litPart {
+			b.WriteString(p.lit)
+			continue
+		}
+		if i < len(st.holes) {
+			b.WriteString(st.holes[i])
+		}
+		i++
+	}
+	return b.String()
 }
 
 // scriptGlobalText is toString of a global read back (null reads "null").

@@ -75,6 +75,7 @@ type scriptVU struct {
 	subs    []script.Result
 	timing  sampleTiming
 	holes   []string // hole values of the run
+	text    string   // the text a run made from ${…} (no holes), for samplerData
 }
 
 // sampleTiming is a script sampler's clock, which SampleResult.sampleStart()

@@ -66,6 +66,9 @@ type result struct {
 	body    []byte
 	head    httpx.Head // the response header, when the sample has one
 	reqHead string
+	// samplerData is what the sampler says it sent, for XML results
+	// (JMeter's samplerData); "" for none.
+	samplerData string
 	// msgSet records that an assertion has set the failure message: the
 	// JTL keeps the first one set, even an empty one.
 	msgSet bool
@@ -94,6 +97,10 @@ func (vu *VU) running() bool { return !vu.stopped && vu.soft.Err() == nil }
 
 // stopThread ends the thread after what it is doing.
 func (vu *VU) stopThread() { vu.stopped = true }
+
+// details reports whether samples carry their report.Detail (a results
+// file saves headers or data; RunOptions.Detail).
+func (vu *VU) details() bool { return vu.run != nil && vu.run.detail }
 
 // now is the virtual user's clock.
 func (vu *VU) now() time.Time { return time.Now() }

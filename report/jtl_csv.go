@@ -29,8 +29,7 @@ const (
 // out what is buffered, so a file being watched stays at most a tick late.
 // Not safe for concurrent use (sinks are fed by one goroutine).
 type CSVWriter struct {
-	w      io.Writer
-	closer io.Closer
+	out    *jtlOut
 	cols   []column
 	nvars  int
 	delim  byte
@@ -38,8 +37,20 @@ type CSVWriter struct {
 	loc    *time.Location
 	host   string
 	subs   bool
+}
+
+// jtlOut is a results file's output: the buffer whole rows (or samples)
+// are encoded into and the file they are written to. Writers of listeners
+// naming the same file share it (ResultFiles).
+type jtlOut struct {
+	w      io.Writer
+	closer io.Closer
 	buf    []byte
 	err    error
+}
+
+func newJTLOut(w io.Writer) *jtlOut {
+	return &jtlOut{w: w, buf: make([]byte, 0, jtlBufferSize)}
 }
 
 // NewCSVWriter returns a CSVWriter with JMeter 5.6's default columns and a
@@ -58,20 +69,19 @@ func NewCSVWriterConfig(w io.Writer, cfg SaveConfig, varNames []string) (*CSVWri
 		return nil, err
 	}
 	if cfg.FieldNames {
-		cw.buf = append(cw.buf, cfg.CSVHeader(varNames)...)
-		cw.buf = append(cw.buf, '\n')
+		cw.out.buf = append(cw.out.buf, cfg.CSVHeader(varNames)...)
+		cw.out.buf = append(cw.out.buf, '\n')
 	}
 	return cw, nil
 }
 
 func newCSVWriter(w io.Writer, cfg SaveConfig, nvars int) (*CSVWriter, error) {
 	cw := &CSVWriter{
-		w:     w,
+		out:   newJTLOut(w),
 		cols:  cfg.columns(),
 		nvars: nvars,
 		delim: cfg.delim(),
 		subs:  cfg.SubResults,
-		buf:   make([]byte, 0, jtlBufferSize),
 		loc:   time.Local,
 	}
 	if cfg.Timestamp && cfg.TimestampFormat != "" && cfg.TimestampFormat != "ms" {
@@ -106,7 +116,7 @@ func openCSV(path string, cfg SaveConfig, varNames []string) (*CSVWriter, error)
 		f.Close()
 		return nil, err
 	}
-	cw.closer = f
+	cw.out.closer = f
 	return cw, nil
 }
 
@@ -141,14 +151,14 @@ func openAppend(path string) (*os.File, bool, error) {
 
 // Add encodes s (and its sub-results) as rows.
 func (cw *CSVWriter) Add(s *Sample) {
-	if cw.err != nil {
+	if cw.out.err != nil {
 		return
 	}
 	cw.row(s, s.Vars)
 	if cw.subs {
 		cw.subRows(s, s.Vars, 0)
 	}
-	if len(cw.buf) >= jtlFlushAt {
+	if len(cw.out.buf) >= jtlFlushAt {
 		cw.flush()
 	}
 }
@@ -164,7 +174,7 @@ func (cw *CSVWriter) subRows(s *Sample, vars []string, depth int) {
 }
 
 func (cw *CSVWriter) row(s *Sample, vars []string) {
-	b := cw.buf
+	b := cw.out.buf
 	d := cw.delim
 	for i, c := range cw.cols {
 		if i > 0 {
@@ -241,7 +251,7 @@ func (cw *CSVWriter) row(s *Sample, vars []string) {
 			b = append(b, "null"...) // JMeter's text for an unset variable
 		}
 	}
-	cw.buf = append(b, '\n')
+	cw.out.buf = append(b, '\n')
 }
 
 // millis is d in whole milliseconds, as JMeter records durations.
@@ -279,33 +289,33 @@ func (cw *CSVWriter) Tick(time.Time) { cw.flush() }
 // Flush writes out the buffered rows.
 func (cw *CSVWriter) Flush() error {
 	cw.flush()
-	return cw.err
+	return cw.out.err
 }
 
 func (cw *CSVWriter) flush() {
-	if cw.err != nil || len(cw.buf) == 0 {
+	if cw.out.err != nil || len(cw.out.buf) == 0 {
 		return
 	}
-	_, err := cw.w.Write(cw.buf)
+	_, err := cw.out.w.Write(cw.out.buf)
 	if err != nil {
-		cw.err = fmt.Errorf("jtl: %w", err)
+		cw.out.err = fmt.Errorf("jtl: %w", err)
 	}
-	cw.buf = cw.buf[:0]
+	cw.out.buf = cw.out.buf[:0]
 }
 
 // Close writes out the buffered rows and closes the file OpenJTL opened.
 // It returns the first error met while writing.
 func (cw *CSVWriter) Close() error {
 	cw.flush()
-	err := cw.err
-	if cw.closer != nil {
-		if cerr := cw.closer.Close(); cerr != nil && err == nil {
+	err := cw.out.err
+	if cw.out.closer != nil {
+		if cerr := cw.out.closer.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("jtl: %w", cerr)
 		}
-		cw.closer = nil
+		cw.out.closer = nil
 	}
-	if cw.err == nil {
-		cw.err = errClosed
+	if cw.out.err == nil {
+		cw.out.err = errClosed
 	}
 	return err
 }

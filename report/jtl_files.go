@@ -2,42 +2,73 @@ package report
 
 import "path/filepath"
 
-// ResultFiles opens results files for a run. Every opener of the same file
-// shares one writer, as JMeter's ResultCollectors share one per file name:
-// the file gets one header (XML: one root element), and each listener's
-// samples go in as whole rows, in the order the listeners receive them.
-// Two writers on one file would each write a header and interleave their
-// buffers mid-row. The first opener's save configuration sets the file's
-// format and columns; JMeter formats each listener's rows by its own, and
-// a file mixing two layouts serves no one. Not safe for concurrent use.
+// ResultFiles opens results files for a run. Listeners naming the same
+// file share it, as JMeter's ResultCollectors share one writer per file
+// name: the file gets one header (XML: one root element) from its first
+// opener, and each listener's samples go into the same buffer as whole
+// rows, in the order the listeners receive them, each encoded by that
+// listener's own save configuration. Two writers of their own would each
+// write a header and interleave their buffers mid-row. Not safe for
+// concurrent use.
 type ResultFiles struct {
-	open map[string]Sink
+	open   map[string]*jtlOut
+	detail bool
 }
 
-// Open opens path as OpenResultFile does, or returns the way into the
-// writer already open on it. The first opener's sink writes, flushes and
-// closes the file; the others' Close does nothing.
+// SavesDetail reports whether a file opened so far keeps some part of the
+// samples' Detail (SaveConfig.SavesDetail).
+func (rf *ResultFiles) SavesDetail() bool { return rf.detail }
+
+// Open opens path as OpenResultFile does, or, when it is open already,
+// returns a writer for cfg into it. The first opener's sink writes out,
+// ends and closes the file; the others' Close does nothing.
 func (rf *ResultFiles) Open(path string, cfg SaveConfig, varNames []string) (Sink, error) {
+	rf.detail = rf.detail || cfg.SavesDetail()
 	key, err := filepath.Abs(path)
 	if err != nil {
 		key = filepath.Clean(path)
 	}
-	if s, ok := rf.open[key]; ok {
-		return alias{s}, nil
+	if out, ok := rf.open[key]; ok {
+		return joinOut(out, cfg, varNames)
 	}
 	s, err := OpenResultFile(path, cfg, varNames)
 	if err != nil {
 		return nil, err
 	}
 	if rf.open == nil {
-		rf.open = map[string]Sink{}
+		rf.open = map[string]*jtlOut{}
 	}
-	rf.open[key] = s
+	switch w := s.(type) {
+	case *CSVWriter:
+		rf.open[key] = w.out
+	case *XMLWriter:
+		rf.open[key] = w.out
+	}
 	return s, nil
 }
 
-// alias is a further opener's way into a shared results file. It is no
-// Ticker: the first opener's sink flushes the file.
-type alias struct{ Sink }
+// joinOut returns a writer for cfg into an open file, without the opening
+// lines the file has already.
+func joinOut(out *jtlOut, cfg SaveConfig, varNames []string) (Sink, error) {
+	if cfg.XML {
+		xw, err := newXMLWriter(nil, cfg, varNames)
+		if err != nil {
+			return nil, err
+		}
+		xw.out = out
+		return joined{xw}, nil
+	}
+	cw, err := newCSVWriter(nil, cfg, len(varNames))
+	if err != nil {
+		return nil, err
+	}
+	cw.out = out
+	return joined{cw}, nil
+}
 
-func (alias) Close() error { return nil }
+// joined is a further listener's writer into a shared results file. It is
+// no Ticker and its Close does nothing: the first opener's sink writes
+// the file out, ends and closes it.
+type joined struct{ Sink }
+
+func (joined) Close() error { return nil }

@@ -68,3 +68,34 @@ func TestResultFilesShareAFile(t *testing.T) {
 		})
 	}
 }
+
+// Each listener's rows follow its own save configuration, as JMeter's do.
+func TestResultFilesEachListenerItsColumns(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var rf ResultFiles
+	full := DefaultSaveConfig()
+	short := SaveConfig{Label: true, Code: true, Delimiter: ','}
+	a, err := rf.Open("out.csv", full, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := rf.Open("out.csv", short, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Sample{Label: "x", Code: "200", Start: time.UnixMilli(1e12), Success: true, ThreadName: "T 1-1"}
+	a.Add(s)
+	b.Add(s)
+	if rf.SavesDetail() {
+		t.Error("SavesDetail with CSV files")
+	}
+	b.Close()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile("out.csv")
+	lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "timeStamp,") || !strings.Contains(lines[1], "T 1-1") || lines[2] != "x,200" {
+		t.Errorf("file:\n%s\nwant the header, the full row, then x,200", got)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 const (
@@ -22,20 +23,19 @@ const (
 // JMeter's order (t it lt ct ts s lb rc rm tn dt by sby ng na, then sample
 // variables), nested <assertionResult> elements and sub-samples, and the
 // <java.net.URL> element, indented and escaped as JMeter's XStream writer
-// does. Response data, sampler data and headers are not kept in a Sample and
-// are never written.
+// does. When the configuration asks for them, the response and request
+// headers, response data (of every sample, or of failed ones) and sampler
+// data of the sample's Detail come before the URL, as JMeter 5.6 writes
+// them.
 //
 // Like CSVWriter it writes only whole samples and flushes on Tick; Close
 // ends the document.
 type XMLWriter struct {
-	w      io.Writer
-	closer io.Closer
+	out    *jtlOut
 	cfg    SaveConfig
 	vars   []string // attribute names of the sample variables
 	layout string
 	host   string
-	buf    []byte
-	err    error
 }
 
 // NewXMLWriter returns an XMLWriter with JMeter 5.6's default fields (the
@@ -56,7 +56,7 @@ func NewXMLWriterConfig(w io.Writer, cfg SaveConfig, varNames []string) (*XMLWri
 }
 
 func newXMLWriter(w io.Writer, cfg SaveConfig, varNames []string) (*XMLWriter, error) {
-	xw := &XMLWriter{w: w, cfg: cfg, buf: make([]byte, 0, jtlBufferSize)}
+	xw := &XMLWriter{out: newJTLOut(w), cfg: cfg}
 	for _, v := range varNames {
 		xw.vars = append(xw.vars, xstreamName(v))
 	}
@@ -73,12 +73,12 @@ func newXMLWriter(w io.Writer, cfg SaveConfig, varNames []string) (*XMLWriter, e
 }
 
 func (xw *XMLWriter) start() {
-	xw.buf = append(xw.buf, xmlHeader...)
+	xw.out.buf = append(xw.out.buf, xmlHeader...)
 	if xw.cfg.XMLPI != "" {
-		xw.buf = append(xw.buf, xw.cfg.XMLPI...)
-		xw.buf = append(xw.buf, '\n')
+		xw.out.buf = append(xw.out.buf, xw.cfg.XMLPI...)
+		xw.out.buf = append(xw.out.buf, '\n')
 	}
-	xw.buf = append(xw.buf, xmlResultsOpen...)
+	xw.out.buf = append(xw.out.buf, xmlResultsOpen...)
 }
 
 // OpenXMLJTL opens path for an XML JTL. As JMeter does, an existing file's
@@ -99,7 +99,7 @@ func OpenXMLJTL(path string, cfg SaveConfig, varNames []string) (*XMLWriter, err
 		f.Close()
 		return nil, err
 	}
-	xw.closer = f
+	xw.out.closer = f
 	if !trimmed {
 		xw.start()
 	}
@@ -145,12 +145,12 @@ func trimXMLEnd(path string) (bool, error) {
 
 // Add encodes s with its assertion results and sub-samples.
 func (xw *XMLWriter) Add(s *Sample) {
-	if xw.err != nil {
+	if xw.out.err != nil {
 		return
 	}
-	xw.buf = xw.sample(xw.buf, s, s.Vars, 0)
-	xw.buf = append(xw.buf, '\n')
-	if len(xw.buf) >= jtlFlushAt {
+	xw.out.buf = xw.sample(xw.out.buf, s, s.Vars, 0)
+	xw.out.buf = append(xw.out.buf, '\n')
+	if len(xw.out.buf) >= jtlFlushAt {
 		xw.flush()
 	}
 }
@@ -248,9 +248,20 @@ func (xw *XMLWriter) sample(b []byte, s *Sample, vars []string, depth int) []byt
 		}
 		b = str(b, v, val)
 	}
+	http := s.URL != ""
+	// JMeter 5.6's SampleSaveConfiguration.saveResponseData and
+	// saveSamplerData: on error, both.
+	data := c.ResponseData || c.ResponseDataOnError && !s.Success
+	sdata := c.SamplerData || c.ResponseDataOnError && !s.Success
+	d := s.Detail
+	if d == nil {
+		d = &noDetail
+	}
 	children := c.Assertions && len(s.Assertions) > 0 ||
 		c.SubResults && len(s.Sub) > 0 ||
-		c.URL && s.URL != ""
+		c.URL && http ||
+		c.ResponseHeaders || c.RequestHeaders || data || c.FileName ||
+		sdata && (http || d.SamplerData != "")
 	if !children {
 		return append(b, "/>"...)
 	}
@@ -267,7 +278,46 @@ func (xw *XMLWriter) sample(b []byte, s *Sample, vars []string, depth int) []byt
 			b = xw.sample(b, sub, vars, depth+1)
 		}
 	}
-	if c.URL && s.URL != "" {
+	elem := func(b []byte, name, v string) []byte {
+		b = append(b, '\n')
+		b = indent(b, depth+1)
+		b = append(b, '<')
+		b = append(b, name...)
+		b = append(b, ` class="java.lang.String"`...)
+		if v == "" {
+			return append(b, "/>"...)
+		}
+		b = append(b, '>')
+		b = appendXMLText(b, v, false)
+		b = append(b, "</"...)
+		b = append(b, name...)
+		return append(b, '>')
+	}
+	if c.ResponseHeaders {
+		b = elem(b, "responseHeader", d.ResponseHeaders)
+	}
+	if c.RequestHeaders {
+		b = elem(b, "requestHeader", d.RequestHeaders)
+	}
+	if data {
+		b = elem(b, "responseData", responseText(s.DataType, d.ResponseData))
+	}
+	if c.FileName {
+		b = elem(b, "responseFile", "") // gojm saves no response to a file
+	}
+	if sdata {
+		if http {
+			b = elem(b, "cookies", d.Cookies)
+			b = elem(b, "method", d.Method)
+			b = elem(b, "queryString", d.QueryString)
+			if d.Redirect != "" {
+				b = elem(b, "redirectLocation", d.Redirect)
+			}
+		} else if d.SamplerData != "" {
+			b = elem(b, "samplerData", d.SamplerData)
+		}
+	}
+	if c.URL && http {
 		b = append(b, '\n')
 		b = indent(b, depth+1)
 		b = append(b, "<java.net.URL>"...)
@@ -279,6 +329,25 @@ func (xw *XMLWriter) sample(b []byte, s *Sample, vars []string, depth int) []byt
 	b = append(b, "</"...)
 	b = append(b, name...)
 	return append(b, '>')
+}
+
+var noDetail Detail
+
+// responseText is response data as JMeter's XML keeps it: text as it is
+// (bytes that are not UTF-8 read as ISO-8859-1, JMeter's default
+// encoding), anything else as a note.
+func responseText(dataType string, data []byte) string {
+	if dataType != "text" {
+		return "Non-TEXT response data, cannot record: (" + dataType + ")"
+	}
+	if utf8.Valid(data) {
+		return string(data)
+	}
+	r := make([]rune, len(data))
+	for i, c := range data {
+		r[i] = rune(c)
+	}
+	return string(r)
 }
 
 func (xw *XMLWriter) assertion(b []byte, a *AssertionResult, depth int) []byte {
@@ -376,35 +445,35 @@ func (xw *XMLWriter) Tick(time.Time) { xw.flush() }
 // Flush writes out the buffered samples.
 func (xw *XMLWriter) Flush() error {
 	xw.flush()
-	return xw.err
+	return xw.out.err
 }
 
 func (xw *XMLWriter) flush() {
-	if xw.err != nil || len(xw.buf) == 0 {
+	if xw.out.err != nil || len(xw.out.buf) == 0 {
 		return
 	}
-	if _, err := xw.w.Write(xw.buf); err != nil {
-		xw.err = fmt.Errorf("jtl: %w", err)
+	if _, err := xw.out.w.Write(xw.out.buf); err != nil {
+		xw.out.err = fmt.Errorf("jtl: %w", err)
 	}
-	xw.buf = xw.buf[:0]
+	xw.out.buf = xw.out.buf[:0]
 }
 
 // Close ends the document, writes everything out and closes the file
 // OpenXMLJTL opened.
 func (xw *XMLWriter) Close() error {
-	if xw.err == nil {
-		xw.buf = append(xw.buf, "\n"+xmlResultsEnd+"\n"...)
+	if xw.out.err == nil {
+		xw.out.buf = append(xw.out.buf, "\n"+xmlResultsEnd+"\n"...)
 	}
 	xw.flush()
-	err := xw.err
-	if xw.closer != nil {
-		if cerr := xw.closer.Close(); cerr != nil && err == nil {
+	err := xw.out.err
+	if xw.out.closer != nil {
+		if cerr := xw.out.closer.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("jtl: %w", cerr)
 		}
-		xw.closer = nil
+		xw.out.closer = nil
 	}
-	if xw.err == nil {
-		xw.err = errClosed
+	if xw.out.err == nil {
+		xw.out.err = errClosed
 	}
 	return err
 }

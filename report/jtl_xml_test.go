@@ -20,6 +20,56 @@ func TestXMLWriterGolden(t *testing.T) {
 	golden(t, "default.xml", buf.Bytes())
 }
 
+// What JMeter 5.6 adds to each sample when the save configuration asks
+// for headers, data and file names: an element per part in JMeter's order,
+// empty ones closed at once; an HTTP sample's cookies, method, query
+// string and redirect location where another keeps its sampler data;
+// response data only of failed samples with response_data.on_error.
+func TestXMLWriterDetailGolden(t *testing.T) {
+	withDetail := func() []*Sample {
+		ss := fixture()
+		ss[0].Detail = &Detail{ResponseHeaders: "HTTP/1.1 200 OK\nContent-Type: text/html\n",
+			RequestHeaders: "Host: 127.0.0.1:8080\n", ResponseData: []byte("<p>caf\xe9 & \"tea\"</p>"),
+			Cookies: "sid=1", Method: "GET"}
+		ss[1].Detail = &Detail{ResponseHeaders: "HTTP/1.1 500 Internal Server Error\n", Method: "GET",
+			QueryString: "q=a,b&x=\"y\"", ResponseData: []byte("boom")}
+		ss[2].Sub[0].Detail = &Detail{Method: "POST", QueryString: "u=al", Redirect: "/home"}
+		ss = append(ss, &Sample{Start: ss[0].Start, Label: "java", Code: "200", Success: true, DataType: "bin",
+			Detail: &Detail{ResponseData: []byte{0, 1}, SamplerData: "in\nput"}})
+		return ss
+	}
+	for _, tc := range []struct {
+		golden string
+		cfg    func(*SaveConfig)
+	}{
+		{"detail.xml", func(c *SaveConfig) {
+			c.ResponseHeaders, c.RequestHeaders, c.ResponseData, c.SamplerData, c.FileName = true, true, true, true, true
+		}},
+		{"detail-onerror.xml", func(c *SaveConfig) { c.ResponseDataOnError = true }},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			cfg := DefaultSaveConfig()
+			cfg.XML = true
+			tc.cfg(&cfg)
+			if !cfg.SavesDetail() {
+				t.Fatal("the configuration saves no detail")
+			}
+			var buf bytes.Buffer
+			w, err := NewXMLWriterConfig(&buf, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range withDetail() {
+				w.Add(s)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.golden, buf.Bytes())
+		})
+	}
+}
+
 func TestAppendXMLText(t *testing.T) {
 	tests := []struct {
 		in         string

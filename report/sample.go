@@ -39,6 +39,25 @@ type Sample struct {
 	Sub []*Sample
 	// Assertions holds assertion results, for XML output.
 	Assertions []AssertionResult
+	// Detail is what an XML results file may keep besides the attributes;
+	// nil unless one saves any of it (SaveConfig.SavesDetail).
+	Detail *Detail
+}
+
+// Detail is what JMeter's XML results keep of a sample besides its
+// attributes: the response and request headers, the response data and the
+// sampler data; for an HTTP sample (Sample.URL set) the cookies sent, the
+// method, the query string and the redirect location instead of the
+// sampler data.
+type Detail struct {
+	ResponseHeaders string // the status line and fields, one per line
+	RequestHeaders  string
+	ResponseData    []byte
+	SamplerData     string // "" for none
+	Cookies         string
+	Method          string
+	QueryString     string
+	Redirect        string // the Location of a redirect, "" for none
 }
 
 // AssertionResult is the outcome of one assertion on a sample.

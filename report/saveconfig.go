@@ -89,6 +89,12 @@ type SaveConfig struct {
 	XMLPI     string // processing instruction after the XML header
 }
 
+// SavesDetail reports whether results written with c keep some part of a
+// sample's Detail (only XML results do).
+func (c SaveConfig) SavesDetail() bool {
+	return c.XML && (c.ResponseHeaders || c.RequestHeaders || c.ResponseData || c.ResponseDataOnError || c.SamplerData)
+}
+
 // DefaultSaveConfig returns JMeter 5.6's default save configuration (an
 // empty jmeter.properties): CSV with a header and the 17 default columns.
 func DefaultSaveConfig() SaveConfig {

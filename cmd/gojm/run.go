@@ -242,7 +242,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		return err
 	}
 	fmt.Fprintf(summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
-	r := engine.Start(context.Background(), p, sinks, engine.RunOptions{Listeners: listeners})
+	r := engine.Start(context.Background(), p, sinks, engine.RunOptions{Listeners: listeners, Detail: files.SavesDetail()})
 	runRef.Store(r)
 	lv.attach(r)
 	stopOnSignal(r, stderr, f.grace)

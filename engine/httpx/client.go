@@ -70,6 +70,8 @@ type Request struct {
 	KeepBody func(contentType string) bool
 	// MD5 replaces a kept body by the hex MD5 of the whole body.
 	MD5 bool
+	// KeepHead asks for the request head as written, in Result.RequestHead.
+	KeepHead bool
 	// Auth answers authentication challenges; nil: none.
 	Auth *Credentials
 	// Resolve overrides the system resolver; nil: the system's.
@@ -78,17 +80,22 @@ type Request struct {
 
 // Result is what one exchange measured. Durations are monotonic.
 type Result struct {
-	Start     time.Time
-	Elapsed   time.Duration // start to the last body byte
-	Latency   time.Duration // start to the first response byte (connect included)
-	Connect   time.Duration // start until a new connection was ready; 0 when reused
-	Status    int
-	Message   string // reason phrase, e.g. "OK"
-	Head      Head   // the response's header
-	Body      []byte // valid until the lane's next Do
-	Bytes     int64  // received on the wire, headers included
-	SentBytes int64
-	URL       string // the final URL, after any redirects the client followed
+	Start   time.Time
+	Elapsed time.Duration // start to the last body byte
+	Latency time.Duration // start to the first response byte (connect included)
+	Connect time.Duration // start until a new connection was ready; 0 when reused
+	Status  int
+	Message string // reason phrase, e.g. "OK"
+	Head    Head   // the response's header
+	Cookies string // the Cookie header the jar added to the request, if any
+	// RequestHead is the request line and header fields as written (CRLF
+	// line ends, the blank line last) when Request.KeepHead asked for it
+	// and the request went out on the lane's own exchange; else "".
+	RequestHead string
+	Body        []byte // valid until the lane's next Do
+	Bytes       int64  // received on the wire, headers included
+	SentBytes   int64
+	URL         string // the final URL, after any redirects the client followed
 	// Err is the transport-level failure, if any; the response fields hold
 	// what arrived before it.
 	Err error
@@ -125,6 +132,7 @@ type Lane struct {
 	req      *Request
 	vals     []string // header values of the request in flight
 	authz    string   // Authorization value sent with the request, if any
+	cookies  string   // Cookie value the jar added to the request, if any
 	body     []byte
 	bb       *bytesBody
 	pb       *partsBody
@@ -347,7 +355,8 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 		}
 	}
 	l.firstB, l.gotConn, l.reused = time.Time{}, time.Time{}, false
-	l.authz = ""
+	l.authz, l.cookies = "", ""
+	l.rx.keepHead, l.rx.sent = req.KeepHead, ""
 	if req.Auth != nil && req.Auth.Preemptive && !hasHeader(req.Header, "Authorization") {
 		l.authz = basicAuth(req.Auth)
 	}
@@ -407,6 +416,8 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 		res.URL = req.URL
 	}
 	res.Err = err
+	res.Cookies = l.cookies
+	res.RequestHead = l.rx.sent
 	l.req = nil
 }
 
@@ -620,8 +631,12 @@ func (l *Lane) send(req *Request) (*http.Response, error) {
 	}
 	jar := l.c.jar
 	if jar != nil {
-		for _, ck := range jar.Cookies(u) {
+		cks := jar.Cookies(u)
+		for _, ck := range cks {
 			r.AddCookie(ck)
+		}
+		if len(cks) > 0 {
+			l.cookies = r.Header.Get("Cookie")
 		}
 	}
 	resp, err := l.c.tr.roundTrip(l.traceCtx, r, l, l.trace, &l.rx)

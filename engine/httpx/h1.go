@@ -179,6 +179,9 @@ type exchange struct {
 	head Head // resp's header, when fastHead read it
 	body h1body
 	tgt  target
+	// keepHead asks for the request head written, in sent.
+	keepHead bool
+	sent     string
 }
 
 // target is what a request's URL and Host give: the address to dial, the
@@ -240,9 +243,13 @@ func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *h
 		// a clock read per request is not free.
 		trace.GotConn(httptrace.GotConnInfo{Conn: pc.nc, Reused: pc.reused, WasIdle: pc.reused})
 	}
-	if err := pc.write(req, tg); err != nil {
+	n, err := pc.write(req, tg)
+	if err != nil {
 		pc.close()
 		return nil, pc.failure(ctx, err)
+	}
+	if x.keepHead {
+		x.sent = string(pc.wbuf[:n])
 	}
 	resp, err := pc.readResponse(req, trace, &x.resp, &x.head)
 	if err != nil {
@@ -509,9 +516,9 @@ func (pc *h1conn) close() {
 // request line, Host, User-Agent (only when the header has a non-empty
 // one), Content-Length or chunked Transfer-Encoding by net/http's rules,
 // then the other headers sorted by name, values in order.
-func (pc *h1conn) write(req *http.Request, tg *target) error {
+func (pc *h1conn) write(req *http.Request, tg *target) (head int, err error) {
 	if tg.err != nil {
-		return tg.err
+		return 0, tg.err
 	}
 	host, ruri := tg.host, tg.ruri
 	method := req.Method
@@ -563,11 +570,12 @@ func (pc *h1conn) write(req *http.Request, tg *target) error {
 	}
 	b = appendHeaders(b, req.Header)
 	b = append(b, "\r\n"...)
+	head = len(b) // pc.wbuf[:head] holds the head after any path below
 
 	if body == nil {
 		pc.wbuf = b
 		_, err := pc.nc.Write(b)
-		return err
+		return head, err
 	}
 	defer body.Close()
 	// A small body of known length goes out with the head, in one write.
@@ -577,28 +585,28 @@ func (pc *h1conn) write(req *http.Request, tg *target) error {
 		got, err := io.ReadFull(body, b[m:])
 		pc.wbuf = b[:0]
 		if err != nil {
-			return fmt.Errorf("http: ContentLength=%d with Body length %d", n, got)
+			return head, fmt.Errorf("http: ContentLength=%d with Body length %d", n, got)
 		}
 		_, err = pc.nc.Write(b)
-		return err
+		return head, err
 	}
 	pc.wbuf = b
 	if _, err := pc.nc.Write(b); err != nil {
-		return err
+		return head, err
 	}
 	buf := copyBuffers.Get().(*[]byte)
 	defer copyBuffers.Put(buf)
 	if chunked {
-		return writeChunked(pc.nc, body, *buf)
+		return head, writeChunked(pc.nc, body, *buf)
 	}
 	got, err := io.CopyBuffer(onlyWriter{pc.nc}, io.LimitReader(body, n), *buf)
 	if err != nil {
-		return err
+		return head, err
 	}
 	if got != n {
-		return fmt.Errorf("http: ContentLength=%d with Body length %d", n, got)
+		return head, fmt.Errorf("http: ContentLength=%d with Body length %d", n, got)
 	}
-	return nil
+	return head, nil
 }
 
 var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}

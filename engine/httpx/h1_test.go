@@ -82,11 +82,16 @@ func TestH1WritesWhatNetHTTPWrites(t *testing.T) {
 			c := &captureConn{}
 			pc := &h1conn{nc: c}
 			req := tc.req()
-			if err := pc.write(req, new(exchange).targetOf(req)); err != nil {
+			n, err := pc.write(req, new(exchange).targetOf(req))
+			if err != nil {
 				t.Fatal(err)
 			}
 			if got := c.buf.String(); got != want.String() {
 				t.Errorf("wrote\n%q\nnet/http writes\n%q", got, want.String())
+			}
+			// what the head was, for a results file that keeps it
+			if head, _, _ := strings.Cut(want.String(), "\r\n\r\n"); string(pc.wbuf[:n]) != head+"\r\n\r\n" {
+				t.Errorf("head %q, want %q", pc.wbuf[:n], head+"\r\n\r\n")
 			}
 		})
 	}

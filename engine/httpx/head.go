@@ -1,7 +1,9 @@
 package httpx
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -17,6 +19,7 @@ type Head struct {
 	// the header leaves it out.
 	noConn bool
 	m      http.Header // made by Map, or net/http's
+	edited bool        // Set changed the map: the lines are no longer the header
 }
 
 // HeadOf is the Head of a header net/http parsed.
@@ -167,4 +170,33 @@ func (h *Head) Set(name, value string) {
 		h.m = http.Header{}
 	}
 	h.m.Set(name, value)
+	h.edited = true
+}
+
+// Text is the header as JMeter shows it after the status line: a
+// "Name: value" line per field, each ending in "\n", in the order and
+// spelling they came in; sorted by name when only a map is known.
+func (h *Head) Text() string {
+	var b strings.Builder
+	if h.lines != "" && !h.edited {
+		for rest := h.lines; rest != ""; {
+			line, more, _ := strings.Cut(rest, "\n")
+			rest = more
+			k, v, _ := strings.Cut(line[:len(line)-1], ":")
+			b.WriteString(k)
+			b.WriteString(": ")
+			b.WriteString(trimOWS(v))
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	for _, k := range slices.Sorted(maps.Keys(h.m)) {
+		for _, v := range h.m[k] {
+			b.WriteString(k)
+			b.WriteString(": ")
+			b.WriteString(v)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
