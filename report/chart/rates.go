@@ -21,13 +21,13 @@ func (t *Timeline) Rates() Rates {
 	sec := t.width.Seconds()
 	for i := 0; i < t.used; i++ {
 		var n, sum int64
-		for _, ls := range t.labels {
+		for _, ls := range t.labels.list {
 			n += ls.time[i].n
 			sum += ls.time[i].elapsed
 		}
-		if t.otherLabel != nil {
-			n += t.otherLabel.time[i].n
-			sum += t.otherLabel.time[i].elapsed
+		if t.labels.other != nil {
+			n += t.labels.other.time[i].n
+			sum += t.labels.other.time[i].elapsed
 		}
 		r.Throughput = append(r.Throughput, float64(t.buckets[i].top)/sec)
 		mean := math.NaN()

@@ -119,25 +119,9 @@ type Timeline struct {
 
 	buckets []timeBucket
 
-	labelIdx   map[string]int
-	labels     []*labelSeries
-	otherLabel *labelSeries
-
-	codeIdx   map[string]int
-	codes     []*countSeries
-	otherCode *countSeries
-
-	groupIdx   map[string]int
-	groups     []*groupSeries
-	otherGroup *groupSeries
-
-	// the tracked series the previous sample went to, with their names
-	// (the map's own copies: a sample's strings may be on loan): a run's
-	// samples mostly repeat them, and a compare is cheaper than a lookup
-	lastLabel, lastCode, lastGroup string
-	lastL                          *labelSeries
-	lastC                          *countSeries
-	lastG                          *groupSeries
+	labels tracked[labelSeries]
+	codes  tracked[countSeries]
+	groups tracked[groupSeries] // by thread group (groupName)
 
 	threadWidth int         // active threads per thread bucket
 	threadsAll  []sumBucket // response time by active threads, all labels
@@ -160,18 +144,23 @@ func NewTimeline(cfg TimelineConfig) *Timeline {
 	if cfg.MaxLabels <= 0 {
 		cfg.MaxLabels = 10
 	}
-	return &Timeline{
+	t := &Timeline{
 		cfg:         cfg,
 		width:       cfg.Granularity,
 		buckets:     make([]timeBucket, cfg.MaxBuckets),
-		labelIdx:    make(map[string]int),
-		codeIdx:     make(map[string]int),
-		groupIdx:    make(map[string]int),
 		threadWidth: 1,
 		threadsAll:  make([]sumBucket, threadBuckets),
 		hist:        newHistogram(3),
 		failHist:    newHistogram(2),
 	}
+	t.labels = newTracked(maxTrackedLabels, t.newLabel)
+	t.codes = newTracked(maxTrackedCodes, func(name string) *countSeries {
+		return &countSeries{name: name, time: make([]count, len(t.buckets))}
+	})
+	t.groups = newTracked(maxTrackedGroups, func(name string) *groupSeries {
+		return &groupSeries{name: name, time: make([]sumBucket, len(t.buckets))}
+	})
+	return t
 }
 
 // Add records one sample and its sub-samples.
@@ -205,7 +194,7 @@ func (t *Timeline) Add(s *report.Sample) {
 		_ = t.failHist.RecordValue(el)
 	}
 
-	ls := t.label(s.Label)
+	ls := t.labels.get(s.Label)
 	ls.n++
 	lb := &ls.time[i]
 	lb.n++
@@ -220,7 +209,7 @@ func (t *Timeline) Add(s *report.Sample) {
 	t.threadsAll[th].n++
 	t.threadsAll[th].sum += el
 
-	g := t.group(s.ThreadName)
+	g := t.groups.get(groupName(s.ThreadName))
 	g.n++
 	g.time[i].n++
 	g.time[i].sum += int64(s.GrpThreads)
@@ -231,7 +220,7 @@ func (t *Timeline) Add(s *report.Sample) {
 func (t *Timeline) hits(s *report.Sample, i int) {
 	if !s.Transaction {
 		t.buckets[i].hits++
-		c := t.code(s.Code)
+		c := t.codes.get(s.Code)
 		c.n++
 		c.time[i]++
 	}
@@ -264,13 +253,13 @@ func (t *Timeline) timeIndex(at time.Time) int {
 // compactTime merges time buckets pairwise and doubles their width.
 func (t *Timeline) compactTime() {
 	halve(t.buckets)
-	for _, l := range t.allLabels() {
+	for _, l := range t.labels.all() {
 		halve(l.time)
 	}
-	for _, c := range t.allCodes() {
+	for _, c := range t.codes.all() {
 		halve(c.time)
 	}
-	for _, g := range t.allGroups() {
+	for _, g := range t.groups.all() {
 		halve(g.time)
 	}
 	t.width *= 2
@@ -282,7 +271,7 @@ func (t *Timeline) threadIndex(n int) int {
 	n = max(n, 0)
 	for n/t.threadWidth >= threadBuckets {
 		halve(t.threadsAll)
-		for _, l := range t.allLabels() {
+		for _, l := range t.labels.all() {
 			halve(l.threads)
 		}
 		t.threadWidth *= 2
@@ -297,61 +286,6 @@ func (t *Timeline) newLabel(name string) *labelSeries {
 		threads: make([]sumBucket, threadBuckets),
 		hist:    newHistogram(2),
 	}
-}
-
-// label returns the series of a label, or "Other" once maxTrackedLabels are tracked.
-func (t *Timeline) label(name string) *labelSeries {
-	if t.lastL != nil && name == t.lastLabel {
-		return t.lastL
-	}
-	ls := t.findLabel(name)
-	if ls != t.otherLabel {
-		t.lastLabel, t.lastL = ls.name, ls
-	}
-	return ls
-}
-
-func (t *Timeline) findLabel(name string) *labelSeries {
-	if i, ok := t.labelIdx[name]; ok {
-		return t.labels[i]
-	}
-	if len(t.labels) < maxTrackedLabels {
-		name = strings.Clone(name)
-		t.labelIdx[name] = len(t.labels)
-		t.labels = append(t.labels, t.newLabel(name))
-		return t.labels[len(t.labels)-1]
-	}
-	if t.otherLabel == nil {
-		t.otherLabel = t.newLabel("Other")
-	}
-	return t.otherLabel
-}
-
-func (t *Timeline) code(name string) *countSeries {
-	if t.lastC != nil && name == t.lastCode {
-		return t.lastC
-	}
-	c := t.findCode(name)
-	if c != t.otherCode {
-		t.lastCode, t.lastC = c.name, c
-	}
-	return c
-}
-
-func (t *Timeline) findCode(name string) *countSeries {
-	if i, ok := t.codeIdx[name]; ok {
-		return t.codes[i]
-	}
-	if len(t.codes) < maxTrackedCodes {
-		name = strings.Clone(name)
-		t.codeIdx[name] = len(t.codes)
-		t.codes = append(t.codes, &countSeries{name: name, time: make([]count, len(t.buckets))})
-		return t.codes[len(t.codes)-1]
-	}
-	if t.otherCode == nil {
-		t.otherCode = &countSeries{name: "Other", time: make([]count, len(t.buckets))}
-	}
-	return t.otherCode
 }
 
 // groupName is the thread group part of a JMeter thread name: "Users 1-3"
@@ -379,51 +313,53 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-func (t *Timeline) group(thread string) *groupSeries {
-	name := groupName(thread)
-	if t.lastG != nil && name == t.lastGroup {
-		return t.lastG
-	}
-	g := t.findGroup(name)
-	if g != t.otherGroup {
-		t.lastGroup, t.lastG = g.name, g
-	}
-	return g
+// tracked holds a series for each of the first limit names and one
+// "Other" series for the rest. It remembers the series the previous
+// sample went to, with its name (the map's own copy: a sample's strings
+// may be on loan): a run's samples mostly repeat their names, and a
+// compare is cheaper than a lookup.
+type tracked[S any] struct {
+	limit int
+	fresh func(name string) *S
+	idx   map[string]int
+	list  []*S     // in the order first seen
+	names []string // list's names
+	other *S       // nil until a name beyond the limit
+	last  string
+	lastS *S
 }
 
-func (t *Timeline) findGroup(name string) *groupSeries {
-	if i, ok := t.groupIdx[name]; ok {
-		return t.groups[i]
+func newTracked[S any](limit int, fresh func(name string) *S) tracked[S] {
+	return tracked[S]{limit: limit, fresh: fresh, idx: make(map[string]int)}
+}
+
+// get returns the series of name, or "Other" once limit names are tracked.
+func (t *tracked[S]) get(name string) *S {
+	if t.lastS != nil && name == t.last {
+		return t.lastS
 	}
-	if len(t.groups) < maxTrackedGroups {
+	if i, ok := t.idx[name]; ok {
+		t.last, t.lastS = t.names[i], t.list[i]
+		return t.lastS
+	}
+	if len(t.list) < t.limit {
 		name = strings.Clone(name)
-		t.groupIdx[name] = len(t.groups)
-		t.groups = append(t.groups, &groupSeries{name: name, time: make([]sumBucket, len(t.buckets))})
-		return t.groups[len(t.groups)-1]
+		t.idx[name] = len(t.list)
+		t.list = append(t.list, t.fresh(name))
+		t.names = append(t.names, name)
+		t.last, t.lastS = name, t.list[len(t.list)-1]
+		return t.lastS
 	}
-	if t.otherGroup == nil {
-		t.otherGroup = &groupSeries{name: "Other", time: make([]sumBucket, len(t.buckets))}
+	if t.other == nil {
+		t.other = t.fresh("Other")
 	}
-	return t.otherGroup
+	return t.other
 }
 
-func (t *Timeline) allLabels() []*labelSeries {
-	if t.otherLabel != nil {
-		return append(t.labels[:len(t.labels):len(t.labels)], t.otherLabel)
+// all returns every series, "Other" last.
+func (t *tracked[S]) all() []*S {
+	if t.other != nil {
+		return append(t.list[:len(t.list):len(t.list)], t.other)
 	}
-	return t.labels
-}
-
-func (t *Timeline) allCodes() []*countSeries {
-	if t.otherCode != nil {
-		return append(t.codes[:len(t.codes):len(t.codes)], t.otherCode)
-	}
-	return t.codes
-}
-
-func (t *Timeline) allGroups() []*groupSeries {
-	if t.otherGroup != nil {
-		return append(t.groups[:len(t.groups):len(t.groups)], t.otherGroup)
-	}
-	return t.groups
+	return t.list
 }

@@ -180,21 +180,21 @@ func (t *Timeline) timePlot(v view, yLabel string) *plot.Plot {
 // MaxLabels, in order of first appearance) and, when others exist, one
 // series merging them all.
 func (t *Timeline) shownLabels() (shown []*labelSeries, other *labelSeries) {
-	all := t.allLabels()
+	all := t.labels.all()
 	if len(all) <= t.cfg.MaxLabels {
 		return all, nil
 	}
-	idx := make([]int, len(t.labels))
+	idx := make([]int, len(t.labels.list))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(t.labels[b].n, t.labels[a].n) })
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(t.labels.list[b].n, t.labels.list[a].n) })
 	top := idx[:min(t.cfg.MaxLabels, len(idx))]
 	slices.Sort(top)
 	keep := make(map[int]bool, len(top))
 	for _, i := range top {
 		keep[i] = true
-		shown = append(shown, t.labels[i])
+		shown = append(shown, t.labels.list[i])
 	}
 	other = t.newLabel("")
 	merged := 0
@@ -209,13 +209,13 @@ func (t *Timeline) shownLabels() (shown []*labelSeries, other *labelSeries) {
 		}
 		other.hist.Merge(l.hist)
 	}
-	for i, l := range t.labels {
+	for i, l := range t.labels.list {
 		if !keep[i] {
 			fold(l)
 		}
 	}
-	if t.otherLabel != nil {
-		fold(t.otherLabel)
+	if t.labels.other != nil {
+		fold(t.labels.other)
 		other.name = "Other labels"
 	} else {
 		other.name = fmt.Sprintf("Other (%d labels)", merged)
@@ -359,15 +359,15 @@ func (t *Timeline) codesFigure() *figure {
 	v := t.view()
 	f := newFigure("Response Codes per Second", t.subtitle("responses per second by code, averaged over "+widthText(v.width)))
 	p := t.timePlot(v, "Responses (/s)")
-	codes := slices.Clone(t.codes)
+	codes := slices.Clone(t.codes.list)
 	slices.SortStableFunc(codes, func(a, b *countSeries) int {
 		if ca, cb := classOf(a.name), classOf(b.name); (ca == 0) != (cb == 0) {
 			return cmp.Compare(cb, ca) // HTTP codes first
 		}
 		return cmp.Compare(a.name, b.name)
 	})
-	if t.otherCode != nil {
-		codes = append(codes, t.otherCode)
+	if t.codes.other != nil {
+		codes = append(codes, t.codes.other)
 	}
 	used := map[int]int{}
 	n := v.rateBuckets()
@@ -379,7 +379,7 @@ func (t *Timeline) codesFigure() *figure {
 		cl := classOf(c.name)
 		col := codeClass[cl][used[cl]%len(codeClass[cl])]
 		used[cl]++
-		addSeries(f, p, fmt.Sprintf("%s (%s)", codeName(c.name), formatNumber(float64(c.n), 0)), pts, col, 1.8, c == t.otherCode)
+		addSeries(f, p, fmt.Sprintf("%s (%s)", codeName(c.name), formatNumber(float64(c.n), 0)), pts, col, 1.8, c == t.codes.other)
 	}
 	t.emptyNote(f)
 	f.add(p, 1)
@@ -408,7 +408,7 @@ func (t *Timeline) threadsFigure() *figure {
 	v := t.view()
 	f := newFigure("Active Threads Over Time", t.subtitle("mean active threads per thread group, per "+widthText(v.width)))
 	p := t.timePlot(v, "Active threads")
-	groups := t.allGroups()
+	groups := t.groups.all()
 	for k, g := range groups {
 		var pts plotter.XYs
 		for i, b := range regroup(g.time, v.k, v.n) {

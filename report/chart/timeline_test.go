@@ -121,7 +121,7 @@ func TestTimelineCompaction(t *testing.T) {
 				t.Errorf("top %d, txn %d, hits %d; want %d, %d, %d", top, txn, hits, n, wantTxn, int64(2*n)-wantTxn)
 			}
 			var perLabel int64
-			for _, l := range tl.allLabels() {
+			for _, l := range tl.labels.all() {
 				for _, b := range l.time {
 					perLabel += b.n
 				}
@@ -194,8 +194,8 @@ func TestTimelineLabelLimit(t *testing.T) {
 			tl.Add(&s)
 		}
 	}
-	if len(tl.labels) != maxTrackedLabels || tl.otherLabel == nil {
-		t.Fatalf("%d labels tracked (other: %v), want %d and an Other", len(tl.labels), tl.otherLabel != nil, maxTrackedLabels)
+	if len(tl.labels.list) != maxTrackedLabels || tl.labels.other == nil {
+		t.Fatalf("%d labels tracked (other: %v), want %d and an Other", len(tl.labels.list), tl.labels.other != nil, maxTrackedLabels)
 	}
 	shown, other := tl.shownLabels()
 	var names []string
@@ -339,16 +339,16 @@ func TestTimelineBoundedMemory(t *testing.T) {
 		s.AllThreads = i % 5000
 		tl.Add(&s)
 	}
-	if len(tl.labels) != maxTrackedLabels || len(tl.labelIdx) != maxTrackedLabels {
-		t.Errorf("%d labels tracked (%d in the index), want %d", len(tl.labels), len(tl.labelIdx), maxTrackedLabels)
+	if len(tl.labels.list) != maxTrackedLabels || len(tl.labels.idx) != maxTrackedLabels {
+		t.Errorf("%d labels tracked (%d in the index), want %d", len(tl.labels.list), len(tl.labels.idx), maxTrackedLabels)
 	}
-	if len(tl.codes) != maxTrackedCodes || len(tl.codeIdx) != maxTrackedCodes {
-		t.Errorf("%d codes tracked (%d in the index), want %d", len(tl.codes), len(tl.codeIdx), maxTrackedCodes)
+	if len(tl.codes.list) != maxTrackedCodes || len(tl.codes.idx) != maxTrackedCodes {
+		t.Errorf("%d codes tracked (%d in the index), want %d", len(tl.codes.list), len(tl.codes.idx), maxTrackedCodes)
 	}
-	if len(tl.groups) != maxTrackedGroups || len(tl.groupIdx) != maxTrackedGroups {
-		t.Errorf("%d groups tracked (%d in the index), want %d", len(tl.groups), len(tl.groupIdx), maxTrackedGroups)
+	if len(tl.groups.list) != maxTrackedGroups || len(tl.groups.idx) != maxTrackedGroups {
+		t.Errorf("%d groups tracked (%d in the index), want %d", len(tl.groups.list), len(tl.groups.idx), maxTrackedGroups)
 	}
-	for _, l := range tl.allLabels() {
+	for _, l := range tl.labels.all() {
 		if len(l.time) != len(tl.buckets) || len(l.threads) != threadBuckets {
 			t.Fatalf("label %q holds %d time and %d thread buckets, want %d and %d", l.name, len(l.time), len(l.threads), len(tl.buckets), threadBuckets)
 		}
@@ -357,11 +357,11 @@ func TestTimelineBoundedMemory(t *testing.T) {
 		t.Errorf("%d of %d time buckets used, want at most 600", tl.used, len(tl.buckets))
 	}
 	var total int64
-	for _, l := range tl.allLabels() {
+	for _, l := range tl.labels.all() {
 		total += l.n
 	}
-	if total != n || tl.otherLabel.n != n-int64(n/len(names)*maxTrackedLabels) {
-		t.Errorf("labels count %d samples (Other %d), want %d", total, tl.otherLabel.n, n)
+	if total != n || tl.labels.other.n != n-int64(n/len(names)*maxTrackedLabels) {
+		t.Errorf("labels count %d samples (Other %d), want %d", total, tl.labels.other.n, n)
 	}
 }
 
@@ -420,7 +420,7 @@ func TestTimelineRemembersTheLastSeries(t *testing.T) {
 		tl.Add(&s)
 	}
 	for i := 0; i < maxTrackedLabels-2; i++ {
-		tl.label(fmt.Sprintf("filler %d", i)) // two places left
+		tl.labels.get(fmt.Sprintf("filler %d", i)) // two places left
 	}
 	add("a", "200", "G1 1-1")
 	add("a", "200", "G1 1-1")
@@ -429,22 +429,22 @@ func TestTimelineRemembersTheLastSeries(t *testing.T) {
 	add("c", "200", "G2 2-2") // Other
 	add("c", "200", "G2 2-2")
 	for want, name := range map[int64]string{3: "a", 1: "b"} {
-		if ls := tl.labels[tl.labelIdx[name]]; ls.n != want || ls.name != name {
+		if ls := tl.labels.list[tl.labels.idx[name]]; ls.n != want || ls.name != name {
 			t.Errorf("label %q: %d samples (named %q), want %d", name, ls.n, ls.name, want)
 		}
 	}
-	if tl.otherLabel == nil || tl.otherLabel.n != 2 {
-		t.Errorf("Other: %v, want 2 samples", tl.otherLabel != nil && tl.otherLabel.n == 2)
+	if tl.labels.other == nil || tl.labels.other.n != 2 {
+		t.Errorf("Other: %v, want 2 samples", tl.labels.other != nil && tl.labels.other.n == 2)
 	}
 	// a real label named Other is tracked on its own if there is room, or
 	// counts with the overflow, never both
-	if tl.label("Other") != tl.otherLabel {
+	if tl.labels.get("Other") != tl.labels.other {
 		t.Error("a label named Other with no room left is not the overflow's")
 	}
-	if c := tl.codes[tl.codeIdx["200"]]; c.n != 5 {
+	if c := tl.codes.list[tl.codes.idx["200"]]; c.n != 5 {
 		t.Errorf("code 200: %d", c.n)
 	}
-	if g1, g2 := tl.groups[tl.groupIdx["G1"]], tl.groups[tl.groupIdx["G2"]]; g1.n != 3 || g2.n != 3 {
+	if g1, g2 := tl.groups.list[tl.groups.idx["G1"]], tl.groups.list[tl.groups.idx["G2"]]; g1.n != 3 || g2.n != 3 {
 		t.Errorf("groups: %d and %d samples, want 3 each", g1.n, g2.n)
 	}
 }
