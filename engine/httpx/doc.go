@@ -14,9 +14,12 @@
 // Requests go over the client's own HTTP/1.1 transport (h1.go): each
 // exchange runs on the lane's goroutine, on the connection the lane kept
 // from its last one, so a virtual user is one goroutine, one socket and a
-// 4 KiB read buffer, and a request costs a write, a read and a handful of
-// allocations. It writes what net/http writes and reads responses with
-// net/http's parser, or its own for the usual head. Only redirects the
+// 4 KiB read buffer, and a request costs a write, a read and usually one
+// allocation, the response head's text. It writes what net/http writes and
+// reads responses with net/http's parser, or its own for the usual head,
+// whose fields stay that text until something asks for a map (Head). It
+// can keep the request head it wrote and the Cookie header it added, for
+// results files that save them. Only redirects the
 // client follows itself go through resty and net/http's Client, which the
 // same transport serves.
 package httpx
