@@ -23,11 +23,12 @@ type countingConn struct {
 
 // readDeadline keeps the read deadline at now + t, JMeter's socket timeout
 // (each read may wait t), or none for t = 0. Moving a deadline is a timer
-// update in the runtime; a busy connection would pay one per read and
-// write. So the deadline moves only when t changed or it was last set more
-// than t/64 ago: a read may time out up to t/64 (1.6 %) early. An idle
-// connection keeps its deadline (nothing reads it until the next request,
-// whose write moves it); the liveness check lifts it first (alive).
+// update in the runtime; a busy connection would pay one per read. So
+// the deadline moves only when t changed or it was last set more
+// than t/64 ago: a read may time out up to t/64 (1.6 %) early. Only reads
+// move it: the deadline bounds nothing else, and the first read after the
+// request, like any other, finds a stale one and moves it. An idle
+// connection keeps its deadline; the liveness check lifts it first (alive).
 func (cc *countingConn) readDeadline(t time.Duration) {
 	if t <= 0 {
 		if !cc.dlSet.IsZero() {
@@ -73,11 +74,6 @@ func (cc *countingConn) Write(p []byte) (int, error) {
 	n, err := cc.Conn.Write(p)
 	if n < len(p) {
 		counter.Add(int64(n - len(p)))
-	}
-	if o != nil {
-		// The response timeout runs from the end of the request, as a
-		// socket read timeout does.
-		cc.readDeadline(time.Duration(o.readTimeout.Load()))
 	}
 	return n, err
 }
