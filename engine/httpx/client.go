@@ -120,6 +120,7 @@ type Lane struct {
 	c *Client
 	// what the request in flight measures, written by httptrace callbacks
 	// and the connections it uses
+	start         time.Time // when the exchange in flight began
 	gotConn       time.Time
 	firstB        time.Time
 	reused        bool
@@ -363,6 +364,7 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 	r0, w0 := l.read.Load(), l.written.Load()
 
 	res.Start = time.Now()
+	l.start = res.Start
 	var raw *http.Response
 	var err error
 	for attempt := 0; ; attempt++ {
@@ -416,6 +418,7 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 		res.URL = req.URL
 	}
 	res.Err = err
+	l.start = time.Time{}
 	res.Cookies = l.cookies
 	res.RequestHead = l.rx.sent
 	l.req = nil

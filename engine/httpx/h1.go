@@ -349,10 +349,17 @@ func isASCII(s string) bool {
 // conn returns a connection to addr: the lane's own idle one, one from the
 // pool, or a new one.
 func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr, host string) (*h1conn, error) {
+	now := time.Time{} // a lane's exchange began just now; else read the clock once
+	if l != nil {
+		now = l.start
+	}
+	if now.IsZero() {
+		now = time.Now()
+	}
 	if l != nil {
 		if pc := l.idle; pc != nil && pc.scheme == scheme && pc.addr == addr {
 			l.idle = nil
-			if pc.usable() {
+			if pc.usable(now) {
 				pc.arm(ctx)
 				return pc, nil
 			}
@@ -364,7 +371,7 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr, host string) (*h1c
 		if pc == nil {
 			break
 		}
-		if pc.usable() {
+		if pc.usable(now) {
 			pc.arm(ctx)
 			return pc, nil
 		}
@@ -420,7 +427,13 @@ func (t *h1) take(scheme, addr string) *h1conn {
 // put makes pc idle: the lane keeps it for its next request, or, when the
 // lane already keeps one, the pool does.
 func (t *h1) put(l *Lane, pc *h1conn) {
-	pc.idleAt = time.Now()
+	// Idle since its response's first byte, when the lane has that time:
+	// a body's worth early, which only makes the idle checks careful.
+	if l != nil && !l.firstB.IsZero() {
+		pc.idleAt = l.firstB
+	} else {
+		pc.idleAt = time.Now()
+	}
 	pc.reused = true
 	if l != nil {
 		old := l.idle
@@ -459,10 +472,10 @@ func (t *h1) CloseIdleConnections() {
 	}
 }
 
-// usable reports whether an idle connection may carry another request:
-// not idle too long, and still open at the other end.
-func (pc *h1conn) usable() bool {
-	idle := time.Since(pc.idleAt) // the monotonic clock only
+// usable reports whether an idle connection may carry another request at
+// now: not idle too long, and still open at the other end.
+func (pc *h1conn) usable(now time.Time) bool {
+	idle := now.Sub(pc.idleAt) // the monotonic clock only
 	if pc.t.idleTimeout > 0 && idle > pc.t.idleTimeout {
 		return false
 	}
