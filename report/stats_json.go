@@ -33,17 +33,17 @@ func WriteStatisticsJSON(w io.Writer, st *Stats) error {
 			{"transaction", jsonString(l.Label)},
 			{"sampleCount", strconv.FormatInt(l.Count, 10)},
 			{"errorCount", strconv.FormatInt(l.Errors, 10)},
-			{"errorPct", jsonNumber(javaFloat(float32(l.ErrorPct())))},
-			{"meanResTime", jsonNumber(javaDouble(l.Mean()))},
-			{"medianResTime", jsonNumber(javaDouble(l.Median()))},
-			{"minResTime", jsonNumber(javaDouble(float64(l.Min())))},
-			{"maxResTime", jsonNumber(javaDouble(float64(l.Max())))},
-			{"pct1ResTime", jsonNumber(javaDouble(l.Percentile(p[0])))},
-			{"pct2ResTime", jsonNumber(javaDouble(l.Percentile(p[1])))},
-			{"pct3ResTime", jsonNumber(javaDouble(l.Percentile(p[2])))},
-			{"throughput", jsonNumber(javaDouble(l.Throughput()))},
-			{"receivedKBytesPerSec", jsonNumber(javaDouble(l.ReceivedKBPerSec()))},
-			{"sentKBytesPerSec", jsonNumber(javaDouble(l.SentKBPerSec()))},
+			{"errorPct", jsonNumber(JavaFloat(float32(l.ErrorPct())))},
+			{"meanResTime", jsonNumber(JavaDouble(l.Mean()))},
+			{"medianResTime", jsonNumber(JavaDouble(l.Median()))},
+			{"minResTime", jsonNumber(JavaDouble(float64(l.Min())))},
+			{"maxResTime", jsonNumber(JavaDouble(float64(l.Max())))},
+			{"pct1ResTime", jsonNumber(JavaDouble(l.Percentile(p[0])))},
+			{"pct2ResTime", jsonNumber(JavaDouble(l.Percentile(p[1])))},
+			{"pct3ResTime", jsonNumber(JavaDouble(l.Percentile(p[2])))},
+			{"throughput", jsonNumber(JavaDouble(l.Throughput()))},
+			{"receivedKBytesPerSec", jsonNumber(JavaDouble(l.ReceivedKBPerSec()))},
+			{"sentKBytesPerSec", jsonNumber(JavaDouble(l.SentKBPerSec()))},
 		}
 		for j, f := range fields {
 			if j > 0 {
@@ -109,13 +109,13 @@ func jsonString(s string) string {
 	return b.String()
 }
 
-// javaDouble formats v as Java's Double.toString does: the shortest digits
+// JavaDouble formats v as Java's Double.toString does: the shortest digits
 // that round-trip, in plain notation with at least one fraction digit for
-// 1e-3 ≤ |v| < 1e7, else as d.dddE±n.
-func javaDouble(v float64) string { return javaFloating(v, 64) }
+// 1e-3 ≤ |v| < 1e7 ("12.0", "12.5"), else as d.dddE±n ("1.0E7", "1.0E-4").
+func JavaDouble(v float64) string { return javaFloating(v, 64) }
 
-// javaFloat formats v as Java's Float.toString does.
-func javaFloat(v float32) string { return javaFloating(float64(v), 32) }
+// JavaFloat formats v as Java's Float.toString does ("99.0", "33.333332").
+func JavaFloat(v float32) string { return javaFloating(float64(v), 32) }
 
 func javaFloating(v float64, bitSize int) string {
 	switch {
@@ -131,47 +131,18 @@ func javaFloating(v float64, bitSize int) string {
 		}
 		return "0.0"
 	}
-	e := strconv.FormatFloat(v, 'e', -1, bitSize) // e.g. -1.2345e+02
-	neg := e[0] == '-'
-	if neg {
-		e = e[1:]
-	}
-	mant, expStr, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(expStr)
-	digits := strings.Replace(mant, ".", "", 1)
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	abs := math.Abs(v)
-	if abs >= 1e-3 && abs < 1e7 {
-		if exp >= 0 {
-			intLen := exp + 1
-			for len(digits) < intLen {
-				digits += "0"
-			}
-			b.WriteString(digits[:intLen])
-			b.WriteByte('.')
-			if frac := digits[intLen:]; frac != "" {
-				b.WriteString(frac)
-			} else {
-				b.WriteByte('0')
-			}
-		} else {
-			b.WriteString("0.")
-			b.WriteString(strings.Repeat("0", -exp-1))
-			b.WriteString(digits)
+	if a := math.Abs(v); a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(v, 'f', -1, bitSize)
+		if !strings.Contains(s, ".") {
+			s += ".0"
 		}
-		return b.String()
+		return s
 	}
-	b.WriteByte(digits[0])
-	b.WriteByte('.')
-	if len(digits) > 1 {
-		b.WriteString(digits[1:])
-	} else {
-		b.WriteByte('0')
+	s := strconv.FormatFloat(v, 'E', -1, bitSize) // 1.2345E+07
+	mant, exp, _ := strings.Cut(s, "E")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
 	}
-	b.WriteByte('E')
-	b.WriteString(strconv.Itoa(exp))
-	return b.String()
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
 }

@@ -172,15 +172,15 @@ func TestJavaDouble(t *testing.T) {
 		{1.5625, "1.5625"}, {9999999, "9999999.0"},
 	}
 	for _, tt := range tests {
-		if got := javaDouble(tt.in); got != tt.want {
-			t.Errorf("javaDouble(%v) = %q, want %q", tt.in, got, tt.want)
+		if got := JavaDouble(tt.in); got != tt.want {
+			t.Errorf("JavaDouble(%v) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	if got := javaFloat(float32(100.0 / 3)); got != "33.333332" {
-		t.Errorf("javaFloat(100/3) = %q, want 33.333332", got)
+	if got := JavaFloat(float32(100.0 / 3)); got != "33.333332" {
+		t.Errorf("JavaFloat(100/3) = %q, want 33.333332", got)
 	}
-	if got := javaFloat(20); got != "20.0" {
-		t.Errorf("javaFloat(20) = %q", got)
+	if got := JavaFloat(20); got != "20.0" {
+		t.Errorf("JavaFloat(20) = %q", got)
 	}
 }
 

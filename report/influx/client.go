@@ -271,13 +271,13 @@ func (c *Client) cumulated(now time.Time, meas, app string) {
 
 func (c *Client) optional(name string, v float64) {
 	if !math.IsNaN(v) {
-		c.lines.WriteString("," + name + "=" + javaDouble(v))
+		c.lines.WriteString("," + name + "=" + report.JavaDouble(v))
 	}
 }
 
 func (c *Client) percentiles(w *window) {
 	for _, p := range c.cfg.Percentiles {
-		c.lines.WriteString(",pct" + javaFloat(p) + "=" + javaDouble(w.percentile(float64(p), &c.scratch)))
+		c.lines.WriteString(",pct" + report.JavaFloat(p) + "=" + report.JavaDouble(w.percentile(float64(p), &c.scratch)))
 	}
 }
 
@@ -334,43 +334,6 @@ func tagValue(s string) string {
 // fieldString escapes a string field's value: trimmed, quotes backslashed.
 func fieldString(s string) string {
 	return strings.ReplaceAll(strings.TrimSpace(s), `"`, `\"`)
-}
-
-// javaDouble formats v as Java's Double.toString: "12.0", "12.5",
-// "1.0E7" from ten million, "1.0E-4" below a thousandth.
-func javaDouble(v float64) string { return javaFormat(v, 64) }
-
-// javaFloat formats v as Java's Float.toString ("99.0", "99.9").
-func javaFloat(v float32) string { return javaFormat(float64(v), 32) }
-
-func javaFormat(v float64, bits int) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
-	case v == 0:
-		if math.Signbit(v) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	if a := math.Abs(v); a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(v, 'f', -1, bits)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(v, 'E', -1, bits) // 1.2345E+07
-	mant, exp, _ := strings.Cut(s, "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
 }
 
 // javaInt is Java's (int) cast of a double: truncation, NaN as 0.
