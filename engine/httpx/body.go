@@ -109,8 +109,9 @@ func (b *partsBody) close() {
 func (b *partsBody) Close() error { b.close(); b.closed.Store(true); return nil }
 
 // bytesBody is a reusable io.ReadCloser over a byte slice. The transport
-// closes a request body when it is done with it, possibly after the
-// response has arrived: closed says whether it may be reused.
+// closes a request body when it is done with it; closed says whether it
+// has, and a body it has not closed is left to it (the next request gets
+// a new one).
 type bytesBody struct {
 	bytes.Reader
 	closed atomic.Bool

@@ -6,14 +6,12 @@ import (
 	"time"
 )
 
-// countingConn counts the bytes that cross a connection and credits them to
-// the lane whose request is using it (its owner). Bytes that move before a
-// lane takes the connection (the TLS handshake of a fresh connection) wait
-// in pending counters and go to the first lane that takes it.
+// countingConn counts the bytes that cross a connection above TLS (what
+// HTTP sends and receives) and credits them to the lane whose request is
+// using it (its owner, set when the lane gets the connection).
 type countingConn struct {
 	net.Conn
-	owner            atomic.Pointer[Lane]
-	pendRead, pendWr atomic.Int64
+	owner atomic.Pointer[Lane]
 
 	// the read deadline: when it was last set and for what timeout (only
 	// the goroutine running the exchange touches these)
@@ -46,42 +44,26 @@ func (cc *countingConn) readDeadline(t time.Duration) {
 }
 
 func (cc *countingConn) Read(p []byte) (int, error) {
-	if o := cc.owner.Load(); o != nil {
+	o := cc.owner.Load()
+	if o != nil {
 		// JMeter's response timeout is a socket read timeout: it bounds
 		// each read, not the whole response.
 		cc.readDeadline(time.Duration(o.readTimeout.Load()))
 	}
 	n, err := cc.Conn.Read(p)
-	// The transport's reader waits in Read before the request is even
-	// sent: credit whoever owns the connection once the bytes are in.
-	if o := cc.owner.Load(); o != nil {
+	if o != nil {
 		o.read.Add(int64(n))
-	} else {
-		cc.pendRead.Add(int64(n))
 	}
 	return n, err
 }
 
 func (cc *countingConn) Write(p []byte) (int, error) {
-	// Count before writing: the server may answer, and the request end,
-	// before this goroutine is back from the write.
-	o := cc.owner.Load()
-	counter := &cc.pendWr
-	if o != nil {
-		counter = &o.written
-	}
-	counter.Add(int64(len(p)))
 	n, err := cc.Conn.Write(p)
-	if n < len(p) {
-		counter.Add(int64(n - len(p)))
+	if o := cc.owner.Load(); o != nil {
+		o.written.Add(int64(n))
 	}
 	return n, err
 }
 
-// take makes l the connection's owner, crediting it with the bytes that
-// moved while the connection had none.
-func (cc *countingConn) take(l *Lane) {
-	cc.owner.Store(l)
-	l.read.Add(cc.pendRead.Swap(0))
-	l.written.Add(cc.pendWr.Swap(0))
-}
+// take makes l the connection's owner.
+func (cc *countingConn) take(l *Lane) { cc.owner.Store(l) }
