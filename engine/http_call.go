@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gojm/gojm/engine/httpx"
@@ -352,7 +353,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		if errors.As(res.Err, &fe) {
 			// A file to upload that is not there: java.io.FileInputStream's
 			// exception, before anything is sent.
-			nonHTTP(s, "java.io.FileNotFoundException", fe.Path+" (No such file or directory)")
+			nonHTTP(s, "java.io.FileNotFoundException", fe.Path+" ("+fileReason(fe.Err)+")")
 			return true
 		}
 		class, msg := describeError(res.Err)
@@ -679,4 +680,19 @@ func sentHeaders(head string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// fileReason is the reason java.io.FileInputStream gives for a file it
+// cannot open: the C library's words for the error ("No such file or
+// directory", "Permission denied", "Is a directory").
+func fileReason(err error) string {
+	msg := err.Error()
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		msg = errno.Error()
+	}
+	if msg == "" {
+		return msg
+	}
+	return strings.ToUpper(msg[:1]) + msg[1:]
 }

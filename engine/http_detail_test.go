@@ -60,7 +60,7 @@ func TestHTTPSampleDetail(t *testing.T) {
 		want report.Detail
 	}{
 		{"first hop", sink.samples[0].Sub[0], report.Detail{
-			ResponseHeaders: "HTTP/1.1 302 Found\nContent-Length: 0\nDate: D\nLocation: /r/0\nSet-Cookie: sid=abc\n",
+			ResponseHeaders: "HTTP/1.1 302 Found\nLocation: /r/0\nSet-Cookie: sid=abc\nDate: D\nContent-Length: 0\n",
 			RequestHeaders:  "Host: " + host + "\n", Method: "GET", Redirect: "/r/0"}},
 		{"second hop", sink.samples[0].Sub[1], report.Detail{
 			ResponseHeaders: "HTTP/1.1 200 OK\nContent-Type: text/plain\nX-Z: last\nDate: D\nContent-Length: 6\n",

@@ -362,14 +362,20 @@ func TestHTTPRequestErrorsAreSamples(t *testing.T) {
 			code: "Non HTTP response code: java.lang.IllegalArgumentException", message: "Non HTTP response message: Unexpected method: 'FETCH'"},
 		{name: "missing upload", props: []string{"path", "/e", "method", "POST"}, args: []string{harg("a", "1", true)},
 			code: "Non HTTP response code: java.io.FileNotFoundException", message: "Non HTTP response message: DIR/nope.txt (No such file or directory)"},
+		{name: "upload is a folder", props: []string{"path", "/e", "method", "POST"}, args: []string{harg("a", "1", true)},
+			code: "Non HTTP response code: java.io.FileNotFoundException", message: "Non HTTP response message: DIR/sub (Is a directory)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := hNewServer(t, nil)
 			spec := httpSpec{name: "s", props: tc.props, args: tc.args}
-			if tc.name == "missing upload" {
-				spec.files = []string{hfile("nope.txt", "f", "text/plain")}
-			}
 			dir := t.TempDir()
+			switch tc.name {
+			case "missing upload":
+				spec.files = []string{hfile("nope.txt", "f", "text/plain")}
+			case "upload is a folder":
+				spec.files = []string{hfile("sub", "f", "text/plain")}
+				os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+			}
 			plan := filepath.Join(dir, "plan.jmx")
 			os.WriteFile(plan, []byte(hPlan("", 1, spec)), 0o644)
 			sink := runPlan(t, plan, w.props())

@@ -39,8 +39,7 @@ const MaxRedirects = 20
 type Header struct{ Name, Value string }
 
 // Resolver looks up the addresses of a host name (JMeter's DNS Cache
-// Manager). Implementations may be called from the transport's own
-// goroutines.
+// Manager). Implementations may be called from several lanes at once.
 type Resolver interface {
 	Resolve(ctx context.Context, host string) ([]string, error)
 }
@@ -110,6 +109,9 @@ type Client struct {
 	jar     http.CookieJar
 	maxBody int
 	main    *Lane
+	// lanes are every lane made, for CloseIdle; lanesMu guards them, as the
+	// branches of a Parallel Controller make lanes from their goroutines.
+	lanesMu sync.Mutex
 	lanes   []*Lane
 }
 
@@ -195,8 +197,6 @@ var dialer = &net.Dialer{KeepAlive: 30 * time.Second}
 // dialLane connects for a lane's request, with the lane's connect timeout
 // and resolver.
 func dialLane(ctx context.Context, network, addr string) (net.Conn, error) {
-	// A dial may outlive the request that started it (the request got an
-	// idle connection first): read only the lane's atomics.
 	l, _ := ctx.Value(laneKey{}).(*Lane)
 	var resolve Resolver
 	if l != nil {
@@ -269,7 +269,9 @@ func newResty(hc *http.Client) *resty.Client {
 // other lanes.
 func (c *Client) NewLane() *Lane {
 	l := &Lane{c: c, bb: &bytesBody{}, pb: &partsBody{}, hdr: http.Header{}}
+	c.lanesMu.Lock()
 	c.lanes = append(c.lanes, l)
+	c.lanesMu.Unlock()
 	l.getBody = l.rewind
 	l.trace = &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
@@ -476,7 +478,8 @@ func (l *Lane) prepare(r *http.Request) error {
 		l.pb.closed.Store(false)
 		r.Body, r.ContentLength, r.GetBody = l.pb, n, l.getBody
 		if n == 0 {
-			r.Body = http.NoBody
+			// no body to send again either, after a 307 or 308
+			r.Body, r.GetBody = http.NoBody, nil
 			r.TransferEncoding = identity
 		}
 	case len(req.Body) > 0:
@@ -584,6 +587,8 @@ func reason(status string) string {
 // CloseIdle closes idle connections (end of a virtual user, or JMeter's
 // "same user on next iteration" off). No lane may be running a request.
 func (c *Client) CloseIdle() {
+	c.lanesMu.Lock()
+	defer c.lanesMu.Unlock()
 	for _, l := range c.lanes {
 		if l.idle != nil {
 			l.idle.close()
@@ -658,7 +663,9 @@ func (l *Lane) send(req *Request) (*http.Response, error) {
 // headOf is raw's header: the lane's own for a response its transport
 // parsed itself, kept as it came (Head), or the map net/http made.
 func (l *Lane) headOf(raw *http.Response) *Head {
-	if raw == &l.rx.resp && raw.Header == nil {
+	if raw == &l.rx.resp {
+		// fastHead's (net/http's are responses of their own): its lines,
+		// as they came, even once send made resp.Header for the jar
 		return &l.rx.head
 	}
 	l.other = HeadOf(raw.Header)

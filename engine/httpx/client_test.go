@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The example of RFC 2617, section 3.5.
@@ -257,5 +259,152 @@ func TestRedirectsFollowedOnlyWhenAsked(t *testing.T) {
 	}
 	if strings.Join(referers, ",") != ",," {
 		t.Errorf("Referer sent: %q", referers)
+	}
+}
+
+// A body file that cannot be opened fails the request with its own error,
+// not as a body shorter than announced.
+func TestUnreadableUploadFile(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "s") // stat works, open does not
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skip("no unix sockets:", err)
+	}
+	defer ln.Close()
+	addr, _ := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+	c := New(Options{})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "POST", URL: "http://" + addr + "/",
+		Parts: []Part{{File: sock}, {Data: []byte("abc")}}}, &res)
+	var fe *FileError
+	if !errors.As(res.Err, &fe) || fe.Path != sock {
+		t.Errorf("error %v, want the file's", res.Err)
+	}
+}
+
+// With a cookie jar, a response that sets a cookie keeps its header lines
+// as they came (order, spelling, Connection).
+func TestCookiesKeepTheHeadAsItCame(t *testing.T) {
+	head := "HTTP/1.1 200 OK\r\nx-lower: 1\r\nSet-Cookie: a=b\r\nContent-Length: 2\r\nConnection: close\r\n\r\n"
+	addr, _ := rawServer(t, head+"ok")
+	c := New(Options{Cookies: true})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "GET", URL: "http://" + addr + "/"}, &res)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	want := "x-lower: 1\nSet-Cookie: a=b\nContent-Length: 2\nConnection: close\n"
+	if got := res.Head.Text(); got != want {
+		t.Errorf("head\n%q\nwant\n%q", got, want)
+	}
+	c.Do(context.Background(), &Request{Method: "GET", URL: "http://" + addr + "/"}, &res)
+	if res.Cookies != "a=b" {
+		t.Errorf("cookie sent %q, want a=b", res.Cookies)
+	}
+}
+
+// Lanes may be made from several goroutines at once (the branches of a
+// Parallel Controller), and CloseIdle reaches them all.
+func TestNewLaneConcurrently(t *testing.T) {
+	c := New(Options{})
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.NewLane()
+		}()
+	}
+	wg.Wait()
+	c.CloseIdle()
+	if n := len(c.lanes); n != 9 {
+		t.Errorf("%d lanes, want 9", n)
+	}
+}
+
+// loopback resolves every name to 127.0.0.1.
+type loopback struct{}
+
+func (loopback) Resolve(context.Context, string) ([]string, error) { return []string{"127.0.0.1"}, nil }
+
+// The TLS handshake is bounded by the connect timeout, as HttpClient reads
+// it with the connect timeout as its socket timeout: a port that accepts
+// and never answers fails the request instead of holding the user.
+func TestTLSHandshakeTimesOut(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer conn.Close() // accepted, never answered
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := time.AfterFunc(30*time.Second, cancel) // only if the handshake were unbounded
+	defer stop.Stop()
+	c := New(Options{})
+	var res Result
+	c.Do(ctx, &Request{Method: "GET", URL: "https://" + ln.Addr().String() + "/", ConnectTimeout: 50 * time.Millisecond}, &res)
+	if !errors.Is(res.Err, context.DeadlineExceeded) {
+		t.Errorf("error %v, want the handshake's timeout", res.Err)
+	}
+}
+
+// The TLS server name is the host in ASCII, as net/http sends it.
+func TestTLSServerNameIsASCII(t *testing.T) {
+	names := make(chan string, 1)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	srv.TLS = &tls.Config{GetConfigForClient: func(hi *tls.ClientHelloInfo) (*tls.Config, error) {
+		names <- hi.ServerName
+		return nil, nil
+	}}
+	srv.StartTLS()
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	c := New(Options{})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "GET", URL: "https://bücher.example:" + port + "/", Resolve: loopback{}}, &res)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if got := <-names; got != "xn--bcher-kva.example" {
+		t.Errorf("server name %q, want xn--bcher-kva.example", got)
+	}
+}
+
+// A POST of empty parts that a 307 sends on goes out with no body again,
+// as the first time (Content-Length: 0, not chunked).
+func TestEmptyPartsAfterA307(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, fmt.Sprintf("%s %s %d %v", r.Method, r.URL.Path, r.ContentLength, r.TransferEncoding))
+		mu.Unlock()
+		if r.URL.Path == "/from" {
+			http.Redirect(w, r, "/to", http.StatusTemporaryRedirect)
+		}
+	}))
+	defer srv.Close()
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := New(Options{})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "POST", URL: srv.URL + "/from", AutoRedirects: true,
+		Parts: []Part{{File: empty}}}, &res)
+	if res.Err != nil || res.Status != 200 {
+		t.Fatalf("%d %v", res.Status, res.Err)
+	}
+	if want := "POST /from 0 [],POST /to 0 []"; strings.Join(got, ",") != want {
+		t.Errorf("server saw %q, want %q", strings.Join(got, ","), want)
 	}
 }

@@ -44,7 +44,8 @@ import (
 // peek after a pause, see alive), as net/http's background reader and
 // HttpClient's stale-connection check do.
 //
-// Only the trace hooks GotConn and GotFirstResponseByte are called.
+// Only the trace hooks GotConn, GotFirstResponseByte and Got1xxResponse
+// are called.
 type h1 struct {
 	dial        func(ctx context.Context, network, addr string) (net.Conn, error)
 	tlsConfig   *tls.Config
@@ -233,7 +234,11 @@ func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *h
 		return nil, err
 	}
 	tg := x.targetOf(req)
-	pc, err := t.conn(ctx, l, req.URL.Scheme, tg.addr, req.URL.Hostname())
+	if tg.err != nil {
+		closeReqBody(req)
+		return nil, tg.err
+	}
+	pc, err := t.conn(ctx, l, req.URL.Scheme, tg.addr)
 	if err != nil {
 		closeReqBody(req)
 		return nil, err
@@ -257,8 +262,10 @@ func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *h
 		return nil, pc.failure(ctx, err)
 	}
 	body := &x.body
-	*body = h1body{pc: pc, rc: resp.Body, owner: l,
-		keep: !resp.Close && !req.Close && !httpguts.HeaderValuesContainsToken(req.Header["Connection"], "close")}
+	// After 101 Switching Protocols the connection speaks another protocol.
+	keep := resp.StatusCode != http.StatusSwitchingProtocols && !resp.Close && !req.Close &&
+		!httpguts.HeaderValuesContainsToken(req.Header["Connection"], "close")
+	*body = h1body{pc: pc, rc: resp.Body, owner: l, keep: keep}
 	if resp.Body == nil { // fastHead's
 		body.left = resp.ContentLength
 		if body.left == 0 {
@@ -348,7 +355,7 @@ func isASCII(s string) bool {
 
 // conn returns a connection to addr: the lane's own idle one, one from the
 // pool, or a new one.
-func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr, host string) (*h1conn, error) {
+func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, error) {
 	now := time.Time{} // a lane's exchange began just now; else read the clock once
 	if l != nil {
 		now = l.start
@@ -384,7 +391,8 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr, host string) (*h1c
 	if scheme == "https" {
 		cfg := t.tlsConfig.Clone()
 		if cfg.ServerName == "" {
-			cfg.ServerName = host
+			// the name dialled, in ASCII (punycode), as net/http sends it
+			cfg.ServerName, _, _ = net.SplitHostPort(addr)
 		}
 		// Bytes are counted above TLS, as JMeter counts them (what HTTP
 		// sends and receives, not the records and the handshake).
@@ -394,7 +402,17 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr, host string) (*h1c
 			raw = cc.Conn
 		}
 		tc := tls.Client(raw, cfg)
-		if err := tc.HandshakeContext(ctx); err != nil {
+		hctx := ctx
+		if l != nil {
+			// HttpClient reads the handshake with the connect timeout as
+			// its socket timeout (when no other is set).
+			if to := l.dialTimeout.Load(); to > 0 {
+				var cancel context.CancelFunc
+				hctx, cancel = context.WithTimeout(ctx, time.Duration(to))
+				defer cancel()
+			}
+		}
+		if err := tc.HandshakeContext(hctx); err != nil {
 			nc.Close()
 			return nil, err
 		}
@@ -424,8 +442,8 @@ func (t *h1) take(scheme, addr string) *h1conn {
 	return nil
 }
 
-// put makes pc idle: the lane keeps it for its next request, or, when the
-// lane already keeps one, the pool does.
+// put makes pc idle: the lane keeps it for its next request, and the
+// connection the lane kept before, if any, goes to the pool.
 func (t *h1) put(l *Lane, pc *h1conn) {
 	// Idle since its response's first byte, when the lane has that time:
 	// a body's worth early, which only makes the idle checks careful.
@@ -530,9 +548,6 @@ func (pc *h1conn) close() {
 // one), Content-Length or chunked Transfer-Encoding by net/http's rules,
 // then the other headers sorted by name, values in order.
 func (pc *h1conn) write(req *http.Request, tg *target) (head int, err error) {
-	if tg.err != nil {
-		return 0, tg.err
-	}
 	host, ruri := tg.host, tg.ruri
 	method := req.Method
 	if method == "" {
@@ -546,9 +561,9 @@ func (pc *h1conn) write(req *http.Request, tg *target) (head int, err error) {
 	b = append(b, host...)
 	b = append(b, "\r\n"...)
 	if ua, ok := req.Header["User-Agent"]; ok && len(ua) > 0 {
-		if v := cleanValue(ua[0]); v != "" {
+		if ua[0] != "" { // net/http trims a value only once it has chosen to send it
 			b = append(b, "User-Agent: "...)
-			b = append(b, v...)
+			b = append(b, cleanValue(ua[0])...)
 			b = append(b, "\r\n"...)
 		}
 	} else if !ok {
@@ -597,8 +612,11 @@ func (pc *h1conn) write(req *http.Request, tg *target) (head int, err error) {
 		b = slices.Grow(b, int(n))[:m+int(n)]
 		got, err := io.ReadFull(body, b[m:])
 		pc.wbuf = b[:0]
-		if err != nil {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			return head, fmt.Errorf("http: ContentLength=%d with Body length %d", n, got)
+		}
+		if err != nil {
+			return head, err // the body's own failure (an upload that cannot be read)
 		}
 		_, err = pc.nc.Write(b)
 		return head, err
@@ -759,6 +777,7 @@ func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace, 
 					return nil, err
 				}
 			}
+			pc.limit = maxHead + int64(pc.br.Buffered()) // each head has its own cap, as in net/http
 			continue
 		}
 		return resp, nil

@@ -57,6 +57,9 @@ func TestH1WritesWhatNetHTTPWrites(t *testing.T) {
 		{"no User-Agent sent when empty", func() *http.Request {
 			return withHeader(newReq("GET", "http://h/", nil), "User-Agent", "")
 		}},
+		{"a User-Agent of spaces", func() *http.Request {
+			return withHeader(newReq("GET", "http://h/", nil), "User-Agent", "  ")
+		}},
 		{"the plan's User-Agent first", func() *http.Request {
 			return withHeader(newReq("GET", "http://h/", nil), "Zed", "z", "User-Agent", "JMeter")
 		}},
@@ -470,4 +473,53 @@ func FuzzFastHead(f *testing.F) {
 			t.Fatalf("%s: %q", d, raw)
 		}
 	})
+}
+
+// After 101 Switching Protocols the connection speaks another protocol:
+// the next request goes out on a new one.
+func TestH1DoesNotReuseAnUpgradedConnection(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var conns atomic.Int64
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			go func() {
+				defer conn.Close()
+				br := bufio.NewReader(conn)
+				for {
+					req, err := http.ReadRequest(br)
+					if err != nil {
+						return
+					}
+					if req.URL.Path == "/up" {
+						io.WriteString(conn, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n")
+						io.Copy(io.Discard, br) // another protocol from here on
+						return
+					}
+					io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+				}
+			}()
+		}
+	}()
+	c := New(Options{})
+	var res Result
+	for i, p := range []string{"/", "/up", "/", "/"} {
+		// a request on the upgraded connection would get no answer
+		c.Do(context.Background(), &Request{Method: "GET", URL: "http://" + ln.Addr().String() + p, KeepAlive: true,
+			ResponseTimeout: 5 * time.Second}, &res)
+		if res.Err != nil {
+			t.Fatalf("request %d (%s): %v", i+1, p, res.Err)
+		}
+	}
+	if n := conns.Load(); n != 2 {
+		t.Errorf("%d connections, want 2 (a new one after the upgrade)", n)
+	}
 }
