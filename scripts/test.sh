@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine: installs what the tests
 # need, checks formatting and vet, then runs the Go tests with the race
-# detector. Tests that read ../shared skip with a message where it is absent.
+# detector, and the HTTP engine's tests once more without it: race builds
+# read and write sockets through net.Conn, other builds with raw system
+# calls (engine/httpx/rawio_linux.go). Tests that read ../shared skip with
+# a message where it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
@@ -15,3 +18,4 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go test -race -count=1 -timeout 20m ./...
+go test -count=1 -timeout 10m ./engine/httpx ./engine ./cmd/gojm

@@ -213,7 +213,7 @@ func dialLane(ctx context.Context, network, addr string) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countingConn{Conn: conn}, nil
+	return newCountingConn(conn), nil
 }
 
 // redirecting returns the resty client that serves requests whose

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"io"
 	"net"
 	"sync/atomic"
 	"time"
@@ -17,7 +18,24 @@ type countingConn struct {
 	// the goroutine running the exchange touches these)
 	dlSet time.Time
 	dlFor time.Duration
+
+	// rw is what reads and writes go through: Conn, or for a plain TCP
+	// connection its socket's raw system calls (rawio_linux.go).
+	rw io.ReadWriter
 }
+
+// newCountingConn counts the bytes of c.
+func newCountingConn(c net.Conn) *countingConn {
+	cc := &countingConn{Conn: c, rw: c}
+	if raw := newRawIO(c); raw != nil {
+		cc.rw = raw
+	}
+	return cc
+}
+
+// wrap makes c, a layer over the connection (TLS), what is read, written
+// and counted.
+func (cc *countingConn) wrap(c net.Conn) { cc.Conn, cc.rw = c, c }
 
 // readDeadline keeps the read deadline at now + t, JMeter's socket timeout
 // (each read may wait t), or none for t = 0. Moving a deadline is a timer
@@ -50,7 +68,7 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 		// each read, not the whole response.
 		cc.readDeadline(time.Duration(o.readTimeout.Load()))
 	}
-	n, err := cc.Conn.Read(p)
+	n, err := cc.rw.Read(p)
 	if o != nil {
 		o.read.Add(int64(n))
 	}
@@ -58,7 +76,7 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 }
 
 func (cc *countingConn) Write(p []byte) (int, error) {
-	n, err := cc.Conn.Write(p)
+	n, err := cc.rw.Write(p)
 	if o := cc.owner.Load(); o != nil {
 		o.written.Add(int64(n))
 	}

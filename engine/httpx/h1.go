@@ -417,7 +417,7 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 			return nil, err
 		}
 		if counting {
-			cc.Conn = tc
+			cc.wrap(tc)
 		} else {
 			nc = tc
 		}

@@ -1,0 +1,138 @@
+//go:build !race
+
+package httpx
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rawIO gives what net.TCPConn's Read and Write give, data and errors
+// alike (the engine names failures from the errors).
+func TestRawIOActsAsTCPConn(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// server does this with its end of the connection
+		server func(c *net.TCPConn)
+		// client does this with its end, through rw (the TCPConn or the rawIO)
+		client func(c *net.TCPConn, rw io.ReadWriter) string
+	}{
+		{"data, then the end", func(c *net.TCPConn) {
+			c.Write([]byte("hello"))
+			c.Close()
+		}, func(c *net.TCPConn, rw io.ReadWriter) string {
+			return readAll(rw)
+		}},
+		{"reset", resetAfterAByte, func(c *net.TCPConn, rw io.ReadWriter) string {
+			c.Write([]byte("x"))
+			return readAll(rw)
+		}},
+		{"deadline passed", func(c *net.TCPConn) {}, func(c *net.TCPConn, rw io.ReadWriter) string {
+			c.SetReadDeadline(time.Now().Add(-time.Second))
+			return readAll(rw)
+		}},
+		{"deadline reached while waiting", func(c *net.TCPConn) {}, func(c *net.TCPConn, rw io.ReadWriter) string {
+			c.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+			return readAll(rw)
+		}},
+		{"closed here", func(c *net.TCPConn) {}, func(c *net.TCPConn, rw io.ReadWriter) string {
+			c.Close()
+			return readAll(rw) + " / " + writeOnce(rw, []byte("x"))
+		}},
+		{"written, echoed", func(c *net.TCPConn) {
+			io.CopyN(c, c, 1<<20)
+		}, func(c *net.TCPConn, rw io.ReadWriter) string {
+			big := []byte(strings.Repeat("0123456789abcdef", 1<<16)) // more than a send buffer
+			go io.Copy(io.Discard, io.LimitReader(rw, 1<<20))
+			return writeOnce(rw, big)
+		}},
+		{"write after a reset", resetAfterAByte, func(c *net.TCPConn, rw io.ReadWriter) string {
+			c.Write([]byte("x"))
+			readAll(rw) // the reset has arrived
+			return writeOnce(rw, []byte("x"))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func(raw bool) string {
+				ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ln.Close()
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					c, err := ln.AcceptTCP()
+					if err != nil {
+						return
+					}
+					tc.server(c)
+					c.Close()
+				}()
+				nc, err := net.Dial("tcp", ln.Addr().String())
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer nc.Close()
+				c := nc.(*net.TCPConn)
+				var rw io.ReadWriter = c
+				if raw {
+					rw = newRawIO(c)
+				}
+				got := tc.client(c, rw)
+				c.Close()
+				<-done
+				return strings.NewReplacer(c.LocalAddr().String(), "LOCAL", c.RemoteAddr().String(), "REMOTE").Replace(got)
+			}
+			want, got := run(false), run(true)
+			if got != want {
+				t.Errorf("rawIO\n%s\nTCPConn\n%s", got, want)
+			}
+		})
+	}
+}
+
+// resetAfterAByte waits for the client's first byte (its connection is
+// set up by then), then closes with a reset.
+func resetAfterAByte(c *net.TCPConn) {
+	io.ReadFull(c, make([]byte, 1))
+	c.SetLinger(0)
+	c.Close()
+}
+
+// readAll reads until an error and describes what it read and the error.
+func readAll(r io.Reader) string {
+	var b strings.Builder
+	buf := make([]byte, 3)
+	for {
+		n, err := r.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			return fmt.Sprintf("read %q, then %s", b.String(), describe(err))
+		}
+	}
+}
+
+func writeOnce(w io.Writer, p []byte) string {
+	n, err := w.Write(p)
+	return fmt.Sprintf("wrote %d of %d, %s", n, len(p), describe(err))
+}
+
+// describe spells out an error's structure as the engine reads it.
+func describe(err error) string {
+	if err == nil {
+		return "no error"
+	}
+	var ne net.Error
+	timeout := errors.As(err, &ne) && ne.Timeout()
+	s := fmt.Sprintf("%T %q timeout=%v closed=%v eof=%v", err, err.Error(), timeout, errors.Is(err, net.ErrClosed), err == io.EOF)
+	if oe, ok := err.(*net.OpError); ok {
+		s += fmt.Sprintf(" op=%s net=%s source=%v addr=%v inner=%T", oe.Op, oe.Net, oe.Source, oe.Addr, oe.Err)
+	}
+	return s
+}
