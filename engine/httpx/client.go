@@ -555,15 +555,15 @@ func (l *Lane) readBody(raw *http.Response, req *Request, res *Result) error {
 	}
 	buf := l.body[:0]
 	for {
+		if len(buf) >= l.c.maxBody {
+			l.body, res.Body = buf, buf
+			_, err := io.Copy(io.Discard, raw.Body)
+			return err
+		}
 		if len(buf) == cap(buf) {
-			if len(buf) >= l.c.maxBody {
-				l.body, res.Body = buf, buf
-				_, err := io.Copy(io.Discard, raw.Body)
-				return err
-			}
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := body.Read(buf[len(buf):cap(buf)])
+		n, err := body.Read(buf[len(buf):min(cap(buf), l.c.maxBody)])
 		buf = buf[:len(buf)+n]
 		if err != nil {
 			l.body, res.Body = buf, buf

@@ -408,3 +408,22 @@ func TestEmptyPartsAfterA307(t *testing.T) {
 		t.Errorf("server saw %q, want %q", strings.Join(got, ","), want)
 	}
 }
+
+// A body longer than MaxBody is kept up to MaxBody exactly; the rest is
+// read, counted and dropped.
+func TestMaxBodyIsExact(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, strings.Repeat("x", 5000))
+	}))
+	defer srv.Close()
+	c := New(Options{MaxBody: 1000})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL, KeepAlive: true,
+		KeepBody: func(string) bool { return true }}, &res)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if len(res.Body) != 1000 || res.Bytes < 5000 {
+		t.Errorf("kept %d bytes (want 1000), counted %d (want at least 5000)", len(res.Body), res.Bytes)
+	}
+}
