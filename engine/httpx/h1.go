@@ -132,8 +132,9 @@ func (b *h1body) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Close drains what is left of the body (net/http's body does that),
-// so that the connection can be reused.
+// Close drains what is left of the body, so that the connection can be
+// reused, as HttpClient does when a response is released (net/http's
+// Transport would close the connection instead).
 func (b *h1body) Close() error {
 	if b.done {
 		return nil
