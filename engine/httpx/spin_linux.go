@@ -10,16 +10,16 @@ import (
 )
 
 // A read that finds nothing may spin a little before it waits in the
-// poller: yield to the other goroutines, try again, and stop as soon as a
-// response arrives on any connection. Why: when every virtual user waits,
+// poller: yield to the other goroutines and look again, until data
+// arrives on any connection. Why: when every virtual user waits,
 // the process sleeps in the poller, and the server's next response has to
 // wake it. On a virtual machine that means waking an idle virtual CPU,
 // which the server pays for: against nginx on the loopback at 10 users,
 // nginx spent a sixth of its time in that wake-up and became the
 // bottleneck. When responses follow each other within microseconds, a
-// short spin keeps the process awake from one to the next: the spinning
-// read steps aside when another connection's response arrives, and the
-// scheduler, which polls before it sleeps, runs that response's reader.
+// short spin keeps the process awake from one to the next. Its own data
+// the spinning read reads; for another connection's it steps aside, and
+// the scheduler, which polls before it sleeps, runs that data's reader.
 //
 // Only one read spins at a time, and a spin that saw nothing arrive makes
 // the next 1, 2, 4 … 64 spins skip, so that a slow server or a single
@@ -31,8 +31,8 @@ const (
 
 // arrivals watches every raw connection for data arriving. It is a second
 // epoll instance beside the runtime's, edge-triggered, so that an event
-// means "something arrived since the last look"; nothing is ever read
-// through it.
+// means "something arrived since the last look" (and, as epoll checks
+// before it reports, is still unread); nothing is ever read through it.
 type arrivals struct {
 	ep       int
 	spinning atomic.Bool // a read spins; it alone uses the fields below
@@ -77,13 +77,15 @@ func (a *arrivals) poll() []syscall.EpollEvent {
 }
 
 // spin reports whether a read of socket fd that found nothing should try
-// again. *tries counts the read's yields: 0 before its first, -1 once it
-// waits in the poller. The read calls found when it ends after a yield.
+// again: it yields until something arrives on any connection, and says
+// yes when its own data arrived. *tries counts the read's yields: 0
+// before its first, -1 once it waits in the poller. The read calls found
+// when it ends after a yield.
 func (a *arrivals) spin(tries *int, fd uintptr) bool {
-	switch {
-	case a == nil || *tries < 0:
+	if a == nil || *tries < 0 {
 		return false
-	case *tries == 0:
+	}
+	if *tries == 0 {
 		if !a.spinning.CompareAndSwap(false, true) {
 			*tries = -1
 			return false // another read spins
@@ -92,8 +94,10 @@ func (a *arrivals) spin(tries *int, fd uintptr) bool {
 			a.skip--
 			return a.stop(tries)
 		}
-		a.poll() // what arrived before this spin is read or being read
-	default:
+	}
+	for *tries < spinTries {
+		*tries++
+		runtime.Gosched()
 		mine, other := false, false
 		for _, ev := range a.poll() {
 			if uintptr(ev.Fd) == fd {
@@ -106,20 +110,13 @@ func (a *arrivals) spin(tries *int, fd uintptr) bool {
 		case other:
 			a.backoff = 0
 			return a.stop(tries)
-		case *tries >= spinTries:
-			if !mine {
-				a.backoff = min(max(1, 2*a.backoff), spinBackoffMax)
-				a.skip = a.backoff
-			}
-			return a.stop(tries)
 		case mine:
-			*tries++ // read it at once
 			return true
 		}
 	}
-	*tries++
-	runtime.Gosched()
-	return true
+	a.backoff = min(max(1, 2*a.backoff), spinBackoffMax)
+	a.skip = a.backoff
+	return a.stop(tries)
 }
 
 // stop ends a spin: the read waits in the poller.
