@@ -19,10 +19,10 @@
 // reads and writes are raw system calls through Go's poller
 // (rawio_linux.go), and a read that finds nothing spins briefly while
 // other responses keep arriving (spin_linux.go). It writes what net/http
-// writes and reads responses with net/http's parser, or its own for the usual head,
-// whose fields stay that text until something asks for a map (Head). It
-// can keep the request head it wrote and the Cookie header it added, for
-// results files that save them. Only redirects the
-// client follows itself go through resty and net/http's Client, which the
-// same transport serves.
+// writes and reads responses with net/http's parser, or its own for the
+// usual head, whose fields stay that text until something asks for a map
+// (Head). It can keep the request head it wrote and the Cookie header it
+// added, for results files that save them. Only redirects the client
+// follows itself go through resty and net/http's Client, which the same
+// transport serves.
 package httpx
