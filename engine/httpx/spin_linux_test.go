@@ -71,16 +71,18 @@ func TestArrivalsSpin(t *testing.T) {
 	}
 	drain(t, c2)
 
-	// Its own data arrives: the read tries again, then ends the spin.
+	// Its own data arrives: the read tries again, then ends the spin, and
+	// a spin paid.
 	a.spinning.Store(true)
+	a.backoff = 4
 	send(t, s1, c1)
 	tries = 1
 	if !a.spin(&tries, fd1) {
 		t.Fatal("own data: the spin stopped")
 	}
 	a.found()
-	if a.spinning.Load() {
-		t.Fatal("found left the spin on")
+	if a.spinning.Load() || a.backoff != 0 {
+		t.Fatalf("after found: spinning %v, backoff %d", a.spinning.Load(), a.backoff)
 	}
 
 	var nilArrivals *arrivals
