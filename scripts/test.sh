@@ -3,8 +3,9 @@
 # need, checks formatting and vet, then runs the Go tests with the race
 # detector, and the HTTP engine's tests once more without it: race builds
 # read and write sockets through net.Conn, other builds with raw system
-# calls (engine/httpx/rawio_linux.go). Tests that read ../shared skip with
-# a message where it is absent.
+# calls and a short spin before sleeping (engine/httpx/rawio_linux.go,
+# spin_linux.go). Tests that read ../shared skip with a message where it
+# is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
