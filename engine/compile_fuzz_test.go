@@ -12,7 +12,7 @@ import (
 // panic. Nothing runs. The committed seeds in testdata/fuzz/FuzzCompile are
 // small real plans; run longer with
 //
-//	go test ./engine -run '^$' -fuzz FuzzCompile -fuzztime 5m
+//	go test ./engine -run '^$' -fuzz '^FuzzCompile$' -fuzztime 1000000x
 func FuzzCompile(f *testing.F) {
 	f.Add([]byte(`<jmeterTestPlan><hashTree><TestPlan testname="P"/><hashTree>
 <ThreadGroup testname="U"><elementProp name="ThreadGroup.main_controller" elementType="LoopController">

@@ -12,7 +12,7 @@ import (
 // testdata/fuzz/FuzzRead are small real plans and the inputs that once
 // broke it; run longer with
 //
-//	go test ./jmx -run '^$' -fuzz FuzzRead -fuzztime 5m
+//	go test ./jmx -run '^$' -fuzz '^FuzzRead$' -fuzztime 1000000x
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(`<?xml version="1.0"?><jmeterTestPlan><hashTree><TestPlan testname="P"/><hashTree/></hashTree></jmeterTestPlan>`))
 	f.Add([]byte(`<jmeterTestPlan><hashTree><hashTree/><X enabled="false"/></hashTree></jmeterTestPlan>`))
