@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Runs every real plan of the corpus end to end, each for at most CAP
+# seconds, inside a network namespace that has only the loopback: the
+# plans' host names resolve to 127.0.0.1 (a hosts file bound over
+# /etc/hosts in a private mount namespace), and the example target answers
+# on every port the plans name (TLS on 443 and 8443). Nothing leaves the
+# machine, and nothing is written outside OUT: the plans run from copies
+# there, and the rest of the file system is read-only to them (plans name
+# results files of their own, some with absolute paths). A plan still
+# running at CAP gets SIGINT, as a user's Ctrl-C.
+#
+# What it checks is robustness, not results: no panic, no data race (with
+# RACE=1), no run that outlives its Ctrl-C by 20 seconds, and the summary
+# printed at the end of every run that started. It prints one line per plan
+# and a tally; the outputs stay in OUT.
+#
+#   scripts/corpus-run.sh                 # CAP=10 OUT=/tmp/gojm-corpus-run
+#   RACE=1 scripts/corpus-run.sh          # the same with a race-detector build
+#
+# Needs root (unshare) and ../shared/corpus. Takes up to CAP+grace seconds
+# per plan: about 20 minutes for the 122 plans with CAP=10.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/go/bin"
+
+CAP=${CAP:-10}
+OUT=${OUT:-/tmp/gojm-corpus-run}
+CORPUS=${CORPUS:-../shared/corpus}
+
+if [ "$(id -u)" != 0 ]; then
+  echo "corpus-run: needs root for its network namespace" >&2
+  exit 2
+fi
+rm -rf "$OUT"
+mkdir -p "$OUT/runs" "$OUT/bin" "$OUT/plans"
+OUT=$(cd "$OUT" && pwd)
+cp -r "$CORPUS/jmx" "$CORPUS/seed" "$OUT/plans/"
+plans=("$OUT"/plans/jmx/*.jmx "$OUT"/plans/seed/*.jmx)
+
+race=()
+if [ "${RACE:-0}" = 1 ]; then race=(-race); fi
+go build "${race[@]}" -o "$OUT/bin/gojm" ./cmd/gojm
+go build -o "$OUT/bin/target" ./examples/cmd/target
+
+# Every host name and port the plans spell out. Names behind variables
+# that are not set in the plan stay unresolved: those samples fail, as
+# they would with JMeter on a machine that cannot resolve them.
+cat "${plans[@]}" |
+  grep -oE '(HTTPSampler\.domain|Argument\.value)">[A-Za-z0-9.-]+\.[A-Za-z]{2,}<|https?://[A-Za-z0-9.-]+' |
+  sed -E 's/.*">//; s/<$//; s|https?://||' | tr 'A-Z' 'a-z' | grep -vE '^[0-9.]+$' | sort -u > "$OUT/hostnames"
+{
+  echo "127.0.0.1 localhost"
+  sed 's/^/127.0.0.1 /' "$OUT/hostnames"
+} > "$OUT/hosts"
+{
+  printf '80\n443\n8080\n8443\n'
+  cat "${plans[@]}" | grep -oE 'HTTPSampler\.port">[0-9]{1,5}<' | grep -oE '[0-9]+'
+} | awk '$1 > 0 && $1 < 65536' | sort -un > "$OUT/ports"
+echo "corpus-run: ${#plans[@]} plans, $(wc -l < "$OUT/hostnames") host names, ports $(tr '\n' ' ' < "$OUT/ports")"
+
+# The part that runs inside the namespace.
+cat > "$OUT/inside.sh" <<'EOF'
+set -u
+ip link set lo up
+mount --bind "$OUT/hosts" /etc/hosts
+mount --bind "$OUT" "$OUT"
+mount -o remount,bind,ro /
+while read -r port; do
+  tls=()
+  case $port in 443 | 8443) tls=(-tls) ;; esac
+  "$OUT/bin/target" -addr "127.0.0.1:$port" "${tls[@]}" > /dev/null 2>> "$OUT/target.log" &
+done < "$OUT/ports"
+sleep 1
+printf '%-8s %6s %5s %8s  %s\n' outcome exit secs jtl_rows plan
+for plan in "$@"; do
+  name=$(basename "$plan" .jmx)
+  run="$OUT/runs/$name"
+  mkdir -p "$run"
+  start=$(date +%s)
+  # Started from the plan's folder, as JMeter users do, so that relative
+  # data files resolve as they would.
+  (cd "$(dirname "$plan")" && timeout -s INT -k 20 "$CAP" \
+    "$OUT/bin/gojm" -n -t "$(basename "$plan")" -l "$run/results.jtl" -j "$run/gojm.log" \
+    --stop-grace 5s > "$run/stdout" 2> "$run/stderr")
+  rc=$?
+  secs=$(($(date +%s) - start))
+  rows=0
+  if [ -s "$run/results.jtl" ]; then rows=$(($(wc -l < "$run/results.jtl") - 1)); fi
+  if grep -qE '^(panic:|fatal error:)|WARNING: DATA RACE' "$run/stderr" "$run/stdout"; then
+    outcome=CRASH
+  elif [ $rc = 137 ]; then
+    outcome=HUNG # still running 20 s after its Ctrl-C
+  elif [ $rc != 0 ] && [ $rc != 124 ]; then
+    outcome=refused
+  elif ! grep -q 'summary =' "$run/stdout"; then
+    outcome=NOSUMMARY
+  elif [ $rc = 124 ]; then
+    outcome=capped
+  else
+    outcome=done
+  fi
+  printf '%-8s %6s %5s %8s  %s\n' $outcome $rc $secs $rows "$name"
+done
+kill $(jobs -p) 2> /dev/null
+wait
+EOF
+export OUT CAP
+unshare -n -m bash "$OUT/inside.sh" "${plans[@]}" | tee "$OUT/summary.txt"
+echo
+awk 'NR > 1 {n[$1]++} END {for (o in n) printf "%s %d\n", o, n[o]}' "$OUT/summary.txt" | sort
+if grep -qE '^(CRASH|HUNG|NOSUMMARY) ' "$OUT/summary.txt"; then
+  exit 1
+fi
