@@ -235,11 +235,10 @@ type runtime struct {
 	fns     map[*Program]goja.Callable
 	env     *Env
 	results []*Result
-	// guards interrupts against a run that already ended
+	// guards the timer's interrupt against a run it was not armed for
 	mu       sync.Mutex
-	runID    uint64
-	armed    uint64 // the run the timer was armed for
-	deadline time.Time
+	running  bool      // a run is in progress
+	deadline time.Time // when the run in progress must end
 	stopErr  *ScriptError
 }
 
@@ -867,10 +866,14 @@ func (r *runtime) timeoutErr() *ScriptError {
 	return &ScriptError{Class: "gojm.ScriptTimeout", Message: fmt.Sprintf("the script ran longer than %v and was stopped", to), Timeout: true}
 }
 
-// onTimeout interrupts the run the timer was armed for, if it still runs.
+// onTimeout interrupts the run in progress once its deadline has passed.
+// The timer is reused from run to run, and Stop cannot take back a
+// callback that has already started: a callback armed for one run can
+// come after that run ended, while the next one runs. That run's deadline
+// is still ahead, so it goes on.
 func (r *runtime) onTimeout() {
 	r.mu.Lock()
-	if r.runID == r.armed {
+	if r.running && !time.Now().Before(r.deadline) {
 		r.stopErr = r.timeoutErr()
 		r.vm.Interrupt(r.stopErr)
 	}
@@ -897,23 +900,20 @@ func (r *runtime) stopped() *ScriptError {
 func (r *runtime) run(p *Program, env *Env) (Value, error) {
 	r.env = env
 	r.results = r.results[:0]
-	r.mu.Lock()
-	r.stopErr = nil
-	r.mu.Unlock()
 	to := env.Timeout
 	if to <= 0 {
 		to = DefaultTimeout
 	}
-	r.deadline = time.Now().Add(to)
 	r.mu.Lock()
-	r.runID++
-	r.armed = r.runID
+	r.stopErr = nil
+	r.running = true
+	r.deadline = time.Now().Add(to) // before the timer's: it never fires early
 	r.mu.Unlock()
 	r.timer.Reset(to)
 	v, err := r.call(p, env)
 	r.timer.Stop()
 	r.mu.Lock()
-	r.runID++
+	r.running = false
 	r.mu.Unlock()
 	r.vm.ClearInterrupt()
 	r.env = nil
