@@ -178,6 +178,7 @@ func New(opt Options) *Client {
 		maxIdle:     32,
 		idleTimeout: 60 * time.Second, // JMeter's httpclient4.time_to_live
 		staleAfter:  staleAfter,
+		quietFor:    quietFor,
 	}
 	if opt.Cookies {
 		jar, _ := cookiejar.New(nil) // New never fails without options

@@ -22,20 +22,27 @@ type countingConn struct {
 	// rw is what reads and writes go through: Conn, or for a plain TCP
 	// connection its socket's raw system calls (rawio_linux.go).
 	rw io.ReadWriter
+	// sender is rw when it can write a request with the read of its
+	// response (rawIO), else nil.
+	sender sender
 }
+
+// sender writes a request with the next read, the first of its response.
+type sender interface{ writeThenRead(p []byte) }
 
 // newCountingConn counts the bytes of c.
 func newCountingConn(c net.Conn) *countingConn {
 	cc := &countingConn{Conn: c, rw: c}
 	if raw := newRawIO(c); raw != nil {
 		cc.rw = raw
+		cc.sender, _ = raw.(sender)
 	}
 	return cc
 }
 
 // wrap makes c, a layer over the connection (TLS), what is read, written
 // and counted.
-func (cc *countingConn) wrap(c net.Conn) { cc.Conn, cc.rw = c, c }
+func (cc *countingConn) wrap(c net.Conn) { cc.Conn, cc.rw, cc.sender = c, c, nil }
 
 // readDeadline keeps the read deadline at now + t, JMeter's socket timeout
 // (each read may wait t), or none for t = 0. Moving a deadline is a timer
@@ -81,6 +88,20 @@ func (cc *countingConn) Write(p []byte) (int, error) {
 		o.written.Add(int64(n))
 	}
 	return n, err
+}
+
+// writeThenRead has the next Read write p first, when the connection
+// can (see rawIO.writeThenRead), and reports whether it will. A write that
+// fails is the Read's error. p counts as written.
+func (cc *countingConn) writeThenRead(p []byte) bool {
+	if cc.sender == nil {
+		return false
+	}
+	cc.sender.writeThenRead(p)
+	if o := cc.owner.Load(); o != nil {
+		o.written.Add(int64(len(p)))
+	}
+	return true
 }
 
 // take makes l the connection's owner.

@@ -17,8 +17,9 @@
 // 4 KiB read buffer, and a request costs a write, a read and usually one
 // allocation, the response head's text. On Linux a plain connection's
 // reads and writes are raw system calls through Go's poller
-// (rawio_linux.go), and a read that finds nothing spins briefly while
-// other responses keep arriving (spin_linux.go). It writes what net/http
+// (rawio_linux.go), a request goes out inside the wait for its response,
+// which saves a failed read, and a read that finds nothing spins briefly
+// while other responses keep arriving (spin_linux.go). It writes what net/http
 // writes and reads responses with net/http's parser, or its own for the
 // usual head, whose fields stay that text until something asks for a map
 // (Head). It can keep the request head it wrote and the Cookie header it

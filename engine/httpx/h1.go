@@ -55,13 +55,19 @@ type h1 struct {
 	// liveness is checked on reuse (one non-blocking peek): back-to-back
 	// requests skip the check.
 	staleAfter time.Duration
+	// quietFor is how long a connection may have been idle, unchecked,
+	// for its next request to go out with the read of the response (send).
+	quietFor time.Duration
 
 	mu   sync.Mutex
 	idle []*h1conn // shared idle connections, most recently used last
 }
 
-// staleAfter is the transport's default staleAfter.
-const staleAfter = 100 * time.Millisecond
+// staleAfter and quietFor are the transport's defaults.
+const (
+	staleAfter = 100 * time.Millisecond
+	quietFor   = time.Millisecond
+)
 
 // maxHead caps a response head, as net/http's MaxResponseHeaderBytes
 // default does.
@@ -87,6 +93,10 @@ type h1conn struct {
 	ctx  context.Context
 	stop func() bool
 	body h1body // the body of the response in flight (direct path)
+	// quiet: the connection is new, was checked, or was idle only briefly
+	// (see send); sentWithRead: the request goes out with the response's
+	// first read
+	quiet, sentWithRead bool
 }
 
 // h1body is a response body on a connection: when it has been read to its
@@ -423,7 +433,7 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 			nc = tc
 		}
 	}
-	pc := &h1conn{t: t, scheme: scheme, addr: addr, nc: nc, limit: math.MaxInt64}
+	pc := &h1conn{t: t, scheme: scheme, addr: addr, nc: nc, limit: math.MaxInt64, quiet: true}
 	pc.br = bufio.NewReaderSize(pc, h1ReadBuffer)
 	pc.arm(ctx)
 	return pc, nil
@@ -501,7 +511,12 @@ func (pc *h1conn) usable(now time.Time) bool {
 	if pc.br.Buffered() > 0 {
 		return false // bytes nobody asked for: the exchange is out of step
 	}
-	return idle < pc.t.staleAfter || alive(pc.nc)
+	pc.quiet = idle < pc.t.quietFor
+	if idle < pc.t.staleAfter {
+		return true
+	}
+	pc.quiet = true // checked just now
+	return alive(pc.nc)
 }
 
 // arm makes the end of ctx abort the connection's exchange, by closing it.
@@ -603,8 +618,7 @@ func (pc *h1conn) write(req *http.Request, tg *target) (head int, err error) {
 
 	if body == nil {
 		pc.wbuf = b
-		_, err := pc.nc.Write(b)
-		return head, err
+		return head, pc.send(b)
 	}
 	defer body.Close()
 	// A small body of known length goes out with the head, in one write.
@@ -619,8 +633,7 @@ func (pc *h1conn) write(req *http.Request, tg *target) (head int, err error) {
 		if err != nil {
 			return head, err // the body's own failure (an upload that cannot be read)
 		}
-		_, err = pc.nc.Write(b)
-		return head, err
+		return head, pc.send(b)
 	}
 	pc.wbuf = b
 	if _, err := pc.nc.Write(b); err != nil {
@@ -639,6 +652,25 @@ func (pc *h1conn) write(req *http.Request, tg *target) (head int, err error) {
 		return head, fmt.Errorf("http: ContentLength=%d with Body length %d", n, got)
 	}
 	return head, nil
+}
+
+// send sends b, a whole request. On a raw connection the first read of
+// the response writes it (rawIO.writeThenRead), and its failure is that
+// read's. That read no longer looks at the socket before it waits, so it
+// misses what arrived while the connection was idle: a server that closed
+// it in full answers the request with a reset, which ends the wait, but
+// one that only stopped sending (a half close) would leave it waiting. So
+// the request goes out this way only on a connection that is new, passed
+// the liveness check, or was idle under quietFor (a server that half
+// closes so soon after a response it did not mark as the last one is not
+// speaking HTTP/1.1).
+func (pc *h1conn) send(b []byte) error {
+	if cc, ok := pc.nc.(*countingConn); ok && pc.quiet && pc.br.Buffered() == 0 && cc.writeThenRead(b) {
+		pc.sentWithRead = true
+		return nil
+	}
+	_, err := pc.nc.Write(b)
+	return err
 }
 
 var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
@@ -744,14 +776,16 @@ func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace, 
 	// io.ErrUnexpectedEOF.
 	pc.limit = maxHead + int64(pc.br.Buffered())
 	defer func() { pc.limit = math.MaxInt64 }()
-	if pc.br.Buffered() == 0 {
+	if pc.br.Buffered() == 0 && !pc.sentWithRead {
 		// Just after the request went out the response is rarely there:
 		// reading at once costs a failed read, a park in the poller and a
 		// wake-up. Other virtual users run first instead; by the time
 		// this one is back its response has mostly arrived. Alone, it
-		// goes on at once.
+		// goes on at once. (A request sent with the read waits in the
+		// poller at no such cost.)
 		runtime.Gosched()
 	}
+	pc.sentWithRead = false
 	if _, err := pc.br.Peek(1); err != nil {
 		return nil, err
 	}

@@ -213,6 +213,71 @@ func TestH1DropsAConnectionTheServerClosed(t *testing.T) {
 	}
 }
 
+// A connection the server closed while it was idle, unchecked, fails the
+// next request with what the read of its response finds, whether that
+// request went out before the read or with it (h1conn.send). A server
+// that only stops sending (a half close) is noticed only when the
+// request goes out before the read: the connection was then not quiet.
+func TestH1RequestOnAConnectionClosedWhileIdle(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		half     bool
+		quietFor time.Duration
+	}{
+		{"closed, request with the read", false, time.Hour},
+		{"closed, request before the read", false, 0},
+		{"half closed, request before the read", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			closed := make(chan struct{})
+			go func() {
+				conn, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				defer conn.Close()
+				br := bufio.NewReader(conn)
+				if _, err := http.ReadRequest(br); err == nil {
+					io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+				}
+				if tc.half {
+					conn.(*net.TCPConn).CloseWrite()
+					close(closed)
+					io.Copy(io.Discard, br) // until the client closes
+					return
+				}
+				conn.Close()
+				close(closed)
+			}()
+			c := New(Options{})
+			c.tr.staleAfter = time.Hour // no liveness check
+			c.tr.quietFor = tc.quietFor
+			url := "http://" + ln.Addr().String() + "/"
+			var res Result
+			c.Do(context.Background(), &Request{Method: "GET", URL: url, KeepAlive: true}, &res)
+			if res.Err != nil || res.Status != 200 {
+				t.Fatalf("first request: %d %v", res.Status, res.Err)
+			}
+			<-closed
+			for n := 0; alive(c.main.idle.nc); n++ {
+				if n > 1e6 {
+					t.Fatal("the client's end never saw the connection closed")
+				}
+				runtime.Gosched()
+			}
+			c.Do(context.Background(), &Request{Method: "GET", URL: url, KeepAlive: true}, &res)
+			if !errors.Is(res.Err, io.EOF) {
+				t.Errorf("second request: %d %v, want the end of the stream", res.Status, res.Err)
+			}
+		})
+	}
+}
+
 // Lanes running at the same time each get a connection of their own and
 // keep it for their next request; CloseIdle closes them all.
 func TestH1LanesKeepTheirConnections(t *testing.T) {

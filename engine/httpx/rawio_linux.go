@@ -34,8 +34,10 @@ type rawIO struct {
 	// on a net.Conn): buffer, bytes done, error
 	rd, wr rawCall
 	arr    *arrivals // where a read that finds nothing spins
+	// sendFirst: the next Read writes wr first (writeThenRead)
+	sendFirst bool
 	// the callbacks, made once: a closure per call would be an allocation
-	readFn, writeFn func(uintptr) bool
+	readFn, writeFn, sendFn func(uintptr) bool
 }
 
 // rawCall is a read or a write in flight.
@@ -58,7 +60,7 @@ func newRawIO(c net.Conn) io.ReadWriter {
 		return nil
 	}
 	r := &rawIO{rc: rc, local: tc.LocalAddr(), remote: tc.RemoteAddr(), arr: arrived}
-	r.readFn, r.writeFn = r.readOnce, r.writeAll
+	r.readFn, r.writeFn, r.sendFn = r.readOnce, r.writeAll, r.sendThenRead
 	if rc.Control(r.arr.watch) != nil {
 		return nil
 	}
@@ -112,14 +114,64 @@ func (r *rawIO) writeAll(fd uintptr) bool {
 	return true
 }
 
+// writeThenRead has the next Read write p before it reads: a request
+// whose response the Read is for. It saves a system call per request.
+// A read that waits in the poller must look at the socket once after the
+// poller has begun to listen, as the poller forgets what arrived before;
+// right after a request that look finds nothing (the server has not
+// answered yet) and costs a failed read. Written once the poller listens,
+// the request itself is that look: nothing of its response can arrive
+// before it. p must stay as it is until the Read.
+func (r *rawIO) writeThenRead(p []byte) {
+	r.wr = rawCall{p: p}
+	r.sendFirst = true
+}
+
+// sendThenRead is the poller's callback for a Read after writeThenRead:
+// the first call writes the request and, unless a spin sees the response
+// arrive, waits for it; later calls read. A write that cannot finish, or
+// fails, ends the call: Read finishes it or reports it.
+func (r *rawIO) sendThenRead(fd uintptr) bool {
+	if !r.sendFirst {
+		return r.readOnce(fd)
+	}
+	r.sendFirst = false
+	if !r.writeAll(fd) || r.wr.errno != 0 {
+		return true
+	}
+	r.wr.p = nil
+	return r.arr.spin(&r.rd.tries, fd) && r.readOnce(fd)
+}
+
 // Read is net.TCPConn's Read.
 func (r *rawIO) Read(p []byte) (int, error) {
 	if len(p) == 0 {
+		if r.sendFirst { // nothing to read with: the request goes out alone
+			r.sendFirst = false
+			_, err := r.finishWrite()
+			return 0, err
+		}
 		return 0, nil
 	}
 	c := &r.rd
 	*c = rawCall{p: p}
-	err := r.rc.Read(r.readFn)
+	var err error
+	if r.sendFirst {
+		err = r.rc.Read(r.sendFn)
+		if r.sendFirst || r.wr.p != nil {
+			// The request did not go out whole (or the poller failed
+			// before it went): as a Write and a Read would.
+			r.sendFirst = false
+			if _, werr := r.finishWrite(); werr != nil {
+				c.p = nil
+				return 0, werr
+			}
+			*c = rawCall{p: p}
+			err = r.rc.Read(r.readFn)
+		}
+	} else {
+		err = r.rc.Read(r.readFn)
+	}
 	n, errno := c.n, c.errno
 	c.p = nil
 	switch {
@@ -138,9 +190,17 @@ func (r *rawIO) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	r.wr = rawCall{p: p}
+	return r.finishWrite()
+}
+
+// finishWrite writes what is left of r.wr.
+func (r *rawIO) finishWrite() (int, error) {
 	c := &r.wr
-	*c = rawCall{p: p}
-	err := r.rc.Write(r.writeFn)
+	var err error
+	if c.errno == 0 {
+		err = r.rc.Write(r.writeFn)
+	}
 	n, errno := c.n, c.errno
 	c.p = nil
 	switch {

@@ -3,6 +3,7 @@
 package httpx
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -59,35 +60,13 @@ func TestRawIOActsAsTCPConn(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := func(raw bool) string {
-				ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer ln.Close()
-				done := make(chan struct{})
-				go func() {
-					defer close(done)
-					c, err := ln.AcceptTCP()
-					if err != nil {
-						return
+				return overLoopback(t, tc.server, func(c *net.TCPConn) string {
+					var rw io.ReadWriter = c
+					if raw {
+						rw = newRawIO(c)
 					}
-					tc.server(c)
-					c.Close()
-				}()
-				nc, err := net.Dial("tcp", ln.Addr().String())
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer nc.Close()
-				c := nc.(*net.TCPConn)
-				var rw io.ReadWriter = c
-				if raw {
-					rw = newRawIO(c)
-				}
-				got := tc.client(c, rw)
-				c.Close()
-				<-done
-				return strings.NewReplacer(c.LocalAddr().String(), "LOCAL", c.RemoteAddr().String(), "REMOTE").Replace(got)
+					return tc.client(c, rw)
+				})
 			}
 			want, got := run(false), run(true)
 			if got != want {
@@ -95,6 +74,99 @@ func TestRawIOActsAsTCPConn(t *testing.T) {
 			}
 		})
 	}
+}
+
+// overLoopback connects client to server over the loopback and returns
+// what client returns, addresses spelled LOCAL and REMOTE.
+func overLoopback(t *testing.T, server func(c *net.TCPConn), client func(c *net.TCPConn) string) string {
+	t.Helper()
+	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c, err := ln.AcceptTCP()
+		if err != nil {
+			return
+		}
+		server(c)
+		c.Close()
+	}()
+	nc, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	c := nc.(*net.TCPConn)
+	got := client(c)
+	c.Close()
+	<-done
+	return strings.NewReplacer(c.LocalAddr().String(), "LOCAL", c.RemoteAddr().String(), "REMOTE").Replace(got)
+}
+
+// A request written with the read of its response (writeThenRead) gives
+// what a Write and then Reads give, data and errors alike.
+func TestRawIOWriteThenRead(t *testing.T) {
+	big := []byte(strings.Repeat("0123456789abcdef", 1<<12)) // more than a send buffer takes at once
+	for _, tc := range []struct {
+		name    string
+		server  func(c *net.TCPConn)
+		request []byte
+		// before runs on the client's connection before the exchange
+		before func(c *net.TCPConn)
+	}{
+		{"answered", echoLine, []byte("ping\n"), nil},
+		{"answered, then the end", func(c *net.TCPConn) { echoLine(c); c.Close() }, []byte("ping\n"), nil},
+		{"more than a send buffer", func(c *net.TCPConn) { io.CopyN(c, c, int64(len(big))) }, big, nil},
+		{"reset before the request", resetAfterAByte, []byte("x"), func(c *net.TCPConn) {
+			c.Write([]byte("x"))
+			readAll(c) // the reset has arrived
+		}},
+		{"closed here", echoLine, []byte("ping\n"), func(c *net.TCPConn) { c.Close() }},
+		{"read deadline passed", echoLine, []byte("ping\n"), func(c *net.TCPConn) {
+			c.SetReadDeadline(time.Now().Add(-time.Second))
+		}},
+		{"no answer within the deadline", func(c *net.TCPConn) { io.Copy(io.Discard, c) }, []byte("ping\n"), func(c *net.TCPConn) {
+			c.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func(raw bool) string {
+				return overLoopback(t, tc.server, func(c *net.TCPConn) string {
+					rw := newRawIO(c)
+					if tc.before != nil {
+						tc.before(c)
+					}
+					var got string
+					if raw {
+						rw.(*rawIO).writeThenRead(tc.request)
+						got = readAll(rw)
+					} else if _, err := c.Write(tc.request); err != nil {
+						got = fmt.Sprintf("read %q, then %s", "", describe(err))
+					} else {
+						got = readAll(c)
+					}
+					if len(got) > 200 {
+						got = got[:100] + "…" + got[len(got)-100:]
+					}
+					return got
+				})
+			}
+			want, got := run(false), run(true)
+			if got != want {
+				t.Errorf("writeThenRead\n%s\nWrite, Read\n%s", got, want)
+			}
+		})
+	}
+}
+
+// echoLine sends back the first line it reads.
+func echoLine(c *net.TCPConn) {
+	line, _ := bufio.NewReader(c).ReadBytes('\n')
+	c.Write(line)
 }
 
 // resetAfterAByte waits for the client's first byte (its connection is
