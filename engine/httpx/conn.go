@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"errors"
 	"io"
 	"net"
 	"sync/atomic"
@@ -27,8 +28,12 @@ type countingConn struct {
 	sender sender
 }
 
-// sender writes a request with the next read, the first of its response.
-type sender interface{ writeThenRead(p []byte) }
+// sender writes a request with the next read, the first of its response,
+// and can tell whether the server has closed its end (peerClosed).
+type sender interface {
+	writeThenRead(p []byte)
+	peerClosed() bool
+}
 
 // newCountingConn counts the bytes of c.
 func newCountingConn(c net.Conn) *countingConn {
@@ -70,16 +75,64 @@ func (cc *countingConn) readDeadline(t time.Duration) {
 
 func (cc *countingConn) Read(p []byte) (int, error) {
 	o := cc.owner.Load()
-	if o != nil {
-		// JMeter's response timeout is a socket read timeout: it bounds
-		// each read, not the whole response.
-		cc.readDeadline(time.Duration(o.readTimeout.Load()))
+	if o == nil {
+		return cc.rw.Read(p)
 	}
-	n, err := cc.rw.Read(p)
-	if o != nil {
-		o.read.Add(int64(n))
+	// JMeter's response timeout is a socket read timeout: it bounds each
+	// read, not the whole response.
+	t := time.Duration(o.readTimeout.Load())
+	var n int
+	var err error
+	if cc.sender == nil {
+		cc.readDeadline(t)
+		n, err = cc.rw.Read(p)
+	} else {
+		n, err = cc.readChecked(p, t)
 	}
+	o.read.Add(int64(n))
 	return n, err
+}
+
+// closeCheck is the longest a read on a raw connection waits before it
+// looks whether the server has closed its end (a variable for tests).
+var closeCheck = time.Second
+
+// readChecked reads from a raw connection within the timeout t (0 for
+// none), in waits of at most closeCheck. A request sent with the read
+// (h1conn.send) does not see a close that came before it; a server that
+// closed in full answers it with a reset, which ends the wait, but one
+// that only stopped sending (a half close) would leave the read waiting
+// until t, or for ever. So a wait that ends early looks at the socket
+// once: the end of the stream ends the read, as a read before the wait
+// would have ended it. Other reads on the connection wait the same way,
+// to share its deadline (moving a deadline is a timer update).
+func (cc *countingConn) readChecked(p []byte, t time.Duration) (int, error) {
+	wait := closeCheck
+	if t > 0 && t < wait {
+		wait = t
+	}
+	cc.readDeadline(wait)
+	waited := time.Duration(0)
+	for {
+		n, err := cc.rw.Read(p)
+		var ne net.Error
+		if err == nil || !errors.As(err, &ne) || !ne.Timeout() {
+			return n, err
+		}
+		if cc.sender.peerClosed() {
+			return 0, io.EOF
+		}
+		waited += wait
+		if t > 0 && waited >= t {
+			return n, err
+		}
+		if t > 0 {
+			wait = min(wait, t-waited)
+		}
+		now := time.Now()
+		cc.Conn.SetReadDeadline(now.Add(wait))
+		cc.dlSet, cc.dlFor = now, 0 // not a span readDeadline may keep
+	}
 }
 
 func (cc *countingConn) Write(p []byte) (int, error) {

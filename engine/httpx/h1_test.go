@@ -214,19 +214,25 @@ func TestH1DropsAConnectionTheServerClosed(t *testing.T) {
 }
 
 // A connection the server closed while it was idle, unchecked, fails the
-// next request with what the read of its response finds, whether that
-// request went out before the read or with it (h1conn.send). A server
-// that only stops sending (a half close) is noticed only when the
-// request goes out before the read: the connection was then not quiet.
+// next request with the end of the stream, whether that request went out
+// before the read of its response or with it (h1conn.send). A server that
+// only stopped sending (a half close) is noticed at once when the request
+// goes out before the read, and after closeCheck when it goes with it.
 func TestH1RequestOnAConnectionClosedWhileIdle(t *testing.T) {
+	defer func(d time.Duration) { closeCheck = d }(closeCheck)
+	closeCheck = 20 * time.Millisecond
 	for _, tc := range []struct {
 		name     string
 		half     bool
 		quietFor time.Duration
+		timeout  time.Duration // the response timeout
 	}{
-		{"closed, request with the read", false, time.Hour},
-		{"closed, request before the read", false, 0},
-		{"half closed, request before the read", true, 0},
+		{"closed, request with the read", false, time.Hour, 0},
+		{"closed, request before the read", false, 0, 0},
+		{"half closed, request before the read", true, 0, 0},
+		{"half closed, request with the read", true, time.Hour, 0},
+		{"half closed, request with the read, timeout", true, time.Hour, time.Minute},
+		{"half closed, request with the read, short timeout", true, time.Hour, 5 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -270,11 +276,50 @@ func TestH1RequestOnAConnectionClosedWhileIdle(t *testing.T) {
 				}
 				runtime.Gosched()
 			}
-			c.Do(context.Background(), &Request{Method: "GET", URL: url, KeepAlive: true}, &res)
+			c.Do(context.Background(), &Request{Method: "GET", URL: url, KeepAlive: true, ResponseTimeout: tc.timeout}, &res)
 			if !errors.Is(res.Err, io.EOF) {
 				t.Errorf("second request: %d %v, want the end of the stream", res.Status, res.Err)
 			}
 		})
+	}
+}
+
+// A read on a raw connection waits in spans of closeCheck, each ending in
+// a look at the socket; together they wait for a slow response as long as
+// the response timeout allows, and no longer.
+func TestH1WaitsAcrossCloseChecks(t *testing.T) {
+	defer func(d time.Duration) { closeCheck = d }(closeCheck)
+	closeCheck = 5 * time.Millisecond
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/never" {
+			<-release
+			return
+		}
+		time.Sleep(30 * time.Millisecond) // a slow server
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := New(Options{})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/slow", KeepAlive: true}, &res)
+	if res.Err != nil || res.Status != 200 {
+		t.Fatalf("slow response without a timeout: %d %v", res.Status, res.Err)
+	}
+	c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/slow", KeepAlive: true, ResponseTimeout: time.Second}, &res)
+	if res.Err != nil || res.Status != 200 {
+		t.Fatalf("slow response within its timeout: %d %v", res.Status, res.Err)
+	}
+	const timeout = 40 * time.Millisecond
+	start := time.Now()
+	c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/never", KeepAlive: true, ResponseTimeout: timeout}, &res)
+	var ne net.Error
+	if !errors.As(res.Err, &ne) || !ne.Timeout() {
+		t.Fatalf("no response: %d %v, want a timeout", res.Status, res.Err)
+	}
+	if waited := time.Since(start); waited < timeout*63/64 {
+		t.Errorf("timed out after %v, before the response timeout of %v", waited, timeout)
 	}
 }
 

@@ -212,6 +212,18 @@ func (r *rawIO) finishWrite() (int, error) {
 	return n, nil
 }
 
+// peerClosed reports whether the server's end of the stream waits on the
+// socket, with nothing before it: one non-blocking peek.
+func (r *rawIO) peerClosed() bool {
+	closed := false
+	r.rc.Control(func(fd uintptr) {
+		var b [1]byte
+		n, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		closed = n == 0 && err == nil
+	})
+	return closed
+}
+
 // opError is the error net.TCPConn returns: a raw call's error (a
 // deadline, a closed connection) named after the call it stood for.
 func (r *rawIO) opError(op string, err error) error {
