@@ -659,11 +659,12 @@ func (pc *h1conn) write(req *http.Request, tg *target) (head int, err error) {
 // read's. That read no longer looks at the socket before it waits, so it
 // misses what arrived while the connection was idle: a server that closed
 // it in full answers the request with a reset, which ends the wait, but
-// one that only stopped sending (a half close) would leave it waiting. So
-// the request goes out this way only on a connection that is new, passed
-// the liveness check, or was idle under quietFor (a server that half
-// closes so soon after a response it did not mark as the last one is not
-// speaking HTTP/1.1).
+// one that only stopped sending (a half close) leaves it waiting until the
+// read next looks (countingConn.readChecked, within a second). So that
+// this stays rare, the request goes out this way only on a connection
+// that is new, passed the liveness check, or was idle under quietFor (a
+// server that half closes so soon after a response it did not mark as
+// the last one is not speaking HTTP/1.1).
 func (pc *h1conn) send(b []byte) error {
 	if cc, ok := pc.nc.(*countingConn); ok && pc.quiet && pc.br.Buffered() == 0 && cc.writeThenRead(b) {
 		pc.sentWithRead = true
