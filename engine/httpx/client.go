@@ -650,7 +650,8 @@ func (l *Lane) send(req *Request) (*http.Response, error) {
 	}
 	resp, err := l.c.tr.roundTrip(l.traceCtx, r, l, l.trace, &l.rx)
 	if err != nil {
-		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: req.URL, Err: err}
+		// the URL without its password, as http.Client reports it
+		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: u.Redacted(), Err: err}
 	}
 	if jar != nil && l.headOf(resp).Has("Set-Cookie") {
 		if resp.Header == nil {

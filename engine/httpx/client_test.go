@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -279,6 +280,27 @@ func TestUnreadableUploadFile(t *testing.T) {
 	var fe *FileError
 	if !errors.As(res.Err, &fe) || fe.Path != sock {
 		t.Errorf("error %v, want the file's", res.Err)
+	}
+}
+
+// A failed exchange names its URL without the password, as http.Client
+// does, and still names its host.
+func TestFailureHidesThePassword(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens: the connection is refused
+	c := New(Options{})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "GET", URL: "http://user:s3cret@" + addr + "/"}, &res)
+	var ue *url.Error
+	if !errors.As(res.Err, &ue) {
+		t.Fatalf("error %v, want a url.Error", res.Err)
+	}
+	if msg := res.Err.Error(); strings.Contains(msg, "s3cret") || !strings.Contains(msg, addr) {
+		t.Errorf("error %q: want the host, not the password", msg)
 	}
 }
 
