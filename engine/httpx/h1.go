@@ -660,7 +660,7 @@ func (pc *h1conn) write(req *http.Request, tg *target) (head int, err error) {
 // misses what arrived while the connection was idle: a server that closed
 // it in full answers the request with a reset, which ends the wait, but
 // one that only stopped sending (a half close) leaves it waiting until the
-// read next looks (countingConn.readChecked, within a second). So that
+// read next looks (countingConn.readChecked, within ten seconds). So that
 // this stays rare, the request goes out this way only on a connection
 // that is new, passed the liveness check, or was idle under quietFor (a
 // server that half closes so soon after a response it did not mark as
