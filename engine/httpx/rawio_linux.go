@@ -21,7 +21,8 @@ import (
 // this one when the write returns. With one processor (a load generator
 // pinned to a core) that was 10 % of the CPU per request at 10 users.
 //
-// A read that finds nothing may spin a little first (spin_linux.go).
+// A request may go out inside the read of its response (writeThenRead),
+// and a read that finds nothing may spin a little first (spin_linux.go).
 //
 // Not in race-detector builds (rawio_other.go): the detector learns from
 // net.Conn's system calls that what one end wrote before sending happened
