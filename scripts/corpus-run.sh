@@ -18,7 +18,7 @@
 #   RACE=1 scripts/corpus-run.sh          # the same with a race-detector build
 #
 # Needs root (unshare) and ../shared/corpus. Takes up to CAP+grace seconds
-# per plan: about 20 minutes for the 122 plans with CAP=10.
+# per plan: 10 to 20 minutes for the 122 plans with CAP=10.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
