@@ -164,10 +164,15 @@ func canonicalKey(k string) string {
 }
 
 // Set sets a field, as a script may (setContentType): the head becomes a
-// map, made now if there was no header at all.
+// map, made now if there was no header at all. The first Set edits a copy:
+// a Head copied after Map (or net/http's map) shares that map, and the
+// other copy keeps the header it had.
 func (h *Head) Set(name, value string) {
-	if h.Map() == nil {
-		h.m = http.Header{}
+	if !h.edited {
+		h.m = h.Map().Clone()
+		if h.m == nil {
+			h.m = http.Header{}
+		}
 	}
 	h.m.Set(name, value)
 	h.edited = true

@@ -42,9 +42,17 @@ func TestHead(t *testing.T) {
 			if m := h.Map(); !reflect.DeepEqual(m, tc.m) {
 				t.Errorf("Map = %v, want %v", m, tc.m)
 			}
+			kept := h                           // a copy made after Map shares its map
 			h.Set("Content-Type", "text/plain") // a script's setContentType
 			if got := h.Get("content-type"); got != "text/plain" || h.None() {
 				t.Errorf("after Set: Get = %q, None = %v", got, h.None())
+			}
+			if m := kept.Map(); !reflect.DeepEqual(m, tc.m) {
+				t.Errorf("the copy's Map after Set = %v, want %v", m, tc.m)
+			}
+			h.Set("X-Second", "2") // later Sets edit the head's own map
+			if got := h.Get("content-type") + h.Get("x-second"); got != "text/plain2" {
+				t.Errorf("after a second Set: %q", got)
 			}
 		})
 	}
