@@ -70,7 +70,12 @@ while read -r port; do
   case $port in 443 | 8443) tls=(-tls) ;; esac
   "$OUT/bin/target" -addr "127.0.0.1:$port" "${tls[@]}" > /dev/null 2>> "$OUT/target.log" &
 done < "$OUT/ports"
-sleep 1
+while read -r port; do # until every target listens
+  for _ in $(seq 100); do
+    (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null && break
+    sleep 0.1
+  done
+done < "$OUT/ports"
 printf '%-8s %6s %5s %8s  %s\n' outcome exit secs jtl_rows plan
 for plan in "$@"; do
   name=$(basename "$plan" .jmx)

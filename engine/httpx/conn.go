@@ -118,7 +118,7 @@ func (cc *countingConn) readChecked(p []byte, t time.Duration) (int, error) {
 	waited := time.Duration(0)
 	for {
 		n, err := cc.rw.Read(p)
-		if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
 			return n, err
 		}
 		if cc.sender.peerClosed() {
@@ -131,9 +131,7 @@ func (cc *countingConn) readChecked(p []byte, t time.Duration) (int, error) {
 		if t > 0 {
 			wait = min(wait, t-waited)
 		}
-		now := time.Now()
-		cc.Conn.SetReadDeadline(now.Add(wait))
-		cc.dlSet, cc.dlFor = now, 0 // not a span readDeadline may keep
+		cc.readDeadline(wait) // the last one has passed: it moves
 	}
 }
 
