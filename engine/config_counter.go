@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -16,7 +17,7 @@ type counterConfig struct {
 	start, end, incr *Template
 	name             string
 	slot             int
-	format           *decimalFormat
+	format           *java.DecimalFormat
 	perUser          bool
 	resetOnGroupIter bool
 
@@ -39,7 +40,7 @@ func buildCounterConfig(c *compiler, e *jmx.Element) (iterationListener, error) 
 		resetOnGroupIter: e.Bool("CounterConfig.reset_on_tg_iteration", false),
 	}
 	if f := e.Str("CounterConfig.format"); f != "" {
-		df, err := compileDecimalFormat(f)
+		df, err := java.NewDecimalFormat(f)
 		if err != nil {
 			c.plan.log.Warn("counter format is not a DecimalFormat pattern: numbers are written plain", "element", e.Path(), "err", err)
 		}
@@ -103,7 +104,7 @@ func (cc *counterConfig) iterationStart(vu *VU) flow {
 
 func (cc *counterConfig) text(v int64) string {
 	if cc.format != nil {
-		return cc.format.format(v)
+		return cc.format.Format(v)
 	}
 	return strconv.FormatInt(v, 10)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -15,18 +16,15 @@ import (
 // virtual user or one shared.
 type randomVariable struct {
 	slot      int
-	format    *decimalFormat
+	format    *java.DecimalFormat
 	min       int64
 	rng       int32 // max-min+1; 0 when the bounds are wrong
 	seeded    bool
 	seed      int64
 	perThread bool
-	// per user with a seed: slots of the generator's state and whether it
-	// is set
-	state, init int
 
 	mu     sync.Mutex
-	shared javaRandom
+	shared java.Random
 }
 
 func buildRandomVariable(c *compiler, e *jmx.Element) (iterationListener, error) {
@@ -37,7 +35,7 @@ func buildRandomVariable(c *compiler, e *jmx.Element) (iterationListener, error)
 		return strings.TrimSpace(s)
 	}
 	if f := eval("outputFormat"); f != "" {
-		if df, err := compileDecimalFormat(f); err == nil {
+		if df, err := java.NewDecimalFormat(f); err == nil {
 			rv.format = df
 		}
 	}
@@ -56,10 +54,9 @@ func buildRandomVariable(c *compiler, e *jmx.Element) (iterationListener, error)
 	if s := eval("randomSeed"); s != "" {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			rv.seeded, rv.seed = true, n
-			rv.shared = newJavaRandom(n)
+			rv.shared = java.NewRandom(n)
 		}
 	}
-	rv.state, rv.init = c.newSlot(), c.newSlot()
 	return rv, nil
 }
 
@@ -70,22 +67,25 @@ func (rv *randomVariable) iterationStart(vu *VU) flow {
 	var n int32
 	switch {
 	case rv.perThread && rv.seeded:
-		r := javaRandom{seed: vu.state[rv.state]}
-		if vu.state[rv.init] == 0 {
-			r, vu.state[rv.init] = newJavaRandom(rv.seed), 1
+		r := vu.ext.randoms[rv]
+		if r == nil {
+			r = new(java.NewRandom(rv.seed))
+			if vu.ext.randoms == nil {
+				vu.ext.randoms = map[*randomVariable]*java.Random{}
+			}
+			vu.ext.randoms[rv] = r
 		}
-		n = r.nextInt(rv.rng)
-		vu.state[rv.state] = r.seed
+		n = r.NextInt(rv.rng)
 	case rv.seeded:
 		rv.mu.Lock()
-		n = rv.shared.nextInt(rv.rng)
+		n = rv.shared.NextInt(rv.rng)
 		rv.mu.Unlock()
 	default:
 		n = vu.rng.Int32N(rv.rng)
 	}
 	v := rv.min + int64(n)
 	if rv.format != nil {
-		vu.Vars.putSlot(rv.slot, rv.format.format(v))
+		vu.Vars.putSlot(rv.slot, rv.format.Format(v))
 	} else {
 		vu.Vars.putSlot(rv.slot, strconv.FormatInt(v, 10))
 	}

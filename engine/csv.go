@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -84,7 +85,7 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (iterationListener, error) {
 		ds.delim = ","
 	}
 	ds.delimRune, _ = utf8.DecodeRuneInString(ds.delim)
-	if _, err := charset(ds.encoding); err != nil {
+	if _, err := java.Charset(ds.encoding); err != nil {
 		return nil, err
 	}
 	if names := e.Str("variableNames"); strings.TrimSpace(names) != "" {
@@ -248,7 +249,7 @@ func openCSVFile(path, enc string, delim rune, skip bool) (*csvFile, error) {
 		return nil, err
 	}
 	if skip {
-		line, ok, err := readLine(f.r)
+		line, ok, err := java.ReadLine(f.r)
 		if err != nil {
 			return nil, err
 		}
@@ -271,7 +272,7 @@ func (f *csvFile) reopen(skipFirst bool) error {
 	if f.file != nil {
 		f.file.Close()
 	}
-	rc, err := openText(f.path, f.enc)
+	rc, err := java.OpenText(f.path, f.enc)
 	if err != nil {
 		f.file, f.r = nil, nil
 		return err
@@ -283,7 +284,7 @@ func (f *csvFile) reopen(skipFirst bool) error {
 	}
 	f.file = rc
 	if skipFirst {
-		if _, _, err := readLine(f.r); err != nil {
+		if _, _, err := java.ReadLine(f.r); err != nil {
 			return err
 		}
 	}
@@ -308,7 +309,7 @@ func (f *csvFile) next(ds *csvDataSet) ([]string, error) {
 		}
 		return parseCSVRecord(f.r, f.delim)
 	}
-	line, ok, err := readLine(f.r)
+	line, ok, err := java.ReadLine(f.r)
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +317,7 @@ func (f *csvFile) next(ds *csvDataSet) ([]string, error) {
 		if err := f.reopen(f.skip); err != nil {
 			return nil, err
 		}
-		if line, ok, err = readLine(f.r); err != nil {
+		if line, ok, err = java.ReadLine(f.r); err != nil {
 			return nil, err
 		}
 	}

@@ -114,7 +114,7 @@ func evalJSEngine(vu *VU, p *jsProgram, src string) (bool, error) {
 	prog := p.prog
 	if prog == nil {
 		var err error
-		if prog, err = jsPrograms.get(src); err != nil {
+		if prog, err = jsPrograms.Get(src); err != nil {
 			return false, err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 	"github.com/ohler55/ojg/jp"
 )
@@ -319,40 +320,6 @@ func (p *jsonParser) str() (string, error) {
 
 // Writing values as Java does -------------------------------------------
 
-// javaDouble is Java's Double.toString.
-func javaDouble(f float64) string {
-	if math.IsNaN(f) {
-		return "NaN"
-	}
-	if math.IsInf(f, 0) {
-		if f > 0 {
-			return "Infinity"
-		}
-		return "-Infinity"
-	}
-	if f == 0 {
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	a := math.Abs(f)
-	if a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±xx
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
-}
-
 // javaDecimal is java.text.DecimalFormat("#.#") with at least one and at
 // most 340 fraction digits: plain notation, as the JSON assertions print
 // doubles.
@@ -378,7 +345,7 @@ func javaString(v any) string {
 	case json.Number:
 		return string(x)
 	case float64:
-		return javaDouble(x)
+		return java.DoubleString(x)
 	case bool:
 		return strconv.FormatBool(x)
 	case *jobj:
@@ -435,7 +402,7 @@ func writeJSONObject(b *strings.Builder, o *jobj, top bool) {
 	order := func(i int) int { return i }
 	var perm []int
 	if top {
-		perm = javaHashOrder(o.keys)
+		perm = java.HashMapOrder(o.keys)
 		order = func(i int) int { return perm[i] }
 	}
 	for i := range o.keys {
@@ -486,45 +453,6 @@ func escapeJSON4Web(b *strings.Builder, s string) {
 			}
 		}
 	}
-}
-
-// javaHashOrder returns the order in which a java.util.HashMap built from a
-// map of these keys (in this order) iterates them: by bucket of the spread
-// String.hashCode, then by insertion within a bucket.
-func javaHashOrder(keys []string) []int {
-	n := len(keys)
-	t := int(float32(n)/float32(0.75) + 1)
-	size := 1
-	for size < t {
-		size <<= 1
-	}
-	buckets := make([][]int, size)
-	for i, k := range keys {
-		h := javaStringHash(k)
-		h ^= h >> 16
-		idx := h & uint32(size-1)
-		buckets[idx] = append(buckets[idx], i)
-	}
-	out := make([]int, 0, n)
-	for _, bk := range buckets {
-		out = append(out, bk...)
-	}
-	return out
-}
-
-// javaStringHash is String.hashCode over the UTF-16 code units of s.
-func javaStringHash(s string) uint32 {
-	var h uint32
-	for _, r := range s {
-		if r >= 0x10000 {
-			r1, r2 := utf16.EncodeRune(r)
-			h = 31*h + uint32(r1)
-			h = 31*h + uint32(r2)
-			continue
-		}
-		h = 31*h + uint32(r)
-	}
-	return h
 }
 
 // JSONPath ----------------------------------------------------------------

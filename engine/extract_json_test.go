@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/gojm/gojm/internal/java"
 )
 
 const storeJSON = `{"store":{"book":[
@@ -93,7 +95,7 @@ func TestJavaHashOrder(t *testing.T) {
 	for _, tc := range cases {
 		keys := strings.Split(tc.keys, ",")
 		var got []string
-		for _, i := range javaHashOrder(keys) {
+		for _, i := range java.HashMapOrder(keys) {
 			got = append(got, keys[i])
 		}
 		if strings.Join(got, ",") != tc.want {
@@ -102,12 +104,7 @@ func TestJavaHashOrder(t *testing.T) {
 	}
 }
 
-func TestJavaDouble(t *testing.T) {
-	for in, want := range map[float64]string{1: "1.0", 0.1: "0.1", 1e10: "1.0E10", 1.5e-7: "1.5E-7", 12345678.9: "1.23456789E7", 1e-3: "0.001", 100: "100.0"} {
-		if got := javaDouble(in); got != want {
-			t.Errorf("javaDouble(%v) = %s, want %s", in, got, want)
-		}
-	}
+func TestJavaDecimal(t *testing.T) {
 	if got := javaDecimal(1e10); got != "10000000000.0" {
 		t.Errorf("javaDecimal = %s", got)
 	}

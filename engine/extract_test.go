@@ -167,37 +167,6 @@ func TestRegexExtractorRandomMatchIsOneOfThem(t *testing.T) {
 	}
 }
 
-func TestJavaRegexTranslation(t *testing.T) {
-	cases := []struct{ in, want, err string }{
-		{`a\d+b`, `a\d+b`, ""},
-		{`\p{Alpha}[\p{Digit}_]`, `[[:alpha:]][[:digit:]_]`, ""},
-		{`x\Z`, `x(?:\n?\z)`, ""},
-		{`\e\0101`, `\x1B\x{41}`, ""},
-		{`[]a]`, `[\]a]`, ""},
-		{`a+?b*?`, `a+?b*?`, ""},
-		{`\Q(a)\E+`, `\Q(a)\E+`, ""},
-		{`(?<name>\w+)`, `(?<name>\w+)`, ""},
-		{`foo(?=bar)`, "", "look-ahead"},
-		{`(?<!x)y`, "", "negative look-behind"},
-		{`(a)\1`, "", "back-reference"},
-		{`a++`, "", "possessive"},
-		{`(?>a)`, "", "atomic"},
-		{`[a-z&&[^b]]`, "", "intersection"},
-	}
-	for _, tc := range cases {
-		got, err := javaRegex(tc.in)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("javaRegex(%q) error = %v, want one mentioning %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("javaRegex(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-}
-
 func TestRegexExtractorRefusesLookaheadAtCompileTime(t *testing.T) {
 	c := testCompiler()
 	_, err := buildRegexExtractor(c, el("RegexExtractor", "RegexExtractor.regex", `id=(?=\d)`, "RegexExtractor.refname", "v"))

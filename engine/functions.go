@@ -12,6 +12,9 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gojm/gojm/internal/cache"
+	"github.com/gojm/gojm/internal/java"
 )
 
 // functions is the table of JMeter functions gojm runs, by name, with
@@ -336,12 +339,9 @@ func fnV(_ *templater, args []*Template) (Function, error) {
 }
 
 // evalCache holds templates compiled while the plan runs (__eval,
-// __evalVar), by source text. It stops growing at evalCacheMax entries:
-// text past that is compiled on every call.
+// __evalVar), by source text.
 type evalCache struct {
-	tp   templater
-	m    sync.Map // string → *Template
-	size atomic.Int64
+	texts *cache.Func[string, *Template]
 }
 
 const evalCacheMax = 4096
@@ -350,24 +350,17 @@ func (c *evalCache) eval(vu *VU, src string) string {
 	if !strings.Contains(src, "${") {
 		return src
 	}
-	if t, ok := c.m.Load(src); ok {
-		return t.(*Template).Eval(vu)
-	}
-	t, err := c.tp.compile(src)
+	t, err := c.texts.Get(src)
 	if err != nil {
 		vu.warnf("__eval: %v", err)
 		return src
-	}
-	if c.size.Load() < evalCacheMax {
-		if _, loaded := c.m.LoadOrStore(src, t); !loaded {
-			c.size.Add(1)
-		}
 	}
 	return t.Eval(vu)
 }
 
 func (tp *templater) newEvalCache() *evalCache {
-	return &evalCache{tp: templater{syms: tp.syms, c: tp.c, runtime: true}}
+	rt := &templater{syms: tp.syms, c: tp.c, runtime: true}
+	return &evalCache{texts: cache.NewFunc(evalCacheMax, rt.compile)}
 }
 
 // ${__eval(text)}: text's ${…} references, evaluated.
@@ -499,7 +492,7 @@ func fnChar(_ *templater, args []*Template) (Function, error) {
 		var b strings.Builder
 		for _, a := range args {
 			s := strings.TrimSpace(a.Eval(vu))
-			n, err := decodeJavaLong(s)
+			n, err := java.DecodeLong(s)
 			if err != nil {
 				vu.warnf("__char: could not parse %q", s)
 				continue
@@ -508,34 +501,6 @@ func fnChar(_ *templater, args []*Template) (Function, error) {
 		}
 		return b.String()
 	}), nil
-}
-
-// decodeJavaLong is Java's Long.decode: optional sign, then 0x, 0X or # for
-// hexadecimal, a leading 0 for octal, or decimal.
-func decodeJavaLong(s string) (int64, error) {
-	neg := false
-	t := s
-	if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
-		neg = t[0] == '-'
-		t = t[1:]
-	}
-	base := 10
-	switch {
-	case strings.HasPrefix(t, "0x"), strings.HasPrefix(t, "0X"):
-		base, t = 16, t[2:]
-	case strings.HasPrefix(t, "#"):
-		base, t = 16, t[1:]
-	case len(t) > 1 && t[0] == '0':
-		base, t = 8, t[1:]
-	}
-	if t == "" || t[0] == '-' || t[0] == '+' {
-		return 0, fmt.Errorf("bad number %q", s)
-	}
-	n, err := strconv.ParseInt(t, base, 64)
-	if neg {
-		n = -n
-	}
-	return n, err
 }
 
 // ${__changeCase(text,mode,var)}: UPPER (default), LOWER or CAPITALIZE.

@@ -13,9 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/ianaindex"
-	"golang.org/x/text/encoding/unicode"
+	"github.com/gojm/gojm/internal/cache"
+	"github.com/gojm/gojm/internal/java"
 )
 
 // This file holds the functions that read files (__StringFromFile,
@@ -37,83 +36,6 @@ func (p *Plan) resolvePath(name string) string {
 		return name
 	}
 	return inPlan
-}
-
-// charset returns the decoder of a Java charset name; nil for UTF-8 (also
-// for "", the platform default JMeter has on Linux), which needs none.
-func charset(name string) (encoding.Encoding, error) {
-	n := strings.TrimSpace(name)
-	switch strings.ToUpper(n) {
-	case "", "UTF-8", "UTF8":
-		return nil, nil
-	case "UTF-16":
-		return unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), nil
-	}
-	e, err := ianaindex.IANA.Encoding(n)
-	if err != nil || e == nil {
-		return nil, fmt.Errorf("unknown file encoding %q", name)
-	}
-	return e, nil
-}
-
-// openText opens a text file for reading in a charset; a UTF-8 file's
-// byte-order mark is dropped.
-func openText(path, enc string) (io.ReadCloser, error) {
-	e, err := charset(enc)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	if e == nil {
-		var bom [3]byte
-		n, _ := io.ReadFull(f, bom[:])
-		if n == 3 && bom == [3]byte{0xEF, 0xBB, 0xBF} {
-			return f, nil
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			f.Close()
-			return nil, err
-		}
-		return f, nil
-	}
-	return struct {
-		io.Reader
-		io.Closer
-	}{e.NewDecoder().Reader(f), f}, nil
-}
-
-// readLine reads one line as Java's BufferedReader.readLine does (the line
-// ends at \n, \r or \r\n); ok is false at the end of the input.
-func readLine(r *bufio.Reader) (line string, ok bool, err error) {
-	var b []byte
-	for {
-		c, err := r.ReadByte()
-		if err != nil {
-			if err == io.EOF {
-				if b == nil {
-					return "", false, nil
-				}
-				return string(b), true, nil
-			}
-			return "", false, err
-		}
-		switch c {
-		case '\n':
-			return string(b), true, nil
-		case '\r':
-			if n, err := r.Peek(1); err == nil && n[0] == '\n' {
-				_, _ = r.ReadByte()
-			}
-			return string(b), true, nil
-		}
-		if b == nil {
-			b = make([]byte, 0, 64)
-		}
-		b = append(b, c)
-	}
 }
 
 // errText is what the file functions return when they cannot read.
@@ -162,7 +84,7 @@ func (s *stringFromFile) next(vu *VU) string {
 	if s.r == nil {
 		return errText
 	}
-	line, ok, err := readLine(s.r)
+	line, ok, err := java.ReadLine(s.r)
 	if err != nil {
 		vu.warnf("__StringFromFile: reading %s: %v", s.path, err)
 		return errText
@@ -178,7 +100,7 @@ func (s *stringFromFile) next(vu *VU) string {
 			}
 			return errText
 		}
-		if line, ok, err = readLine(s.r); err != nil || !ok {
+		if line, ok, err = java.ReadLine(s.r); err != nil || !ok {
 			return errText
 		}
 	}
@@ -211,14 +133,14 @@ func (s *stringFromFile) open(vu *VU) {
 			return
 		}
 		if s.from != seqUnused {
-			if df, err := compileDecimalFormat(name); err == nil {
-				name = df.format(int64(s.cur))
+			if df, err := java.NewDecimalFormat(name); err == nil {
+				name = df.Format(int64(s.cur))
 			}
 		}
 		s.cur++
 	}
 	s.path = vu.plan.resolvePath(name)
-	f, err := openText(s.path, "")
+	f, err := java.OpenText(s.path, "")
 	if err != nil {
 		vu.warnf("__StringFromFile: %v", err)
 		return
@@ -226,8 +148,12 @@ func (s *stringFromFile) open(vu *VU) {
 	s.file, s.r = f, bufio.NewReader(f)
 }
 
-// fileCache keeps files read by __FileToString, reread when they change.
-var fileCache sync.Map // path+"\x00"+encoding → *cachedFile
+// fileCache keeps files read by __FileToString, reread when they change:
+// a plan reading one file on every sample reads it once. It holds a few
+// files only, since it holds them whole.
+var fileCache = cache.New[fileKey, *cachedFile](16)
+
+type fileKey struct{ path, encoding string }
 
 type cachedFile struct {
 	mod  time.Time
@@ -255,14 +181,13 @@ func readWholeFile(path, enc string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	key := path + "\x00" + enc
-	if c, ok := fileCache.Load(key); ok {
-		cf := c.(*cachedFile)
+	key := fileKey{path, enc}
+	if cf, ok := fileCache.Get(key); ok {
 		if cf.mod.Equal(st.ModTime()) && cf.size == st.Size() {
 			return cf.text, nil
 		}
 	}
-	f, err := openText(path, enc)
+	f, err := java.OpenText(path, enc)
 	if err != nil {
 		return "", err
 	}
@@ -271,7 +196,7 @@ func readWholeFile(path, enc string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("reading %s: %w", path, err)
 	}
-	fileCache.Store(key, &cachedFile{mod: st.ModTime(), size: st.Size(), text: string(b)})
+	fileCache.Put(key, &cachedFile{mod: st.ModTime(), size: st.Size(), text: string(b)})
 	return string(b), nil
 }
 
@@ -371,7 +296,7 @@ func loadCSVRead(path, delim string) (*csvReadFile, error) {
 	f := &csvReadFile{}
 	r := bufio.NewReader(bytes.NewReader(b))
 	for {
-		line, ok, err := readLine(r)
+		line, ok, err := java.ReadLine(r)
 		if err != nil {
 			return nil, err
 		}
@@ -427,10 +352,11 @@ func (d *dataFiles) openCSVRead(p *Plan, name, alias string) (*csvReadFile, erro
 // vuExt is a virtual user's state of functions and config elements that
 // needs more than an int64 slot. Maps are made on first use.
 type vuExt struct {
-	csvRead map[string]*csvReadRow  // __CSVRead position by file name or alias
-	csv     map[*csvDataSet]*csvSrc // CSV Data Sets shared per thread (or per group, through the plan)
-	jexl    *jexlEnv                // __jexl2/__jexl3 context
-	script  *scriptVU               // script elements' objects and reused state (script_host.go)
+	csvRead map[string]*csvReadRow           // __CSVRead position by file name or alias
+	csv     map[*csvDataSet]*csvSrc          // CSV Data Sets shared per thread (or per group, through the plan)
+	jexl    *jexlEnv                         // __jexl2/__jexl3 context
+	script  *scriptVU                        // script elements' objects and reused state (script_host.go)
+	randoms map[*randomVariable]*java.Random // seeded per-user Random Variables
 }
 
 func (x *vuExt) csvReadRows() map[string]*csvReadRow {

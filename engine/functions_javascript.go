@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"sync/atomic"
 
 	"github.com/dop251/goja"
 
+	"github.com/gojm/gojm/internal/cache"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -130,39 +130,14 @@ func newJSRuntime() *jsRuntime {
 	return r
 }
 
-// jsCache holds compiled scripts by source text, shared by every plan. It
-// stops growing at jsCacheMax entries.
-type jsCache struct {
-	m    sync.Map // string → *goja.Program or error
-	size atomic.Int64
-}
-
-const jsCacheMax = 4096
-
-var jsPrograms jsCache
-
-func (c *jsCache) get(src string) (*goja.Program, error) {
-	if v, ok := c.m.Load(src); ok {
-		if p, ok := v.(*goja.Program); ok {
-			return p, nil
-		}
-		return nil, v.(error)
-	}
+// jsPrograms holds compiled scripts by source text, shared by every plan.
+var jsPrograms = cache.NewFunc(4096, func(src string) (*goja.Program, error) {
 	p, err := goja.Compile("", src, false)
 	if err != nil {
-		err = fmt.Errorf("JavaScript %q: %w", src, err)
+		return nil, fmt.Errorf("JavaScript %q: %w", src, err)
 	}
-	if c.size.Load() < jsCacheMax {
-		var v any = p
-		if err != nil {
-			v = err
-		}
-		if _, loaded := c.m.LoadOrStore(src, v); !loaded {
-			c.size.Add(1)
-		}
-	}
-	return p, err
-}
+	return p, nil
+})
 
 // runJS runs a compiled script for a virtual user on a pooled runtime and
 // returns its value as Rhino's Context.toString gives it.
@@ -204,7 +179,7 @@ func compileJavaScript(c *compiler, e *jmx.Element, src string) (*jsProgram, err
 	t := c.template(e, "script", src)
 	p := &jsProgram{src: t}
 	if t.Const() {
-		prog, err := jsPrograms.get(t.Raw())
+		prog, err := jsPrograms.Get(t.Raw())
 		if err != nil {
 			return nil, err
 		}
@@ -219,7 +194,7 @@ func (p *jsProgram) eval(vu *VU) (string, error) {
 	prog := p.prog
 	if prog == nil {
 		var err error
-		if prog, err = jsPrograms.get(p.src.Eval(vu)); err != nil {
+		if prog, err = jsPrograms.Get(p.src.Eval(vu)); err != nil {
 			return "", err
 		}
 	}
@@ -231,7 +206,7 @@ func fnJavaScript(tp *templater, args []*Template) (Function, error) {
 	src, v := args[0], optArg(args, 1)
 	p := &jsProgram{src: src}
 	if src.Const() {
-		prog, err := jsPrograms.get(src.Raw())
+		prog, err := jsPrograms.Get(src.Raw())
 		if err != nil {
 			return nil, err
 		}

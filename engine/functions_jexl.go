@@ -8,12 +8,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm"
+	"github.com/gojm/gojm/internal/cache"
+	"github.com/gojm/gojm/internal/java"
 )
 
 // __jexl2 and __jexl3 run JEXL expressions through expr. The JEXL text is
@@ -23,36 +23,9 @@ import (
 // the Java-like objects JMeter's JEXL context holds: vars, props, ctx,
 // sampler, log, OUT, threadName, and String/List methods.
 
-// exprCache holds compiled expressions by source text, shared by every
-// __jexl call of every plan. It stops growing at exprCacheMax entries.
-type exprCache struct {
-	m    sync.Map // string → *vm.Program or error
-	size atomic.Int64
-}
-
-const exprCacheMax = 8192
-
-var jexlPrograms exprCache
-
-func (c *exprCache) get(src string) (*vm.Program, error) {
-	if v, ok := c.m.Load(src); ok {
-		if p, ok := v.(*vm.Program); ok {
-			return p, nil
-		}
-		return nil, v.(error)
-	}
-	p, err := compileJexl(src)
-	if c.size.Load() < exprCacheMax {
-		var v any = p
-		if err != nil {
-			v = err
-		}
-		if _, loaded := c.m.LoadOrStore(src, v); !loaded {
-			c.size.Add(1)
-		}
-	}
-	return p, err
-}
+// jexlPrograms holds compiled expressions by source text, shared by every
+// __jexl call of every plan.
+var jexlPrograms = cache.NewFunc(8192, compileJexl)
 
 var jexlOptions = []expr.Option{
 	expr.Env(map[string]any{}),
@@ -220,7 +193,7 @@ func fnJexl(_ *templater, args []*Template) (Function, error) {
 	}
 	return storeAs(v, func(vu *VU) string {
 		s := src.Eval(vu)
-		p, err := jexlPrograms.get(s)
+		p, err := jexlPrograms.Get(s)
 		if err != nil {
 			vu.warnf("__jexl3: %v", err)
 			return ""
@@ -230,7 +203,7 @@ func fnJexl(_ *templater, args []*Template) (Function, error) {
 }
 
 func jlexCompileConst(src string) (*vm.Program, error) {
-	p, err := jexlPrograms.get(src)
+	p, err := jexlPrograms.Get(src)
 	if err != nil {
 		return nil, fmt.Errorf("%w (gojm runs JEXL through expr and cannot read this one)", err)
 	}
@@ -261,7 +234,7 @@ func jexlText(v any) string {
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case float64:
-		return jexlDouble(x)
+		return java.DoubleString(x)
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
@@ -275,38 +248,6 @@ func jexlText(v any) string {
 		return "org.apache.jmeter.threads.JMeterVariables"
 	}
 	return fmt.Sprint(v)
-}
-
-// jexlDouble is Java's Double.toString.
-func jexlDouble(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	a := math.Abs(f)
-	if a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(f, 'E', -1, 64) // 1.2345E+07
-	mant, exp, _ := strings.Cut(s, "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
 }
 
 // jexlTruth is JEXL's truthiness of a value used as a condition.
@@ -511,19 +452,10 @@ func jexlCompare(l, r any) (int, error) {
 	return 0, nil
 }
 
-var jexlRegexps sync.Map // pattern → *regexp.Regexp
+// jexlRegexps holds the patterns of =~ and String.matches by text.
+var jexlRegexps = cache.NewFunc(1024, regexp.Compile)
 
-func javaRegexp(p string) (*regexp.Regexp, error) {
-	if re, ok := jexlRegexps.Load(p); ok {
-		return re.(*regexp.Regexp), nil
-	}
-	re, err := regexp.Compile(p)
-	if err != nil {
-		return nil, err
-	}
-	jexlRegexps.Store(p, re)
-	return re, nil
-}
+func javaRegexp(p string) (*regexp.Regexp, error) { return jexlRegexps.Get(p) }
 
 // jexlMatch is JEXL's =~: a full regular-expression match with a string
 // on the right, membership with a list.
@@ -713,7 +645,7 @@ func stringMethod(s, name string, args []any) (any, error) {
 	}
 	switch name {
 	case "length":
-		return int64(len(utf16Units(s))), nil
+		return int64(len(java.UTF16Units(s))), nil
 	case "isEmpty":
 		return s == "", nil
 	case "equals":
@@ -748,9 +680,9 @@ func stringMethod(s, name string, args []any) (any, error) {
 		if i < 0 {
 			return int64(-1), nil
 		}
-		return int64(len(utf16Units(s[:i]))), nil
+		return int64(len(java.UTF16Units(s[:i]))), nil
 	case "substring":
-		u := utf16Units(s)
+		u := java.UTF16Units(s)
 		from, err := num(0)
 		if err != nil {
 			return nil, err
@@ -764,9 +696,9 @@ func stringMethod(s, name string, args []any) (any, error) {
 		if from < 0 || to > len(u) || from > to {
 			return nil, fmt.Errorf("substring(%d,%d) out of range for length %d", from, to, len(u))
 		}
-		return fromUTF16(u[from:to]), nil
+		return java.FromUTF16(u[from:to]), nil
 	case "charAt":
-		u := utf16Units(s)
+		u := java.UTF16Units(s)
 		i, err := num(0)
 		if err != nil {
 			return nil, err
@@ -774,7 +706,7 @@ func stringMethod(s, name string, args []any) (any, error) {
 		if i < 0 || i >= len(u) {
 			return nil, fmt.Errorf("charAt(%d) out of range", i)
 		}
-		return fromUTF16(u[i : i+1]), nil
+		return java.FromUTF16(u[i : i+1]), nil
 	case "replace":
 		return strings.ReplaceAll(s, a0, argString(args, 1)), nil
 	case "replaceAll", "replaceFirst":
@@ -818,7 +750,7 @@ func stringMethod(s, name string, args []any) (any, error) {
 		return int64(strings.Compare(s, a0)), nil
 	case "hashCode":
 		var h int32
-		for _, u := range utf16Units(s) {
+		for _, u := range java.UTF16Units(s) {
 			h = 31*h + int32(u)
 		}
 		return int64(h), nil

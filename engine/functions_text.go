@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gojm/gojm/internal/java"
 )
 
 // This file holds the encoding functions: URL, HTML, XML, digests, base64.
@@ -217,62 +219,7 @@ func escapeXML10(s string) string {
 
 // ${__unescape(text)}: Java string escapes (\n, \t, \uXXXX…) decoded.
 func fnUnescape(_ *templater, args []*Template) (Function, error) {
-	return FuncFunc(func(vu *VU) string { return unescapeJava(args[0].Eval(vu)) }), nil
-}
-
-func unescapeJava(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case '\\', '\'', '"':
-			b.WriteByte(s[i])
-		case 'u':
-			j := i
-			for j < len(s) && s[j] == 'u' {
-				j++
-			}
-			if j+4 <= len(s) {
-				if v, err := strconv.ParseUint(s[j:j+4], 16, 16); err == nil {
-					b.WriteRune(rune(v))
-					i = j + 3
-					continue
-				}
-			}
-			b.WriteString(`\u`)
-		default:
-			if s[i] >= '0' && s[i] <= '7' {
-				j := i
-				for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
-					j++
-				}
-				v, _ := strconv.ParseUint(s[i:j], 8, 16)
-				b.WriteRune(rune(v))
-				i = j - 1
-				continue
-			}
-			b.WriteByte(s[i])
-		}
-	}
-	return b.String()
+	return FuncFunc(func(vu *VU) string { return java.Unescape(args[0].Eval(vu)) }), nil
 }
 
 // ${__escapeOroRegexpChars(text,var)}: every character but letters,

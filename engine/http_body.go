@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/internal/java"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/ianaindex"
 )
@@ -448,21 +449,8 @@ func checkURI(u string) error {
 		}
 		if c < 0x80 && (c <= ' ' || c == 0x7f || strings.IndexByte("\"<>\\^`{|}", c) >= 0 ||
 			(part == "path" && (c == '[' || c == ']'))) {
-			return &urlError{"java.net.URISyntaxException", fmt.Sprintf("Illegal character in %s at index %d: %s", part, utf16Index(u, j), u)}
+			return &urlError{"java.net.URISyntaxException", fmt.Sprintf("Illegal character in %s at index %d: %s", part, java.UTF16Index(u, j), u)}
 		}
 	}
 	return nil
-}
-
-// utf16Index is the index Java reports: in UTF-16 units, not bytes.
-func utf16Index(s string, byteIndex int) int {
-	n := 0
-	for _, r := range s[:byteIndex] {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }

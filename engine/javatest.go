@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -54,37 +55,14 @@ func (e errUnsupportedJava) Error() string {
 	return "the Java Request runs Java class " + strconv.Quote(string(e)) + "; gojm runs only JMeter's built-in " + javaTestClass
 }
 
-// javaDecodeLong is JavaSamplerContext.getLongParameter: Long.decode, or def.
-func javaDecodeLong(s string, def int64) int64 {
-	neg := strings.HasPrefix(s, "-")
-	t := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
-	base := 10
-	switch {
-	case strings.HasPrefix(t, "0x"), strings.HasPrefix(t, "0X"):
-		base, t = 16, t[2:]
-	case strings.HasPrefix(t, "#"):
-		base, t = 16, t[1:]
-	case len(t) > 1 && t[0] == '0':
-		base, t = 8, t[1:]
-	}
-	n, err := strconv.ParseInt(t, base, 64)
-	if err != nil || t == "" || strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
-		return def
-	}
-	if neg {
-		n = -n
-	}
-	return n
-}
-
 func (j *javaTest) sample(vu *VU, r *result) {
 	sleep := int64(100)
 	if j.hasSleep {
-		sleep = javaDecodeLong(j.sleep.Eval(vu), 100)
+		sleep = decodeLongOr(j.sleep.Eval(vu), 100)
 	}
 	mask := int64(0xff)
 	if j.hasMask {
-		mask = javaDecodeLong(j.mask.Eval(vu), 0xff)
+		mask = decodeLongOr(j.mask.Eval(vu), 0xff)
 	}
 	if j.hasLabel {
 		if l := j.label.Eval(vu); l != "" {
@@ -123,4 +101,13 @@ func (j *javaTest) sample(vu *VU, r *result) {
 	}
 	r.Success = ok && slept
 	r.Elapsed = vu.now().Sub(r.Start)
+}
+
+// decodeLongOr is JavaSamplerContext.getLongParameter: Long.decode, or def.
+func decodeLongOr(s string, def int64) int64 {
+	n, err := java.DecodeLong(s)
+	if err != nil {
+		return def
+	}
+	return n
 }

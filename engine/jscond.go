@@ -6,12 +6,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
+	"github.com/gojm/gojm/internal/cache"
 )
 
 // The If Controller's JavaScript conditions. JMeter hands the condition, its
@@ -26,20 +25,18 @@ import (
 
 // jsCondition is one If Controller's condition.
 type jsCondition struct {
-	fixed *vm.Program // the condition has no ${…}: compiled once
-	cache sync.Map    // source text → *vm.Program, for conditions with ${…}
-	n     atomic.Int32
+	fixed *vm.Program                      // the condition has no ${…}: compiled once
+	texts *cache.Func[string, *vm.Program] // conditions with ${…}, by text
 }
 
-// maxJSCache bounds the programs one condition keeps; past it each new
-// text is compiled and dropped.
+// maxJSCache bounds the programs one condition keeps.
 const maxJSCache = 256
 
 // compileJSCondition checks a condition when the plan is compiled. Each
 // ${…} is checked as a value standing where it stands (inside a string
 // literal it is only text).
 func compileJSCondition(t *Template) (*jsCondition, error) {
-	j := &jsCondition{}
+	j := &jsCondition{texts: cache.NewFunc(maxJSCache, compileJS)}
 	if t.Const() {
 		p, err := compileJS(strings.TrimSpace(t.Raw()))
 		if err != nil {
@@ -66,16 +63,9 @@ func compileJSCondition(t *Template) (*jsCondition, error) {
 func (j *jsCondition) eval(src string) (bool, error) {
 	p := j.fixed
 	if p == nil {
-		if v, ok := j.cache.Load(src); ok {
-			p = v.(*vm.Program)
-		} else {
-			var err error
-			if p, err = compileJS(src); err != nil {
-				return false, err
-			}
-			if j.n.Add(1) <= maxJSCache {
-				j.cache.Store(src, p)
-			}
+		var err error
+		if p, err = j.texts.Get(src); err != nil {
+			return false, err
 		}
 	}
 	out, err := expr.Run(p, nil)

@@ -59,7 +59,7 @@ func BenchmarkScriptTranslate(b *testing.B) {
 def total = ingest + 14 * 4
 def scale = 100 / total
 def random = new Random()
-def r = random.nextInt(100)
+def r = random.NextInt(100)
 if (r < ingest * scale) { vars.put("switch_var", "0") } else { vars.put("switch_var", "1") }`
 	b.ReportAllocs()
 	for b.Loop() {

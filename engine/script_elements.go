@@ -7,12 +7,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/gojm/gojm/engine/script"
+	"github.com/gojm/gojm/internal/cache"
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -55,40 +56,17 @@ type scriptElem struct {
 	holeProg *script.Program
 	holes    []*part
 	// fresh keeps the programs of texts compiled at run time.
-	fresh freshCache
+	fresh *cache.Func[string, *script.Program]
 }
 
-// freshCache holds the programs of an element's texts made at run time
+// freshPrograms holds the programs of an element's texts made at run time
 // (its ${…} outside string literals, or values that are not plain text
 // there), at most freshMax of them.
-type freshCache struct {
-	mu sync.Mutex
-	m  map[string]*script.Program
+func freshPrograms(d script.Dialect) *cache.Func[string, *script.Program] {
+	return cache.NewFunc(freshMax, func(text string) (*script.Program, error) { return script.CompileFresh(text, d) })
 }
 
 const freshMax = 64
-
-func (f *freshCache) get(text string, d script.Dialect) (*script.Program, error) {
-	f.mu.Lock()
-	p, ok := f.m[text]
-	f.mu.Unlock()
-	if ok {
-		return p, nil
-	}
-	p, err := script.CompileFresh(text, d)
-	if err != nil {
-		return nil, err
-	}
-	f.mu.Lock()
-	if f.m == nil {
-		f.m = map[string]*script.Program{}
-	}
-	if len(f.m) < freshMax {
-		f.m[text] = p
-	}
-	f.mu.Unlock()
-	return p, nil
-}
 
 // refusal is a script element gojm does not run, with the reason.
 type refusal struct{ reason string }
@@ -151,6 +129,7 @@ func compileScript(c *compiler, e *jmx.Element, fam scriptFamily) (*scriptElem, 
 		return nil, &refusal{"the script language " + langName + " (gojm runs Groovy, BeanShell, JavaScript and JEXL)"}
 	}
 	s.params = c.prop(e, paramsProp)
+	s.fresh = freshPrograms(s.lang)
 	if f := strings.TrimSpace(e.Str(fileProp)); f != "" {
 		if strings.Contains(f, "${") {
 			return nil, &refusal{"a script file named with ${…} (" + f + ")"}
@@ -239,7 +218,7 @@ func (s *scriptElem) langTitle() string {
 // compileText compiles a constant script.
 func (s *scriptElem) compileText(text string) error {
 	if s.jexl {
-		p, err := jexlPrograms.get(text)
+		p, err := jexlPrograms.Get(text)
 		if err != nil {
 			return &refusal{fmt.Sprintf("JEXL script: %v", err)}
 		}
@@ -308,7 +287,7 @@ func (s *scriptElem) run(vu *VU, env *script.Env) (script.Value, error) {
 			return script.Value{Null: true}, nil
 		}
 		var err error
-		if p, err = s.fresh.get(text, s.lang); err != nil {
+		if p, err = s.fresh.Get(text); err != nil {
 			return script.Value{}, &script.ScriptError{Class: "gojm.ScriptError", Message: fmt.Sprintf("cannot translate the %s script, %v", s.langTitle(), err)}
 		}
 	}
@@ -322,7 +301,7 @@ func (s *scriptElem) runJexl(vu *VU, env *script.Env) (script.Value, error) {
 		src = s.text.Eval(vu)
 		vu.ext.script.text = src
 		var err error
-		if p, err = jexlPrograms.get(src); err != nil {
+		if p, err = jexlPrograms.Get(src); err != nil {
 			return script.Value{}, &script.ScriptError{Class: "javax.script.ScriptException", Message: err.Error()}
 		}
 	}
@@ -739,7 +718,7 @@ func (t *scriptTimer) delay(vu *VU) time.Duration {
 	var ms int64
 	var perr error
 	if s.family == famBeanShell {
-		ms, perr = javaDecodeLongErr(v.Text)
+		ms, perr = java.DecodeLong(v.Text)
 	} else {
 		ms, perr = strconv.ParseInt(v.Text, 10, 64)
 	}
@@ -748,29 +727,6 @@ func (t *scriptTimer) delay(vu *VU) time.Duration {
 		return 0
 	}
 	return time.Duration(ms) * time.Millisecond
-}
-
-// javaDecodeLongErr is Long.decode: decimal, 0x/#hex, 0octal, with a sign.
-func javaDecodeLongErr(s string) (int64, error) {
-	neg := strings.HasPrefix(s, "-")
-	t := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
-	base := 10
-	switch {
-	case strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X"):
-		base, t = 16, t[2:]
-	case strings.HasPrefix(t, "#"):
-		base, t = 16, t[1:]
-	case len(t) > 1 && t[0] == '0':
-		base, t = 8, t[1:]
-	}
-	if t == "" || strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
-		return 0, strconv.ErrSyntax
-	}
-	n, err := strconv.ParseInt(t, base, 64)
-	if neg {
-		n = -n
-	}
-	return n, err
 }
 
 // ---- listeners -------------------------------------------------------------------

@@ -30,7 +30,7 @@ func scriptFunction(tp *templater, args []*Template, d script.Dialect, name stri
 	}
 	src, v := args[0], optArg(args, 1)
 	var prog *script.Program
-	var fresh freshCache
+	fresh := freshPrograms(d)
 	if src.Const() {
 		p, err := script.Compile(src.Raw(), d)
 		if err != nil {
@@ -47,7 +47,7 @@ func scriptFunction(tp *templater, args []*Template, d script.Dialect, name stri
 		if p == nil {
 			text := src.Eval(vu)
 			var err error
-			if p, err = fresh.get(text, d); err != nil {
+			if p, err = fresh.Get(text); err != nil {
 				vu.warnf("%s: %v", name, err)
 				return ""
 			}

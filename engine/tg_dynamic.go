@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -122,13 +123,13 @@ func (p *dynParams) planned(t float64) int64 {
 		return -1
 	}
 	if p.rampUp == 0 || t >= p.rampUp {
-		return javaRound(p.target)
+		return java.Round(p.target)
 	}
 	if p.steps > 0 {
 		size, length := p.target/float64(p.steps), p.rampUp/float64(p.steps)
-		return javaRound(size * (math.Floor(t/length) + 1))
+		return java.Round(size * (math.Floor(t/length) + 1))
 	}
-	return javaRound(p.target / p.rampUp * t)
+	return java.Round(p.target / p.rampUp * t)
 }
 
 // nextChange is when planned may change next after t (seconds).
@@ -142,7 +143,7 @@ func (p *dynParams) nextChange(t float64) float64 {
 		return min((math.Floor(t/length)+1)*length, p.rampUp)
 	}
 	slope := p.target / p.rampUp
-	level := float64(javaRound(slope * t))
+	level := float64(java.Round(slope * t))
 	return min((level+0.5)/slope, p.rampUp)
 }
 
@@ -158,13 +159,13 @@ func (m *concurrencyModel) run(r *Run, g *group, base *VU, soft, hard context.Co
 	st := r.dynState(g)
 	st.iterations = p.iterations
 	st.target.Store(int64(p.target))
-	beginProgress(g, base, int(javaRound(p.target)), time.Duration((p.rampUp+p.hold)*float64(time.Second)))
+	beginProgress(g, base, int(java.Round(p.target)), time.Duration((p.rampUp+p.hold)*float64(time.Second)))
 	defer g.prog.ended.Store(true)
 	defer st.ended.Store(true)
 	if p.target <= 0 {
 		return
 	}
-	l := &launcher{r: r, g: g, base: base, soft: soft, hard: hard, threads: int(javaRound(p.target))}
+	l := &launcher{r: r, g: g, base: base, soft: soft, hard: hard, threads: int(java.Round(p.target))}
 	finished := make(chan struct{}, 1)
 	after := func(*VU) {
 		st.alive.Add(-1)

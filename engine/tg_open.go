@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -98,11 +99,11 @@ func (m *openModel) run(r *Run, g *group, base *VU, soft, hard context.Context) 
 	beginProgress(g, base, 0, time.Duration(sched.total*float64(time.Second)))
 	defer g.prog.ended.Store(true)
 	stats := r.arrivals(g)
-	var rnd jRandom
+	var rnd java.Random
 	if seed != 0 {
-		rnd.setSeed(seed)
+		rnd = java.NewRandom(seed)
 	} else {
-		rnd.setSeed(int64(r.seed.Add(0x9E3779B97F4A7C15)))
+		rnd = java.NewRandom(int64(r.seed.Add(0x9E3779B97F4A7C15)))
 	}
 	gen := newOpenGen(sched, &rnd)
 	l := &launcher{r: r, g: g, base: base, soft: soft, hard: hard}
@@ -229,7 +230,7 @@ func (l openLimits) at(t float64) (int, float64) {
 // openGen yields the schedule's arrival times, in seconds from its start.
 type openGen struct {
 	s      *openSchedule
-	rnd    *jRandom
+	rnd    *java.Random
 	pos    int     // index of the current arrivals step
 	offset float64 // start of the current step
 	// the current step: random times sorted, or even spacing
@@ -241,7 +242,7 @@ type openGen struct {
 	mean       float64
 }
 
-func newOpenGen(s *openSchedule, rnd *jRandom) *openGen {
+func newOpenGen(s *openSchedule, rnd *java.Random) *openGen {
 	return &openGen{s: s, rnd: rnd, pos: -1}
 }
 
@@ -333,12 +334,12 @@ func (g *openGen) prepareRandom(begin, end, dur float64) {
 	g.events = g.events[:0]
 	if low > 0 {
 		for range flat {
-			g.events = append(g.events, g.rnd.nextDouble()*dur)
+			g.events = append(g.events, g.rnd.NextDouble()*dur)
 		}
 	}
 	if left := n - flat; begin != end && left != 0 {
 		for range left {
-			t := math.Sqrt(g.rnd.nextDouble())
+			t := math.Sqrt(g.rnd.NextDouble())
 			if begin > end {
 				t = 1 - t
 			}

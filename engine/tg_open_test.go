@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -86,8 +87,8 @@ func arrivalTimes(t *testing.T, schedule string, seed int64) []float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rnd jRandom
-	rnd.setSeed(seed)
+	var rnd java.Random
+	rnd = java.NewRandom(seed)
 	g := newOpenGen(s, &rnd)
 	var out []float64
 	for at, ok := g.next(); ok; at, ok = g.next() {

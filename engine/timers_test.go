@@ -5,27 +5,9 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-)
 
-// java.util.Random's sequence, as printed by Java for these seeds.
-func TestJRandomMatchesJavaUtilRandom(t *testing.T) {
-	tests := []struct {
-		seed int64
-		want []float64
-	}{
-		{42, []float64{0.7275636800328681, 0.6832234717598454, 0.30871945533265976}},
-		{-7, []float64{0.2691218093260761}},
-	}
-	for _, tt := range tests {
-		var r jRandom
-		r.setSeed(tt.seed)
-		for i, w := range tt.want {
-			if got := r.nextDouble(); got != w {
-				t.Errorf("seed %d, draw %d: %v, want %v", tt.seed, i, got, w)
-			}
-		}
-	}
-}
+	"github.com/gojm/gojm/internal/java"
+)
 
 // The schedule of JMeter's own PreciseThroughputTimerTest.testTimer1: 2
 // samples a second, generated 5 seconds at a time, seed 42.
@@ -40,7 +22,7 @@ func TestPreciseThroughputScheduleOfJMetersTest(t *testing.T) {
 		16.45828248705902,
 	}
 	p := &poissonArrivals{rate: func() float64 { return 2 }, batch: 1, duration: 5}
-	p.rnd.setSeed(42)
+	p.rnd = java.NewRandom(42)
 	for i, w := range want {
 		got, ok := p.next()
 		if !ok || math.Abs(got-w) > 1e-9 {
@@ -65,7 +47,7 @@ func TestPreciseThroughputExactPerWindow(t *testing.T) {
 		for batch := 1; batch < 3; batch++ {
 			rate := float64(tt.throughput*batch) / float64(tt.period)
 			p := &poissonArrivals{rate: func() float64 { return rate }, batch: batch, duration: int64(tt.duration)}
-			p.rnd.setSeed(tt.seed)
+			p.rnd = java.NewRandom(tt.seed)
 			perWindow := int(math.Ceil(float64(tt.throughput)/float64(tt.period)*float64(tt.duration))) * batch
 			prev := 0.0
 			for w := 0; w < 100; w++ {

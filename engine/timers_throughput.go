@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -86,17 +87,17 @@ func (t *constantThroughputTimer) calculateDelay(vu *VU, now int64) int64 {
 	msPerRequest := 60000.0 / perMin
 	switch t.mode {
 	case cttAllThreads:
-		return javaRound(float64(vu.plan.active.Load()) * msPerRequest)
+		return java.Round(float64(vu.plan.active.Load()) * msPerRequest)
 	case cttGroupThreads:
-		return javaRound(float64(vu.group.active.Load()) * msPerRequest)
+		return java.Round(float64(vu.group.active.Load()) * msPerRequest)
 	case cttAllShared:
 		info := vu.run.sharedState(cttAllKey{}, func() any { return &throughputInfo{} }).(*throughputInfo)
-		return info.sharedDelay(now, javaRound(msPerRequest))
+		return info.sharedDelay(now, java.Round(msPerRequest))
 	case cttGroupShared:
 		info := vu.run.sharedState(vu.group, func() any { return &throughputInfo{} }).(*throughputInfo)
-		return info.sharedDelay(now, javaRound(msPerRequest))
+		return info.sharedDelay(now, java.Round(msPerRequest))
 	}
-	return javaRound(msPerRequest)
+	return java.Round(msPerRequest)
 }
 
 func (i *throughputInfo) sharedDelay(now, msPerRequest int64) int64 {
@@ -104,20 +105,6 @@ func (i *throughputInfo) sharedDelay(now, msPerRequest int64) int64 {
 	defer i.mu.Unlock()
 	i.last = max(now, i.last+msPerRequest)
 	return max(i.last-now, 0)
-}
-
-// javaRound is Java's Math.round for a double: half up, infinities and
-// NaN clamped as Java does.
-func javaRound(f float64) int64 {
-	switch {
-	case math.IsNaN(f):
-		return 0
-	case f >= math.MaxInt64:
-		return math.MaxInt64
-	case f <= math.MinInt64:
-		return math.MinInt64
-	}
-	return int64(math.Floor(f + 0.5))
 }
 
 // preciseThroughputTimer is JMeter's Precise Throughput Timer: the thread
@@ -172,9 +159,9 @@ func (t *preciseThroughputTimer) delay(vu *VU) time.Duration {
 		}
 		p := &poissonArrivals{rate: func() float64 { return t.rate(vu) }, batch: t.batchSize, duration: d}
 		if t.seed != 0 {
-			p.rnd.setSeed(t.seed)
+			p.rnd = java.NewRandom(t.seed)
 		} else {
-			p.rnd.setSeed(int64(vu.rng.Uint64()))
+			p.rnd = java.NewRandom(int64(vu.rng.Uint64()))
 		}
 		return p
 	}).(*poissonArrivals)
@@ -201,7 +188,7 @@ type preciseKey struct{ g *group }
 // times (seconds from the test start) of one thread group.
 type poissonArrivals struct {
 	mu             sync.Mutex
-	rnd            jRandom
+	rnd            java.Random
 	rate           func() float64
 	batch          int
 	duration       int64
@@ -223,7 +210,7 @@ func (p *poissonArrivals) generate() {
 	n := int(math.Ceil(rate * float64(p.duration)))
 	p.events = p.events[:0]
 	for range max(n, 0) {
-		p.events = append(p.events, p.lastFinish+p.rnd.nextDouble()*float64(p.duration))
+		p.events = append(p.events, p.lastFinish+p.rnd.NextDouble()*float64(p.duration))
 	}
 	slices.Sort(p.events)
 	p.pos = 0
@@ -258,26 +245,6 @@ func (p *poissonArrivals) next() (float64, bool) {
 		return 0, false
 	}
 	return p.events[p.pos-1], true
-}
-
-// jRandom is java.util.Random's generator, so that a Precise Throughput
-// Timer with a seed draws JMeter's very schedule.
-type jRandom struct{ seed int64 }
-
-const (
-	javaMultiplier = 0x5DEECE66D
-	javaMask       = 1<<48 - 1
-)
-
-func (r *jRandom) setSeed(s int64) { r.seed = (s ^ javaMultiplier) & javaMask }
-
-func (r *jRandom) next(bits uint) int64 {
-	r.seed = (r.seed*javaMultiplier + 0xB) & javaMask
-	return int64(int32(r.seed >> (48 - bits)))
-}
-
-func (r *jRandom) nextDouble() float64 {
-	return float64(r.next(26)<<27+r.next(27)) * (1.0 / (1 << 53))
 }
 
 // syncTimer is JMeter's Synchronizing Timer: threads wait at it until

@@ -1,20 +1,15 @@
-package engine
+package java
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 )
 
-// This file holds two pieces of Java that config elements and functions
-// need to give JMeter's exact output: DecimalFormat for whole numbers, and
-// java.util.Random's generator for seeded random variables.
-
-// decimalFormat is a compiled java.text.DecimalFormat pattern, for whole
+// DecimalFormat is a compiled java.text.DecimalFormat pattern, for whole
 // numbers: literal prefix and suffix (quoted with '…'), minimum integer
 // digits ('0'), grouping (','), minimum fraction digits ("0.00"), percent.
-type decimalFormat struct {
+type DecimalFormat struct {
 	prefix, suffix string
 	negPrefix      string
 	negSuffix      string
@@ -25,13 +20,13 @@ type decimalFormat struct {
 	multiplier     int64
 }
 
-// compileDecimalFormat parses a DecimalFormat pattern.
-func compileDecimalFormat(pattern string) (*decimalFormat, error) {
+// NewDecimalFormat compiles a DecimalFormat pattern.
+func NewDecimalFormat(pattern string) (*DecimalFormat, error) {
 	pos, neg, hasNeg := pattern, "", false
 	if i := indexUnquoted(pattern, ';'); i >= 0 {
 		pos, neg, hasNeg = pattern[:i], pattern[i+1:], true
 	}
-	f := &decimalFormat{multiplier: 1}
+	f := &DecimalFormat{multiplier: 1}
 	pre, num, suf, err := splitDecimalPattern(pos)
 	if err != nil {
 		return nil, err
@@ -118,8 +113,8 @@ func splitDecimalPattern(p string) (pre, num, suf string, err error) {
 	return pre, num, suf, err
 }
 
-// format formats a whole number.
-func (f *decimalFormat) format(v int64) string {
+// Format formats a whole number.
+func (f *DecimalFormat) Format(v int64) string {
 	v *= f.multiplier
 	neg := v < 0
 	var digits string
@@ -156,41 +151,3 @@ func (f *decimalFormat) format(v int64) string {
 	}
 	return f.prefix + digits + f.suffix
 }
-
-// javaRandom is java.util.Random: the same seed gives the same numbers as
-// in JMeter.
-type javaRandom struct{ seed int64 }
-
-const (
-	javaRandMult = 0x5DEECE66D
-	javaRandMask = 1<<48 - 1
-)
-
-func newJavaRandom(seed int64) javaRandom {
-	return javaRandom{(seed ^ javaRandMult) & javaRandMask}
-}
-
-func (r *javaRandom) next(bits uint) int32 {
-	r.seed = (r.seed*javaRandMult + 0xB) & javaRandMask
-	return int32(r.seed >> (48 - bits))
-}
-
-// nextInt returns a number in [0, bound) as Random.nextInt(bound).
-func (r *javaRandom) nextInt(bound int32) int32 {
-	v := r.next(31)
-	m := bound - 1
-	if bound&m == 0 {
-		return int32((int64(bound) * int64(v)) >> 31)
-	}
-	for u := v; ; u = r.next(31) {
-		v = u % bound
-		if u-v+m >= 0 { // int32 arithmetic wraps as Java's does
-			return v
-		}
-	}
-}
-
-// utf16Units is s as Java's chars, which String indexes count.
-func utf16Units(s string) []uint16 { return utf16.Encode([]rune(s)) }
-
-func fromUTF16(u []uint16) string { return string(utf16.Decode(u)) }

@@ -1,0 +1,66 @@
+package java
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// DoubleString formats v as Java's Double.toString does: the shortest
+// digits that round-trip, in plain notation with at least one fraction
+// digit for 1e-3 ≤ |v| < 1e7 ("12.0", "12.5"), else as d.dddE±n ("1.0E7",
+// "1.0E-4").
+func DoubleString(v float64) string { return floating(v, 64) }
+
+// FloatString formats v as Java's Float.toString does ("99.0", "33.333332").
+func FloatString(v float32) string { return floating(float64(v), 32) }
+
+func floating(v float64, bitSize int) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "Infinity"
+	case math.IsInf(v, -1):
+		return "-Infinity"
+	case v == 0:
+		if math.Signbit(v) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	if a := math.Abs(v); a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(v, 'f', -1, bitSize)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(v, 'E', -1, bitSize) // 1.2345E+07
+	mant, exp, _ := strings.Cut(s, "E")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
+}
+
+// Round is Java's Math.round for a double: the closest whole number, half
+// up, NaN as 0, infinities and values past the range clamped as Java does.
+// It does not add 0.5 first, which rounds 0.49999999999999994 up: since
+// Java 7 Math.round does not.
+func Round(f float64) int64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	r := math.Floor(f)
+	if f-r >= 0.5 { // exact: f and its floor are within one unit
+		r++
+	}
+	return int64(r)
+}

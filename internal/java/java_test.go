@@ -1,0 +1,203 @@
+package java
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDecimalFormat(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		v       int64
+		want    string
+	}{
+		{"000", 7, "007"},
+		{"000", 1234, "1234"},
+		{"#", 0, "0"},
+		{"#,##0", 1234567, "1,234,567"},
+		{"USER_000", 5, "USER_005"},
+		{"'#'0", 5, "#5"},
+		{"0.00", 3, "3.00"},
+		{"00;(00)", -3, "(03)"},
+		{"000", -3, "-003"},
+		{"pin#'.'dat", 2, "pin2.dat"},
+	} {
+		f, err := NewDecimalFormat(tc.pattern)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.pattern, err)
+		}
+		if got := f.Format(tc.v); got != tc.want {
+			t.Errorf("format(%q, %d) = %q, want %q", tc.pattern, tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestRandomNextIntMatchesJava(t *testing.T) {
+	// new util.Random(42).NextInt(100) ten times, as Java prints them.
+	r := NewRandom(42)
+	var got []string
+	for range 10 {
+		got = append(got, strconv.Itoa(int(r.NextInt(100))))
+	}
+	if want := "30 63 48 84 70 25 5 18 19 93"; strings.Join(got, " ") != want {
+		t.Errorf("nextInt(100) = %v, want %s", got, want)
+	}
+	r = NewRandom(7)
+	if got := r.NextInt(64); got != 46 {
+		t.Errorf("new Random(7).NextInt(64) = %d, want 46", got)
+	}
+}
+
+func TestTimeFormats(t *testing.T) {
+	ts := time.Date(2024, 3, 5, 14, 7, 9, 123456789, time.FixedZone("", 3600))
+	for _, tc := range []struct{ pattern, want string }{
+		{"yyyy-MM-dd HH:mm:ss.SSS", "2024-03-05 14:07:09.123"},
+		{"yy/M/d h:mm a", "24/3/5 2:07 PM"},
+		{"EEE, dd MMM yyyy HH:mm:ss Z", "Tue, 05 Mar 2024 14:07:09 +0100"},
+		{"EEEE MMMM D", "Tuesday March 65"},
+		{"yyyy-MM-dd'T'HH:mm:ssXXX", "2024-03-05T14:07:09+01:00"},
+		{"'quoted ''text'''", "quoted 'text'"},
+		{"HHmmss", "140709"},
+	} {
+		f, err := NewTimeFormat(tc.pattern)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.pattern, err)
+		}
+		if got := f.Format(ts); got != tc.want {
+			t.Errorf("format %q = %q, want %q", tc.pattern, got, tc.want)
+		}
+		if strings.ContainsAny(tc.pattern, "E'D") {
+			continue
+		}
+		back, err := f.Parse(f.Format(ts), ts.Location())
+		if err != nil {
+			t.Errorf("parse %q: %v", tc.pattern, err)
+		} else if got := f.Format(back.In(ts.Location())); got != f.Format(ts) {
+			t.Errorf("round trip of %q = %q", tc.pattern, got)
+		}
+	}
+	if _, err := NewTimeFormat("yyyy-bb"); err == nil {
+		t.Error("unknown letter b accepted")
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want time.Duration
+	}{
+		{"P1D", 24 * time.Hour},
+		{"PT1H30M", 90 * time.Minute},
+		{"-PT6H3M", -(6*time.Hour + 3*time.Minute)},
+		{"PT-6H+3M", -6*time.Hour + 3*time.Minute},
+		{"PT0.5S", 500 * time.Millisecond},
+		{"P2DT3H4M", 51*time.Hour + 4*time.Minute},
+	} {
+		got, err := ParseDuration(tc.s)
+		if err != nil || got != tc.want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", tc.s, got, err, tc.want)
+		}
+	}
+	for _, s := range []string{"", "P", "1D", "PT", "P1H"} {
+		if _, err := ParseDuration(s); err == nil {
+			t.Errorf("ParseDuration(%q) succeeded", s)
+		}
+	}
+}
+
+func TestDoubleString(t *testing.T) {
+	for in, want := range map[float64]string{1: "1.0", 0.1: "0.1", 1e10: "1.0E10", 1.5e-7: "1.5E-7", 12345678.9: "1.23456789E7", 1e-3: "0.001", 100: "100.0"} {
+		if got := DoubleString(in); got != want {
+			t.Errorf("DoubleString(%v) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestRegexTranslation(t *testing.T) {
+	cases := []struct{ in, want, err string }{
+		{`a\d+b`, `a\d+b`, ""},
+		{`\p{Alpha}[\p{Digit}_]`, `[[:alpha:]][[:digit:]_]`, ""},
+		{`x\Z`, `x(?:\n?\z)`, ""},
+		{`\e\0101`, `\x1B\x{41}`, ""},
+		{`[]a]`, `[\]a]`, ""},
+		{`a+?b*?`, `a+?b*?`, ""},
+		{`\Q(a)\E+`, `\Q(a)\E+`, ""},
+		{`(?<name>\w+)`, `(?<name>\w+)`, ""},
+		{`foo(?=bar)`, "", "look-ahead"},
+		{`(?<!x)y`, "", "negative look-behind"},
+		{`(a)\1`, "", "back-reference"},
+		{`a++`, "", "possessive"},
+		{`(?>a)`, "", "atomic"},
+		{`[a-z&&[^b]]`, "", "intersection"},
+	}
+	for _, tc := range cases {
+		got, err := Regex(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Regex(%q) error = %v, want one mentioning %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("Regex(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// util.Random's sequence, as printed by Java for these seeds.
+func TestRandomNextDoubleMatchesJava(t *testing.T) {
+	tests := []struct {
+		seed int64
+		want []float64
+	}{
+		{42, []float64{0.7275636800328681, 0.6832234717598454, 0.30871945533265976}},
+		{-7, []float64{0.2691218093260761}},
+	}
+	for _, tt := range tests {
+		r := NewRandom(tt.seed)
+		for i, w := range tt.want {
+			if got := r.NextDouble(); got != w {
+				t.Errorf("seed %d, draw %d: %v, want %v", tt.seed, i, got, w)
+			}
+		}
+	}
+}
+
+func TestDecodeLong(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"42", 42, true}, {"-42", -42, true}, {"+7", 7, true}, {"0x1F", 31, true}, {"#ff", 255, true},
+		{"-0X10", -16, true}, {"010", 8, true}, {"0", 0, true},
+		{"-9223372036854775808", -9223372036854775808, true},
+		{"", 0, false}, {"-", 0, false}, {"--1", 0, false}, {"0x", 0, false}, {"12a", 0, false}, {"9223372036854775808", 0, false},
+	} {
+		got, err := DecodeLong(tc.in)
+		if (err == nil) != tc.ok || tc.ok && got != tc.want {
+			t.Errorf("DecodeLong(%q) = %d, %v; want %d (ok %v)", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestFloatStringAndRound(t *testing.T) {
+	if got := FloatString(float32(100) / 3); got != "33.333332" {
+		t.Errorf("FloatString(100/3) = %s", got)
+	}
+	for in, want := range map[float64]int64{2.5: 3, -2.5: -2, 0.49999999999999994: 0, 1e300: 9223372036854775807} {
+		if got := Round(in); got != want {
+			t.Errorf("Round(%v) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestUnescape(t *testing.T) {
+	for in, want := range map[string]string{`a\tb`: "a\tb", `\u0041\uu0042`: "AB", `\101`: "A", `x\\y`: `x\y`, `plain`: "plain", `\q`: "q"} {
+		if got := Unescape(in); got != want {
+			t.Errorf("Unescape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
