@@ -69,7 +69,7 @@ func (cc *counterConfig) endValue(vu *VU) int64 {
 	return n
 }
 
-func (cc *counterConfig) iterationStart(vu *VU) flow {
+func (cc *counterConfig) iterationStart(vu *VU) {
 	start, end, incr := javaLong(cc.start, vu), cc.endValue(vu), javaLong(cc.incr, vu)
 	var v int64
 	if !cc.perUser {
@@ -99,7 +99,6 @@ func (cc *counterConfig) iterationStart(vu *VU) flow {
 		st[cc.cur] = next
 	}
 	vu.Vars.putSlot(cc.slot, cc.text(v))
-	return flowNext
 }
 
 func (cc *counterConfig) text(v int64) string {

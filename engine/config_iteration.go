@@ -13,10 +13,10 @@ import (
 // where the controllers (ctl_compile.go) find them.
 
 // iterationListener is told when its controller starts an iteration. It
-// returns flowStopThread to end the virtual user (a CSV Data Set at the end
-// of its file with "stop thread on EOF").
+// may stop the virtual user (a CSV Data Set at the end of its file with
+// "stop thread on EOF").
 type iterationListener interface {
-	iterationStart(vu *VU) flow
+	iterationStart(vu *VU)
 }
 
 // staticEval evaluates a template while compiling, with the properties

@@ -60,9 +60,9 @@ func buildRandomVariable(c *compiler, e *jmx.Element) (iterationListener, error)
 	return rv, nil
 }
 
-func (rv *randomVariable) iterationStart(vu *VU) flow {
+func (rv *randomVariable) iterationStart(vu *VU) {
 	if rv.rng <= 0 {
-		return flowNext
+		return
 	}
 	var n int32
 	switch {
@@ -89,5 +89,4 @@ func (rv *randomVariable) iterationStart(vu *VU) flow {
 	} else {
 		vu.Vars.putSlot(rv.slot, strconv.FormatInt(v, 10))
 	}
-	return flowNext
 }

@@ -58,7 +58,6 @@ func (up *userParameters) set(vu *VU) {
 // pre does nothing: the values are set when the iteration starts.
 func (userParametersPerIteration) pre(*VU) {}
 
-func (u userParametersPerIteration) iterationStart(vu *VU) flow {
+func (u userParametersPerIteration) iterationStart(vu *VU) {
 	u.set(vu)
-	return flowNext
 }

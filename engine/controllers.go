@@ -107,11 +107,7 @@ type loopListener interface {
 // elemListener adapts an element's iteration listener to a controller's list.
 type elemListener struct{ l iterationListener }
 
-func (e elemListener) iterationStart(vu *VU, _ ctlHooks, _ int) {
-	if e.l.iterationStart(vu) == flowStopThread {
-		vu.stopThread()
-	}
-}
+func (e elemListener) iterationStart(vu *VU, _ ctlHooks, _ int) { e.l.iterationStart(vu) }
 
 // maxControllerDepth bounds the recursion of next through controllers that
 // yield no sampler (a While whose only child is an If that is false):

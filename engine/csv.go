@@ -142,7 +142,7 @@ type csvSrc struct {
 	slots []int // -1: a name the plan never mentions
 }
 
-func (ds *csvDataSet) iterationStart(vu *VU) flow {
+func (ds *csvDataSet) iterationStart(vu *VU) {
 	src := vu.ext.csv[ds]
 	if src == nil {
 		var err error
@@ -170,13 +170,13 @@ func (ds *csvDataSet) iterationStart(vu *VU) flow {
 	if len(vals) == 0 {
 		if ds.stopThread {
 			vu.log.Info(fmt.Sprintf("End of file detected for CSV DataSet %s configured with stopThread: the thread stops", ds.path), "thread", vu.Name)
-			return flowStopThread
+			vu.stopThread()
+			return
 		}
 		for i := range src.names {
 			src.put(vu, i, eofValue)
 		}
 	}
-	return flowNext
 }
 
 func (s *csvSrc) put(vu *VU, i int, v string) {

@@ -59,23 +59,20 @@ func (a *testAction) sample(vu *VU, r *result) {
 			vu.pause(time.Duration(ms) * time.Millisecond)
 		}
 	case taStop, taStopNow:
-		switch a.target {
-		case taTargetThread:
-			vu.stopThread()
-		case taTargetTest:
-			vu.stopThread()
-			if a.action == taStopNow {
-				vu.run.stopNow(errTestStopped)
-			} else {
-				vu.run.Stop(errTestStopped)
-			}
+		switch {
+		case a.target == taTargetThread:
+			r.next = StopThread
+		case a.target == taTargetTest && a.action == taStopNow:
+			r.next = StopTestNow
+		case a.target == taTargetTest:
+			r.next = StopTest
 		}
 	case taRestartNextLoop:
-		vu.action = actNextThreadLoop
+		r.next = NextThreadLoop
 	case taNextIterationCurrent:
-		vu.action = actNextIterationLoop
+		r.next = NextIterationLoop
 	case taBreakCurrentLoop:
-		vu.action = actBreakLoop
+		r.next = BreakLoop
 	}
 }
 
@@ -96,6 +93,12 @@ const (
 	raBreakCurrentLoop
 )
 
+// resultActions are what each OnError.action asks of the thread.
+var resultActions = [...]Next{
+	raContinue: Continue, raStopThread: StopThread, raStopTest: StopTest, raStopTestNow: StopTestNow,
+	raNextThreadLoop: NextThreadLoop, raNextIterationCurrent: NextIterationLoop, raBreakCurrentLoop: BreakLoop,
+}
+
 func buildResultAction(e *jmx.Element) *resultAction {
 	return &resultAction{action: jmx.Int(e.Str("OnError.action"), 0)}
 }
@@ -104,18 +107,7 @@ func (a *resultAction) sampleOccurred(r *result) {
 	if r.Success {
 		return
 	}
-	switch a.action {
-	case raStopTestNow:
-		r.stop = max(r.stop, stopTestNow)
-	case raStopTest:
-		r.stop = max(r.stop, stopTest)
-	case raStopThread:
-		r.stop = max(r.stop, stopThread)
-	case raNextThreadLoop:
-		r.action = actNextThreadLoop
-	case raNextIterationCurrent:
-		r.action = actNextIterationLoop
-	case raBreakCurrentLoop:
-		r.action = actBreakLoop
+	if a.action > raContinue && a.action <= raBreakCurrentLoop {
+		r.next = r.next.then(resultActions[a.action])
 	}
 }

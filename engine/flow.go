@@ -2,52 +2,51 @@ package engine
 
 import "strings"
 
-// logicalAction is what a Flow Control Action or a Result Status Action
-// Handler asks of the thread once the current sampler is done (JMeter's
-// TestLogicalAction): the thread loop applies it to the controllers between
-// the sampler and the thread group.
-type logicalAction uint8
+// Next is what the thread does once the current sampler is done: carry
+// on, one of JMeter's loop actions (TestLogicalAction), or a stop. A Flow
+// Control Action, a Result Status Action Handler, a script, a thread
+// group's "action to be taken after a sampler error" and a CSV Data Set at
+// the end of its file all ask for one. The stops come last and in rising
+// strength: a sample that asks for several stops gets the strongest, and a
+// stop outweighs any loop action.
+type Next uint8
 
 const (
-	actContinue          logicalAction = iota // nothing: carry on
-	actNextThreadLoop                         // start the thread group's next iteration
-	actNextIterationLoop                      // "continue" the innermost loop
-	actBreakLoop                              // "break" the innermost loop
+	Continue          Next = iota // carry on
+	NextThreadLoop                // start the thread group's next iteration
+	NextIterationLoop             // "continue" the innermost loop
+	BreakLoop                     // "break" the innermost loop
+	StopThread                    // this virtual user ends
+	StopTest                      // the test ends gently: no new sample starts
+	StopTestNow                   // the test ends now: running samples are aborted
 )
 
-// onError is a thread group's "action to be taken after a sampler error".
-type onError uint8
+// isStop reports whether n ends the thread.
+func (n Next) isStop() bool { return n >= StopThread }
 
-const (
-	errContinue onError = iota
-	errNextLoop
-	errStopThread
-	errStopTest
-	errStopTestNow
-)
+// then combines two requests: the stronger stop, else the later loop action.
+func (n Next) then(m Next) Next {
+	switch {
+	case n.isStop() || m.isStop():
+		return max(n, m)
+	case m != Continue:
+		return m
+	}
+	return n
+}
 
 // parseOnError reads ThreadGroup.on_sample_error as JMeter does: the value
 // is compared ignoring case and anything unknown means continue.
-func parseOnError(s string) onError {
+func parseOnError(s string) Next {
 	switch {
 	case strings.EqualFold(s, "startnextloop"):
-		return errNextLoop
+		return NextThreadLoop
 	case strings.EqualFold(s, "stopthread"):
-		return errStopThread
+		return StopThread
 	case strings.EqualFold(s, "stoptest"):
-		return errStopTest
+		return StopTest
 	case strings.EqualFold(s, "stoptestnow"):
-		return errStopTestNow
+		return StopTestNow
 	}
-	return errContinue
+	return Continue
 }
-
-// flow is what an iteration listener tells its controller: carry on, or
-// end the virtual user (a CSV Data Set at the end of its file with "stop
-// thread on EOF").
-type flow uint8
-
-const (
-	flowNext       flow = iota // carry on
-	flowStopThread             // this virtual user ends
-)

@@ -152,7 +152,7 @@ func (p *parallelSampler) sample(vu *VU, r *result) {
 		restart = restart || b.restart
 	}
 	if restart {
-		vu.action = actNextThreadLoop
+		r.next = NextThreadLoop
 	}
 	if !p.parent {
 		r.none = true
@@ -196,7 +196,7 @@ func (b *branch) ready(vu *VU) {
 	bv.Iteration = vu.Iteration
 	bv.soft, bv.hard, bv.stopAt = vu.soft, vu.hard, vu.stopAt
 	bv.stopped = false
-	bv.action = actContinue
+	bv.action = Continue
 	b.out = b.out[:0]
 	b.restart = false
 	bv.model.capture = &b.out
@@ -212,7 +212,7 @@ func (p *parallelSampler) runBranch(b *branch) {
 	onError := bv.group.onError
 	if b.s != nil {
 		bv.processSampler(b.s, nil)
-		b.restart = bv.action == actNextThreadLoop || onError == errNextLoop && !lastSampleOK(bv)
+		b.restart = bv.action == NextThreadLoop || onError == NextThreadLoop && !lastSampleOK(bv)
 		return
 	}
 	for bv.running() {
@@ -221,26 +221,23 @@ func (p *parallelSampler) runBranch(b *branch) {
 			return
 		}
 		bv.processSampler(sam, nil)
-		onErrorNext := onError == errNextLoop && !lastSampleOK(bv)
-		if bv.action == actContinue && !onErrorNext {
+		onErrorNext := onError == NextThreadLoop && !lastSampleOK(bv)
+		if bv.action == Continue && !onErrorNext {
 			continue
 		}
 		act := bv.action
-		bv.action = actContinue
+		bv.action = Continue
 		bv.setLastOK(true)
-		switch {
-		case act == actNextThreadLoop || onErrorNext:
+		if onErrorNext {
+			act = NextThreadLoop
+		}
+		if act == NextThreadLoop {
 			b.restart = true
-			p.endLoops(bv, sam, continueThreadLoop)
+			p.endLoops(bv, sam, act)
 			return
-		case act == actBreakLoop:
-			if !p.endLoops(bv, sam, breakCurrentLoop) {
-				return
-			}
-		default:
-			if !p.endLoops(bv, sam, continueCurrentLoop) {
-				return
-			}
+		}
+		if !p.endLoops(bv, sam, act) {
+			return
 		}
 	}
 }
@@ -248,7 +245,7 @@ func (p *parallelSampler) runBranch(b *branch) {
 // endLoops applies a loop action within a branch: to the branch's
 // controllers above the sampler, up to the nearest loop; it reports
 // whether the branch goes on (a loop inside it took the action).
-func (p *parallelSampler) endLoops(bv *VU, sam samplerItem, kind loopActionKind) bool {
+func (p *parallelSampler) endLoops(bv *VU, sam samplerItem, kind Next) bool {
 	real := sam
 	for {
 		t, ok := real.(*txSampler)
@@ -265,8 +262,8 @@ func (p *parallelSampler) endLoops(bv *VU, sam samplerItem, kind loopActionKind)
 				break
 			}
 			h := bv.ctls[d.index]
-			if it, loop := h.(iterating); loop && kind != continueThreadLoop {
-				if kind == breakCurrentLoop {
+			if it, loop := h.(iterating); loop && kind != NextThreadLoop {
+				if kind == BreakLoop {
 					it.breakLoop(bv)
 				} else {
 					it.startNextLoop(bv)

@@ -380,17 +380,14 @@ func (r *Run) runVU(vu *VU) {
 		sam := tg.next(vu)
 		for vu.running() && sam != nil {
 			vu.processSampler(sam, nil)
-			onErrorNext := g.onError == errNextLoop && !lastSampleOK(vu)
-			if vu.action != actContinue || onErrorNext {
-				switch {
-				case onErrorNext, vu.action == actNextThreadLoop:
-					vu.loopAction(sam, continueThreadLoop)
-				case vu.action == actBreakLoop:
-					vu.loopAction(sam, breakCurrentLoop)
-				case vu.action == actNextIterationLoop:
-					vu.loopAction(sam, continueCurrentLoop)
+			onErrorNext := g.onError == NextThreadLoop && !lastSampleOK(vu)
+			if vu.action != Continue || onErrorNext {
+				act := vu.action
+				if onErrorNext {
+					act = NextThreadLoop
 				}
-				vu.action = actContinue
+				vu.loopAction(sam, act)
+				vu.action = Continue
 				sam = nil
 				vu.setLastOK(true)
 			} else {
@@ -449,17 +446,10 @@ func (vu *VU) processSampler(cur, parent samplerItem) *report.Sample {
 	return txRes
 }
 
-// loop actions: which controllers above a sampler a break, a continue or
-// "start next thread loop" ends (JMeterThread's triggerLoopLogicalAction…).
-type loopActionKind uint8
-
-const (
-	continueThreadLoop loopActionKind = iota
-	continueCurrentLoop
-	breakCurrentLoop
-)
-
-func (vu *VU) loopAction(sam samplerItem, kind loopActionKind) {
+// loopAction applies a loop action (NextThreadLoop, NextIterationLoop,
+// BreakLoop) to the controllers above a sampler (JMeterThread's
+// triggerLoopLogicalActionOnParentControllers).
+func (vu *VU) loopAction(sam samplerItem, kind Next) {
 	real := sam
 	for {
 		t, ok := real.(*txSampler)
@@ -486,12 +476,12 @@ func (vu *VU) loopAction(sam samplerItem, kind loopActionKind) {
 // controllers, nearest first, up to the thread group's main loop): every
 // one for "start next thread loop"; up to the innermost loop (Loop, While,
 // ForEach, the thread group) for continue and break.
-func (vu *VU) endLoops(path []*ctlDef, kind loopActionKind) {
+func (vu *VU) endLoops(path []*ctlDef, kind Next) {
 	for _, d := range path {
 		h := vu.ctls[d.index]
 		it, loop := h.(iterating)
-		if d.index == 0 || loop && kind != continueThreadLoop {
-			if kind == breakCurrentLoop {
+		if d.index == 0 || loop && kind != NextThreadLoop {
+			if kind == BreakLoop {
 				it.breakLoop(vu)
 			} else {
 				it.startNextLoop(vu)

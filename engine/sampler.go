@@ -208,6 +208,7 @@ func (vu *VU) execute(n *samplerNode, ts *txSampler) {
 	r.ThreadName = vu.Name
 	n.sample(vu, r)
 	if r.none {
+		vu.then(r.next)
 		return
 	}
 	if !r.ignore {
@@ -229,20 +230,28 @@ func (vu *VU) execute(n *samplerNode, ts *txSampler) {
 	} else {
 		vu.setLastOK(r.Success)
 	}
-	g := vu.group
-	if r.stop == stopThread || !r.Success && g.onError == errStopThread {
-		vu.stopThread()
+	next := r.next
+	if !r.Success && vu.group.onError.isStop() {
+		next = next.then(vu.group.onError)
 	}
-	if r.stop == stopTest || !r.Success && g.onError == errStopTest {
+	vu.then(next)
+}
+
+// then does what a sample asked: a stop ends the thread (and the test),
+// a loop action waits for the thread loop to apply it.
+func (vu *VU) then(n Next) {
+	switch n {
+	case Continue:
+	case StopThread:
+		vu.stopThread()
+	case StopTest:
 		vu.stopThread()
 		vu.run.Stop(errTestStopped)
-	}
-	if r.stop == stopTestNow || !r.Success && g.onError == errStopTestNow {
+	case StopTestNow:
 		vu.stopThread()
 		vu.run.stopNow(errTestStopped)
-	}
-	if r.action != actContinue {
-		vu.action = r.action
+	default:
+		vu.action = n
 	}
 }
 

@@ -395,14 +395,14 @@ func applyResult(r *result, s *script.Result, sampler bool) {
 	if ch&script.ChStop != 0 {
 		switch {
 		case s.StopTestNow:
-			r.stop = max(r.stop, stopTestNow)
+			r.next = r.next.then(StopTestNow)
 		case s.StopTest:
-			r.stop = max(r.stop, stopTest)
+			r.next = r.next.then(StopTest)
 		case s.StopThread:
-			r.stop = max(r.stop, stopThread)
+			r.next = r.next.then(StopThread)
 		}
 		if s.NextLoop {
-			r.action = actNextThreadLoop
+			r.next = r.next.then(NextThreadLoop)
 		}
 	}
 	if sampler {

@@ -37,7 +37,7 @@ type group struct {
 	sameUser                       bool // same user on next iteration: keep cookies and connections
 	cookies                        bool // a Cookie Manager is in scope
 	clearCookies                   bool // the Cookie Manager clears cookies each iteration
-	onError                        onError
+	onError                        Next
 	// main is the group's main loop (a Loop Controller named after the
 	// group), holding the group's children; ctls counts the controllers
 	// of the group, main included.

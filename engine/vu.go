@@ -50,11 +50,11 @@ type VU struct {
 	log        *slog.Logger
 
 	// The thread's run of the controllers (JMeterThread).
-	ctls     []ctlHooks    // this user's controller instances, by ctlDef.index
-	stopped  bool          // the thread ends (JMeter's running = false)
-	action   logicalAction // asked by the last sample (Flow Control Action…)
-	lastPack *scope        // scope of the last sampler run (JMeter's PACKAGE_OBJECT)
-	depth    int           // controllers' next calls on the stack
+	ctls     []ctlHooks // this user's controller instances, by ctlDef.index
+	stopped  bool       // the thread ends (JMeter's running = false)
+	action   Next       // the loop action the last sample asked for
+	lastPack *scope     // scope of the last sampler run (JMeter's PACKAGE_OBJECT)
+	depth    int        // controllers' next calls on the stack
 	// groupThreads is the group's configured number of threads.
 	groupThreads int
 }
@@ -75,21 +75,10 @@ type result struct {
 	// none: the sampler made no sample (a Flow Control Action); ignore: a
 	// post-processor asked that the sample be dropped.
 	none, ignore bool
-	// stop and action are what a Result Status Action Handler asks of the
-	// thread after this sample.
-	stop   stopKind
-	action logicalAction
+	// next is what the sample asks of the thread (a Result Status Action
+	// Handler, a script, a Flow Control Action).
+	next Next
 }
-
-// stopKind is a stop a sample asks for.
-type stopKind uint8
-
-const (
-	stopNone stopKind = iota
-	stopThread
-	stopTest
-	stopTestNow
-)
 
 // running reports whether the thread goes on (JMeter's running flag):
 // neither it nor the run has been stopped.
