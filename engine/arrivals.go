@@ -142,29 +142,17 @@ type ArrivalStatus struct {
 	MaxDelay, TotalDelay time.Duration
 }
 
-type arrivalKey struct{ g *group }
-
-// arrivals returns the run's arrival counts for g.
-func (r *Run) arrivals(g *group) *arrivalStats {
-	return r.sharedState(arrivalKey{g}, func() any { return &arrivalStats{} }).(*arrivalStats)
-}
-
 // Arrivals returns the arrival counts of the run's arrival-rate groups
 // (Open Model, Arrivals and Free-Form Arrivals Thread Groups) that have
 // started, in the order the groups run.
 func (r *Run) Arrivals() []ArrivalStatus {
 	var out []ArrivalStatus
-	for _, g := range r.plan.groups {
-		if g.model == nil || !g.model.arrivalRate() {
+	for _, gr := range r.groups {
+		g := gr.g
+		if g.model == nil || !g.model.arrivalRate() || gr.prog.plan.Load() == nil {
 			continue
 		}
-		r.sharedMu.Lock()
-		v, ok := r.shared[arrivalKey{g}]
-		r.sharedMu.Unlock()
-		if !ok {
-			continue
-		}
-		a := v.(*arrivalStats)
+		a := &gr.arrivals
 		st := ArrivalStatus{Group: g.name, Due: a.due.Load(), Begun: a.begun.Load(), Dropped: a.dropped.Load(), Delayed: a.delayed.Load()}
 		a.mu.Lock()
 		st.MaxDelay, st.TotalDelay = a.maxDelay, a.totalDelay

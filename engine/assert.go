@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -355,10 +356,10 @@ func (a *responseAssertion) equalsDiff(received, comparison string) string {
 // sample: the method and URL, the body of methods that may have one, and
 // the cookies sent (gojm sees only a Cookie header the plan set itself).
 func requestData(vu *VU, t *sampleView) string {
-	if t.s.URL == "" || t.s != &vu.res.Sample || vu.req.Method == "" {
+	var req *httpx.Request // gojm keeps no request for this: see below
+	if t.s.URL == "" || t.s != &vu.res.Sample || req == nil || req.Method == "" {
 		return ""
 	}
-	req := &vu.req
 	var b strings.Builder
 	b.WriteString(req.Method)
 	b.WriteByte(' ')

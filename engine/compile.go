@@ -41,13 +41,14 @@ type Plan struct {
 	SampleVars []string
 
 	groups []*group
-	active atomicCount // running virtual users in all groups
 	syms   *symbols
+	// slots handed out for Local, Shared and GroupShared state, and the
+	// values Once made
+	nlocals, nshared, ngroupShared int
+	once                           map[any]any
 	// lastOKSlot holds JMeterThread.last_sample_ok.
 	lastOKSlot int
 	udv        []udv
-	nslots     int
-	files      dataFiles // CSV Data Set readers and __CSVRead files (csv.go)
 	log        *slog.Logger
 }
 
@@ -375,12 +376,6 @@ func (c *compiler) recordTree(e *jmx.Element, depth int, s Status, reason string
 	for _, k := range e.Children {
 		c.recordTree(k, depth+1, s, "inside "+e.Path())
 	}
-}
-
-// newSlot hands out an index into every virtual user's state array.
-func (c *compiler) newSlot() int {
-	c.plan.nslots++
-	return c.plan.nslots - 1
 }
 
 // template compiles a field of an element, recording any error.

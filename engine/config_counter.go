@@ -21,11 +21,21 @@ type counterConfig struct {
 	perUser          bool
 	resetOnGroupIter bool
 
-	// per user: slots of the next value, whether it is set, and the thread
-	// group iteration last seen
-	cur, init, lastIter int
+	users  *Local[userCount]    // per user
+	shared *Shared[sharedCount] // shared by all users
+}
 
-	mu     sync.Mutex // shared counter
+// userCount is a virtual user's Counter: its next value and the thread
+// group iteration it last saw.
+type userCount struct {
+	begun    bool
+	cur      int64
+	lastIter int64
+}
+
+// sharedCount is a run's Counter shared by all users.
+type sharedCount struct {
+	mu     sync.Mutex
 	global int64
 	begun  bool
 }
@@ -47,7 +57,8 @@ func buildCounterConfig(c *compiler, e *jmx.Element) (iterationListener, error) 
 		cc.format = df
 	}
 	cc.slot = c.plan.syms.intern(cc.name)
-	cc.cur, cc.init, cc.lastIter = c.newSlot(), c.newSlot(), c.newSlot()
+	cc.users = NewLocal(c.plan, func(*VU) *userCount { return &userCount{} })
+	cc.shared = NewShared(c.plan, func(*VU) *sharedCount { return &sharedCount{} })
 	return cc, nil
 }
 
@@ -73,30 +84,31 @@ func (cc *counterConfig) iterationStart(vu *VU) {
 	start, end, incr := javaLong(cc.start, vu), cc.endValue(vu), javaLong(cc.incr, vu)
 	var v int64
 	if !cc.perUser {
-		cc.mu.Lock()
-		if !cc.begun || cc.global > end {
-			cc.global, cc.begun = start, true
+		sh := cc.shared.Get(vu)
+		sh.mu.Lock()
+		if !sh.begun || sh.global > end {
+			sh.global, sh.begun = start, true
 		}
-		v = cc.global
-		cc.global += incr
-		cc.mu.Unlock()
+		v = sh.global
+		sh.global += incr
+		sh.mu.Unlock()
 	} else {
-		st := vu.state
-		if st[cc.init] == 0 {
-			st[cc.cur], st[cc.init], st[cc.lastIter] = start, 1, 1
+		st := cc.users.Get(vu)
+		if !st.begun {
+			st.cur, st.begun, st.lastIter = start, true, 1
 		}
 		if cc.resetOnGroupIter {
-			if it := int64(vu.Iteration); it != st[cc.lastIter] {
-				st[cc.cur] = start
-				st[cc.lastIter] = it
+			if it := int64(vu.Iteration); it != st.lastIter {
+				st.cur = start
+				st.lastIter = it
 			}
 		}
-		v = st[cc.cur]
+		v = st.cur
 		next := v + incr
 		if next > end {
 			next = start
 		}
-		st[cc.cur] = next
+		st.cur = next
 	}
 	vu.Vars.putSlot(cc.slot, cc.text(v))
 }

@@ -32,7 +32,6 @@ func (c *compiler) staticEval(t *Template) (string, bool) {
 		group: &group{},
 		Vars:  newVars(c.plan.syms),
 		rng:   rand.New(rand.NewPCG(1, 2)),
-		state: make([]int64, c.plan.nslots),
 		log:   c.plan.log,
 	}
 	setUserVariables(vu, c.plan.udv)
@@ -51,6 +50,3 @@ func containsRef(s string) bool {
 	}
 	return false
 }
-
-// dataFiles returns the plan's shared data-file state.
-func (p *Plan) dataFiles() *dataFiles { return &p.files }

@@ -23,8 +23,14 @@ type randomVariable struct {
 	seed      int64
 	perThread bool
 
-	mu     sync.Mutex
-	shared java.Random
+	shared *Shared[lockedRandom] // one for all users, with a seed
+	users  *Local[java.Random]   // per user, with a seed
+}
+
+// lockedRandom is a seeded generator the run's users share.
+type lockedRandom struct {
+	mu sync.Mutex
+	r  java.Random
 }
 
 func buildRandomVariable(c *compiler, e *jmx.Element) (iterationListener, error) {
@@ -54,9 +60,10 @@ func buildRandomVariable(c *compiler, e *jmx.Element) (iterationListener, error)
 	if s := eval("randomSeed"); s != "" {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			rv.seeded, rv.seed = true, n
-			rv.shared = java.NewRandom(n)
 		}
 	}
+	rv.users = NewLocal(c.plan, func(*VU) *java.Random { return new(java.NewRandom(rv.seed)) })
+	rv.shared = NewShared(c.plan, func(*VU) *lockedRandom { return &lockedRandom{r: java.NewRandom(rv.seed)} })
 	return rv, nil
 }
 
@@ -67,19 +74,12 @@ func (rv *randomVariable) iterationStart(vu *VU) {
 	var n int32
 	switch {
 	case rv.perThread && rv.seeded:
-		r := vu.ext.randoms[rv]
-		if r == nil {
-			r = new(java.NewRandom(rv.seed))
-			if vu.ext.randoms == nil {
-				vu.ext.randoms = map[*randomVariable]*java.Random{}
-			}
-			vu.ext.randoms[rv] = r
-		}
-		n = r.NextInt(rv.rng)
+		n = rv.users.Get(vu).NextInt(rv.rng)
 	case rv.seeded:
-		rv.mu.Lock()
-		n = rv.shared.NextInt(rv.rng)
-		rv.mu.Unlock()
+		sh := rv.shared.Get(vu)
+		sh.mu.Lock()
+		n = sh.r.NextInt(rv.rng)
+		sh.mu.Unlock()
 	default:
 		n = vu.rng.Int32N(rv.rng)
 	}

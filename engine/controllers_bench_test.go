@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/report"
 )
 
@@ -35,8 +34,7 @@ func BenchmarkControllerWalk(b *testing.B) {
 	ctx := b.Context()
 	r.soft, r.hard = ctx, ctx
 	g := p.groups[0]
-	vu := r.newVU(g, 1, ctx)
-	vu.http = httpx.New(httpx.Options{})
+	vu := r.newVU(newGroupRun(g, p), 1, ctx)
 	vu.batch = r.col.NewBatcher()
 	defer vu.batch.Flush()
 	vu.ctls = make([]ctlHooks, g.ctls)

@@ -34,6 +34,8 @@ type csvDataSet struct {
 	mode       csvShareMode
 	key        string // the user-chosen share key
 	warned     sync.Once
+	users      *Local[csvSrc]     // each user's reader and slots
+	files      *Shared[dataFiles] // the run's readers by alias
 }
 
 type csvShareMode uint8
@@ -78,6 +80,15 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (iterationListener, error) {
 		ignoreHead: e.Bool("ignoreFirstLine", false),
 	}
 	ds.mode, ds.key = parseShareMode(e.StrOr("shareMode", "shareMode.all"))
+	ds.files = runFiles(c.plan)
+	ds.users = NewLocal(c.plan, func(vu *VU) *csvSrc {
+		src, err := ds.attach(vu)
+		if err != nil {
+			ds.warned.Do(func() { vu.warnf("%s: %v", ds.path, err) })
+			src = &csvSrc{}
+		}
+		return src
+	})
 	switch ds.delim {
 	case `\t`:
 		ds.delim = "\t"
@@ -143,18 +154,7 @@ type csvSrc struct {
 }
 
 func (ds *csvDataSet) iterationStart(vu *VU) {
-	src := vu.ext.csv[ds]
-	if src == nil {
-		var err error
-		if src, err = ds.attach(vu); err != nil {
-			ds.warned.Do(func() { vu.warnf("%s: %v", ds.path, err) })
-			src = &csvSrc{}
-		}
-		if vu.ext.csv == nil {
-			vu.ext.csv = map[*csvDataSet]*csvSrc{}
-		}
-		vu.ext.csv[ds] = src
-	}
+	src := ds.users.Get(vu)
 	var vals []string
 	if src.file != nil {
 		var err error
@@ -207,11 +207,11 @@ func (ds *csvDataSet) attach(vu *VU) (*csvSrc, error) {
 		alias := name
 		switch ds.mode {
 		case shareGroup:
-			alias = fmt.Sprintf("%s@%p", name, vu.group)
+			alias = fmt.Sprintf("%s@%p", name, vu.grun)
 		case shareKey:
 			alias = name + "@" + ds.key
 		}
-		f, err = vu.plan.dataFiles().csvFile(alias, open)
+		f, err = ds.files.Get(vu).csvFile(alias, open)
 	}
 	if err != nil {
 		return nil, err

@@ -199,9 +199,9 @@ func buildThroughput(c *compiler, e *jmx.Element, d *ctlDef) error {
 		max:       c.template(e, "ThroughputController.maxThroughput", e.StrOr("ThroughputController.maxThroughput", "1")),
 		pct:       c.template(e, "ThroughputController.percentThroughput", e.StrOr("ThroughputController.percentThroughput", "100")),
 	}
+	shared := NewShared(c.plan, func(*VU) *throughputShared { return &throughputShared{iteration: -1} })
 	d.make = func(vu *VU) ctlHooks {
-		sh := vu.run.sharedState(t, func() any { return &throughputShared{iteration: -1} }).(*throughputShared)
-		return &throughputCtl{t: t, shared: sh, iteration: -1}
+		return &throughputCtl{t: t, shared: shared.Get(vu), iteration: -1}
 	}
 	return nil
 }
@@ -286,13 +286,38 @@ func (t *throughputCtl) iterationStart(vu *VU, _ ctlHooks, _ int) {
 type criticalCtl struct {
 	gen
 	lockName *Template
+	locks    *Shared[namedLocks]
 	held     *namedLock
 }
 
+// criticalLocks is the plan's one table of named locks.
+var criticalLocks = NewKey[*Shared[namedLocks]]("Critical Section locks")
+
 func buildCritical(c *compiler, e *jmx.Element, d *ctlDef) error {
 	name := c.prop(e, "CriticalSectionController.lockName")
-	d.make = func(*VU) ctlHooks { return &criticalCtl{lockName: name} }
+	locks := Once(c.plan, criticalLocks, func() *Shared[namedLocks] {
+		return NewShared(c.plan, func(*VU) *namedLocks { return &namedLocks{m: map[string]*namedLock{}} })
+	})
+	d.make = func(*VU) ctlHooks { return &criticalCtl{lockName: name, locks: locks} }
 	return nil
+}
+
+// namedLocks are a run's Critical Section locks, by name.
+type namedLocks struct {
+	mu sync.Mutex
+	m  map[string]*namedLock
+}
+
+// get returns the lock called name, made the first time.
+func (n *namedLocks) get(name string) *namedLock {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	l := n.m[name]
+	if l == nil {
+		l = newNamedLock()
+		n.m[name] = l
+	}
+	return l
 }
 
 func (c *criticalCtl) next(vu *VU) samplerItem {
@@ -303,7 +328,7 @@ func (c *criticalCtl) next(vu *VU) samplerItem {
 	}
 	if c.first {
 		if c.held == nil {
-			c.held = vu.run.lock(name)
+			c.held = c.locks.Get(vu).get(name)
 		}
 		if !c.held.lock(vu) {
 			return nil // the run was aborted while waiting

@@ -275,8 +275,8 @@ func (vu *VU) endTransaction(ts *txSampler, parent samplerItem) *report.Sample {
 	r := &vu.txr
 	*r = result{Sample: ts.res}
 	r.ThreadName = vu.Name
-	r.GrpThreads = int(vu.group.active.Load())
-	r.AllThreads = int(vu.plan.active.Load())
+	r.GrpThreads = int(vu.grun.active.Load())
+	r.AllThreads = int(vu.run.active.Load())
 	pack := ts.tc.t.pack
 	for _, a := range pack.assertions {
 		a.assertSample(vu, r)

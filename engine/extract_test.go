@@ -25,7 +25,7 @@ func testCompiler() *compiler {
 }
 
 func testVU(c *compiler) *VU {
-	return &VU{plan: c.plan, group: &group{}, Name: "TG 1-1", Vars: newVars(c.plan.syms),
+	return &VU{plan: c.plan, group: &group{}, grun: newGroupRun(&group{}, c.plan), Name: "TG 1-1", Vars: newVars(c.plan.syms),
 		rng: rand.New(rand.NewPCG(1, 2)), log: c.plan.log}
 }
 

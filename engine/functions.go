@@ -315,14 +315,18 @@ func fnCounter(tp *templater, args []*Template) (Function, error) {
 		if tp.runtime {
 			return nil, fmt.Errorf("__counter(TRUE) cannot be built while the plan runs")
 		}
-		slot := tp.c.newSlot()
+		count := NewLocal(tp.c.plan, func(*VU) *int64 { return new(int64) })
 		return storeAs(v, func(vu *VU) string {
-			vu.state[slot]++
-			return strconv.FormatInt(vu.state[slot], 10)
+			n := count.Get(vu)
+			*n++
+			return strconv.FormatInt(*n, 10)
 		}), nil
 	}
-	n := new(atomic.Int64)
-	return storeAs(v, func(*VU) string { return strconv.FormatInt(n.Add(1), 10) }), nil
+	if tp.runtime {
+		return nil, fmt.Errorf("__counter(FALSE) cannot be built while the plan runs")
+	}
+	count := NewShared(tp.c.plan, func(*VU) *atomic.Int64 { return new(atomic.Int64) })
+	return storeAs(v, func(vu *VU) string { return strconv.FormatInt(count.Get(vu).Add(1), 10) }), nil
 }
 
 // ${__V(name,default)}: the variable whose name is itself computed, or the

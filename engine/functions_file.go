@@ -41,9 +41,9 @@ func (p *Plan) resolvePath(name string) string {
 // errText is what the file functions return when they cannot read.
 const errText = "**ERR**"
 
-// stringFromFile is one ${__StringFromFile(…)} call: a line reader shared
-// by every virtual user, reopened at the end of the file (or moving to the
-// next file of a numbered sequence).
+// stringFromFile is one ${__StringFromFile(…)} call in one run: a line
+// reader shared by every virtual user, reopened at the end of the file (or
+// moving to the next file of a numbered sequence).
 type stringFromFile struct {
 	name, start, end *Template
 	mu               sync.Mutex
@@ -58,11 +58,16 @@ const seqUnused = -2
 
 // ${__StringFromFile(file,var,start,end)}: the next line of the file,
 // saved in var (default "StringFromFile_").
-func fnStringFromFile(_ *templater, args []*Template) (Function, error) {
-	s := &stringFromFile{name: args[0], start: optArg(args, 2), end: optArg(args, 3), first: true, cur: seqUnused, from: seqUnused, to: seqUnused}
+func fnStringFromFile(tp *templater, args []*Template) (Function, error) {
+	if tp.runtime {
+		return nil, errors.New("__StringFromFile cannot be built while the plan runs")
+	}
+	readers := NewShared(tp.c.plan, func(*VU) *stringFromFile {
+		return &stringFromFile{name: args[0], start: optArg(args, 2), end: optArg(args, 3), first: true, cur: seqUnused, from: seqUnused, to: seqUnused}
+	})
 	v := optArg(args, 1)
 	return FuncFunc(func(vu *VU) string {
-		out := s.next(vu)
+		out := readers.Get(vu).next(vu)
 		name := "StringFromFile_"
 		if v != nil {
 			name = strings.TrimSpace(v.Eval(vu))
@@ -229,23 +234,27 @@ type csvReadRow struct {
 // ${__CSVRead(file,column)}: column (from 0) of this user's current row;
 // "next" moves to another row; "*alias" opens file under that alias.
 func fnCSVRead(tp *templater, args []*Template) (Function, error) {
+	if tp.runtime {
+		return nil, errors.New("__CSVRead cannot be built while the plan runs")
+	}
 	name, col := args[0], args[1]
-	plan := tp.c.plan
+	shared, users := runFiles(tp.c.plan), csvReadLocal(tp.c.plan)
 	return FuncFunc(func(vu *VU) string {
 		n, c := name.Eval(vu), col.Eval(vu)
-		files := plan.dataFiles()
+		files := shared.Get(vu)
+		rows := *users.Get(vu)
 		if strings.HasPrefix(c, "*") {
-			if _, ok := vu.ext.csvRead[c]; !ok {
+			if _, ok := rows[c]; !ok {
 				f, err := files.openCSVRead(vu.plan, n, c)
 				if err != nil {
 					vu.warnf("__CSVRead: %v", err)
 					return ""
 				}
-				vu.ext.csvReadRows()[c] = &csvReadRow{file: f, row: -1}
+				rows[c] = &csvReadRow{file: f, row: -1}
 			}
 			return ""
 		}
-		pos := vu.ext.csvRead[n]
+		pos := rows[n]
 		if c == "next" || c == "next()" {
 			if pos != nil {
 				pos.row = -1
@@ -263,7 +272,7 @@ func fnCSVRead(tp *templater, args []*Template) (Function, error) {
 				return ""
 			}
 			pos = &csvReadRow{file: f, row: -1}
-			vu.ext.csvReadRows()[n] = pos
+			rows[n] = pos
 		}
 		k, err := strconv.Atoi(c)
 		if err != nil {
@@ -317,8 +326,8 @@ func splitCSVReadLine(line, delim string) []string {
 	return strings.Split(line, delim)
 }
 
-// dataFiles is the per-plan state of data files: CSV Data Set readers by
-// JMeter's sharing alias, and __CSVRead files by alias.
+// dataFiles is a run's data files: CSV Data Set readers by JMeter's
+// sharing alias, and __CSVRead files by alias (JMeter's FileServer).
 type dataFiles struct {
 	mu      sync.Mutex
 	csv     map[string]*csvShared
@@ -349,19 +358,22 @@ func (d *dataFiles) openCSVRead(p *Plan, name, alias string) (*csvReadFile, erro
 	return f, nil
 }
 
-// vuExt is a virtual user's state of functions and config elements that
-// needs more than an int64 slot. Maps are made on first use.
-type vuExt struct {
-	csvRead map[string]*csvReadRow           // __CSVRead position by file name or alias
-	csv     map[*csvDataSet]*csvSrc          // CSV Data Sets shared per thread (or per group, through the plan)
-	jexl    *jexlEnv                         // __jexl2/__jexl3 context
-	script  *scriptVU                        // script elements' objects and reused state (script_host.go)
-	randoms map[*randomVariable]*java.Random // seeded per-user Random Variables
+var (
+	runFilesKey = NewKey[*Shared[dataFiles]]("data files")
+	csvReadKey  = NewKey[*Local[map[string]*csvReadRow]]("__CSVRead positions")
+)
+
+// runFiles is the plan's handle on each run's data files.
+func runFiles(p *Plan) *Shared[dataFiles] {
+	return Once(p, runFilesKey, func() *Shared[dataFiles] {
+		return NewShared(p, func(*VU) *dataFiles { return &dataFiles{} })
+	})
 }
 
-func (x *vuExt) csvReadRows() map[string]*csvReadRow {
-	if x.csvRead == nil {
-		x.csvRead = map[string]*csvReadRow{}
-	}
-	return x.csvRead
+// csvReadLocal holds each user's position in every __CSVRead file, by
+// file name or alias.
+func csvReadLocal(p *Plan) *Local[map[string]*csvReadRow] {
+	return Once(p, csvReadKey, func() *Local[map[string]*csvReadRow] {
+		return NewLocal(p, func(*VU) *map[string]*csvReadRow { return &map[string]*csvReadRow{} })
+	})
 }

@@ -164,32 +164,41 @@ type jexlEnv struct {
 	vm  vm.VM
 }
 
-func (vu *VU) jexl() *jexlEnv {
-	if vu.ext.jexl == nil {
-		vars := &jexlVars{vu}
-		vu.ext.jexl = &jexlEnv{env: map[string]any{
-			"vars":       vars,
-			"props":      jexlProps{vu},
-			"ctx":        &jexlCtx{vu},
-			"sampler":    &jexlSampler{vu},
-			"log":        &jexlLog{vu},
-			"OUT":        jexlOut{},
-			"threadName": vu.Name,
-		}}
-	}
-	return vu.ext.jexl
+// jexlUsers holds each virtual user's JEXL context, one per plan for
+// __jexl3 and JSR223 JEXL scripts alike.
+var jexlUsers = NewKey[*Local[jexlEnv]]("JEXL contexts")
+
+func jexlLocal(p *Plan) *Local[jexlEnv] {
+	return Once(p, jexlUsers, func() *Local[jexlEnv] {
+		return NewLocal(p, func(vu *VU) *jexlEnv {
+			vars := &jexlVars{vu}
+			return &jexlEnv{env: map[string]any{
+				"vars":       vars,
+				"props":      jexlProps{vu},
+				"ctx":        &jexlCtx{vu: vu, vars: vars},
+				"sampler":    &jexlSampler{vu},
+				"log":        &jexlLog{vu},
+				"OUT":        jexlOut{},
+				"threadName": vu.Name,
+			}}
+		})
+	})
 }
 
 // ${__jexl3(expression,var)} and ${__jexl2(…)}: the expression's value;
 // "" when it fails, as JMeter's silent JEXL engine gives.
-func fnJexl(_ *templater, args []*Template) (Function, error) {
+func fnJexl(tp *templater, args []*Template) (Function, error) {
+	if tp.runtime {
+		return nil, errors.New("__jexl3 cannot be built while the plan runs")
+	}
 	src, v := args[0], optArg(args, 1)
+	users := jexlLocal(tp.c.plan)
 	if src.Const() {
 		p, err := jlexCompileConst(src.Raw())
 		if err != nil {
 			return nil, err
 		}
-		return storeAs(v, func(vu *VU) string { return runJexl(vu, p, src.Raw()) }), nil
+		return storeAs(v, func(vu *VU) string { return runJexl(users.Get(vu), vu, p, src.Raw()) }), nil
 	}
 	return storeAs(v, func(vu *VU) string {
 		s := src.Eval(vu)
@@ -198,7 +207,7 @@ func fnJexl(_ *templater, args []*Template) (Function, error) {
 			vu.warnf("__jexl3: %v", err)
 			return ""
 		}
-		return runJexl(vu, p, s)
+		return runJexl(users.Get(vu), vu, p, s)
 	}), nil
 }
 
@@ -210,8 +219,7 @@ func jlexCompileConst(src string) (*vm.Program, error) {
 	return p, nil
 }
 
-func runJexl(vu *VU, p *vm.Program, src string) string {
-	j := vu.jexl()
+func runJexl(j *jexlEnv, vu *VU, p *vm.Program, src string) string {
 	out, err := j.vm.Run(p, j.env)
 	if err != nil {
 		vu.warnf("__jexl3(%s): %v", src, err)
@@ -478,9 +486,12 @@ func jexlMatch(a ...any) (any, error) {
 
 // The objects of JMeter's JEXL context.
 type (
-	jexlVars    struct{ vu *VU }
-	jexlProps   struct{ vu *VU }
-	jexlCtx     struct{ vu *VU }
+	jexlVars  struct{ vu *VU }
+	jexlProps struct{ vu *VU }
+	jexlCtx   struct {
+		vu   *VU
+		vars *jexlVars
+	}
 	jexlSampler struct{ vu *VU }
 	jexlLog     struct{ vu *VU }
 	jexlOut     struct{}
@@ -543,7 +554,7 @@ func jexlCall(a ...any) (any, error) {
 		case "getThreadNum":
 			return int64(x.vu.Num - 1), nil
 		case "getVariables":
-			return x.vu.jexl().env["vars"], nil
+			return x.vars, nil
 		case "getProperties":
 			return jexlProps{x.vu}, nil
 		case "getCurrentSampler":
@@ -558,7 +569,7 @@ func jexlCall(a ...any) (any, error) {
 		case "getName":
 			return x.vu.group.name, nil
 		case "getNumThreads", "getNumberOfThreads":
-			return x.vu.group.active.Load(), nil
+			return x.vu.grun.active.Load(), nil
 		}
 	case *jexlSampler:
 		switch name {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,11 +26,17 @@ func fnCompiler(props map[string]string) *compiler {
 	return c
 }
 
+// testRuns is the one run of each test compiler's users.
+var testRuns sync.Map // *compiler → *Run
+
 // fnVU returns virtual user n of a thread group called "TG", once every
-// template has been compiled.
+// template has been compiled; the users of one compiler share a run.
 func fnVU(c *compiler, n int, vars map[string]string) *VU {
-	vu := &VU{plan: c.plan, group: &group{name: "TG", index: 1}, Num: n, Name: "TG 1-" + strconv.Itoa(n),
-		Vars: newVars(c.plan.syms), rng: rand.New(rand.NewPCG(1, uint64(n))), state: make([]int64, c.plan.nslots),
+	g := &group{name: "TG", index: 1}
+	v, _ := testRuns.LoadOrStore(c, &Run{plan: c.plan, cells: make([]cell, c.plan.nshared)})
+	run := v.(*Run)
+	vu := &VU{plan: c.plan, group: g, grun: newGroupRun(g, c.plan), run: run, Num: n, Name: "TG 1-" + strconv.Itoa(n), locals: make([]any, c.plan.nlocals),
+		Vars: newVars(c.plan.syms), rng: rand.New(rand.NewPCG(1, uint64(n))),
 		log: c.plan.log, SamplerName: "Login", Iteration: 1}
 	for k, v := range vars {
 		vu.Vars.Put(k, v)

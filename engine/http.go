@@ -49,6 +49,7 @@ type httpSampler struct {
 	dns      *dnsManager
 	cache    *cacheManager
 	dir      string // the plan's folder: files to upload are relative to it
+	users    *Local[httpState]
 }
 
 type httpArg struct {
@@ -120,6 +121,7 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error) {
 		md5:        httpBool(e, defaults, "HTTPSampler.md5", false),
 		reads:      len(sc.posts)+len(sc.assertions) > 0,
 		dir:        c.plan.Dir,
+		users:      httpUsers(c.plan),
 	}
 	for p := e.Parent; p != nil; p = p.Parent {
 		if p.Class == "TestPlan" && p.Bool("TestPlan.functional_mode", false) {
@@ -248,7 +250,7 @@ func hasHeaderNamed(hs []httpHeader, name string) bool {
 // request, then (by the sampler's settings) the redirects it follows and the
 // embedded resources it downloads, as sub-samples of this one.
 func (h *httpSampler) sample(vu *VU, r *result) {
-	st := vu.httpState()
+	st := h.users.Get(vu)
 	c := &st.call
 	c.begin(h, vu, st, r.Label)
 	method, u, err := c.prepare()
@@ -272,8 +274,8 @@ func (h *httpSampler) sample(vu *VU, r *result) {
 	for _, s := range r.Sub {
 		// JMeterThread fills the thread information of direct sub-samples.
 		s.ThreadName = vu.Name
-		s.GrpThreads = int(vu.group.active.Load())
-		s.AllThreads = int(vu.plan.active.Load())
+		s.GrpThreads = int(vu.grun.active.Load())
+		s.AllThreads = int(vu.run.active.Load())
 	}
 	c.end()
 }
@@ -319,7 +321,7 @@ func (h *httpSampler) url(vu *VU) (string, error) {
 	if vu == nil {
 		return joinURL(proto, host, port, path)
 	}
-	st := vu.httpState()
+	st := h.users.Get(vu)
 	k := urlParts{proto, host, port, path}
 	if st.lastURL != "" && st.lastParts == k {
 		return st.lastURL, nil

@@ -30,24 +30,49 @@ type httpState struct {
 	okURI     string // the last URL that passed checkURI
 }
 
-// httpState returns the virtual user's HTTP state, made on first use.
-func (vu *VU) httpState() *httpState {
-	if vu.web == nil || vu.web.client != vu.http {
-		// First use, or the user was given a new client: lanes start over,
-		// the HTTP and DNS caches stay the user's.
-		st := &httpState{client: vu.http, main: httpLane{l: vu.http.Main()}}
-		if vu.web != nil {
-			st.caches, st.dns = vu.web.caches, vu.web.dns
+// httpUsersKey names the plan's one handle on its users' HTTP state.
+var httpUsersKey = NewKey[*Local[httpState]]("HTTP users")
+
+// httpUsers holds each virtual user's HTTP client and state, one for
+// every HTTP sampler of the plan.
+func httpUsers(p *Plan) *Local[httpState] {
+	return Once(p, httpUsersKey, func() *Local[httpState] {
+		l := NewLocal(p, newHTTPUser)
+		l.Fork = forkHTTPUser
+		return l
+	})
+}
+
+// newHTTPUser makes a virtual user's client: one cookie jar per user when a
+// Cookie Manager stands in its group or at plan level. At each new
+// iteration a fresh user ("same user on each iteration" off) gets new
+// cookies and connections, and a Cookie Manager that clears each iteration
+// empties the jar; at the user's end its connections close.
+func newHTTPUser(vu *VU) *httpState {
+	g := vu.group
+	c := httpx.New(httpx.Options{Cookies: g.cookies})
+	vu.onIteration(func(*VU) {
+		if !g.sameUser {
+			c.CloseIdle()
+			c.ResetCookies()
+		} else if g.clearCookies {
+			c.ResetCookies()
 		}
-		vu.web = st
-	}
-	return vu.web
+	})
+	vu.atEnd(func(*VU) { c.CloseIdle() })
+	return &httpState{client: c, main: httpLane{l: c.Main()}}
+}
+
+// forkHTTPUser gives a Parallel Controller's branch its user's client
+// (cookies, connections) on a lane of its own.
+func forkHTTPUser(_ *VU, parent *httpState) *httpState {
+	return &httpState{client: parent.client, main: httpLane{l: parent.client.NewLane()}}
 }
 
 // lane returns the i-th lane for embedded resources.
 func (st *httpState) lane(vu *VU, i int) *httpLane {
 	for len(st.lanes) <= i {
-		st.lanes = append(st.lanes, &httpLane{l: vu.http.NewLane()})
+		st.lanes = append(st.lanes, &httpLane{l: st.client.NewLane()})
 	}
 	return st.lanes[i]
 }

@@ -22,7 +22,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"golang.org/x/net/dns/dnsmessage"
@@ -1054,7 +1053,6 @@ func hBench(b *testing.B, spec httpSpec) {
 		b.Fatal(err)
 	}
 	vu := testVU(c)
-	vu.http = httpx.New(httpx.Options{})
 	vu.hard = context.Background()
 	r := &vu.res
 	b.ReportAllocs()

@@ -56,7 +56,7 @@ func (c *compiler) refuseWith(e *jmx.Element, depth int, reason string) {
 // compiled so far, as JMeter's test-start replacement does.
 func (c *compiler) staticVU() *VU {
 	r := &Run{plan: c.plan}
-	vu := r.newVU(&group{name: "", path: c.plan.Name}, 0, context.Background())
+	vu := r.newVU(newGroupRun(&group{name: "", path: c.plan.Name}, c.plan), 0, context.Background())
 	vu.hard = context.Background()
 	for _, u := range c.plan.udv {
 		vu.Vars.putSlot(u.slot, u.value.Eval(vu))

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
@@ -92,18 +91,8 @@ func (p *parallelSampler) branchesOf(vu *VU) *parallelRun {
 	pr := &parallelRun{snap: newVars(vu.plan.syms)}
 	pname := p.name.Eval(vu)
 	for _, k := range p.kids {
-		b := &branch{vu: &VU{
-			plan: vu.plan, group: vu.group, run: vu.run, Num: vu.Num,
-			Vars:  newVars(vu.plan.syms),
-			rng:   rand.New(rand.NewPCG(vu.run.seed.Add(0x9E3779B97F4A7C15), uint64(vu.Num))),
-			state: make([]int64, vu.plan.nslots),
-			http:  vu.http, log: vu.log, groupThreads: vu.groupThreads,
-			ctls: make([]ctlHooks, len(vu.ctls)),
-		}}
-		if vu.http != nil {
-			// the user's client (cookies, connections) on a lane of its own
-			b.vu.httpState().main = httpLane{l: vu.http.NewLane()}
-		}
+		b := &branch{vu: vu.fork()}
+		b.vu.ctls = make([]ctlHooks, len(vu.ctls))
 		var kname string
 		if k.c != nil {
 			b.h = b.vu.instantiate(k.c)

@@ -77,21 +77,22 @@ func plannedLoops(g *group, base *VU) int {
 
 // Groups returns the state of every thread group, in the order they run.
 func (r *Run) Groups() []GroupStatus {
-	out := make([]GroupStatus, 0, len(r.plan.groups))
-	for _, g := range r.plan.groups {
+	out := make([]GroupStatus, 0, len(r.groups))
+	for _, gr := range r.groups {
+		g := gr.g
 		st := GroupStatus{
 			Name:   g.name,
 			Phase:  [...]string{setUpGroup: "setUp", mainGroup: "main", tearDownGroup: "tearDown"}[g.kind],
-			Active: int(g.active.Load()),
+			Active: int(gr.active.Load()),
 			Loops:  -1,
 		}
-		if gp := g.prog.plan.Load(); gp != nil {
+		if gp := gr.prog.plan.Load(); gp != nil {
 			st.Begun = true
-			st.Ended = g.prog.ended.Load()
+			st.Ended = gr.prog.ended.Load()
 			st.Since, st.Threads, st.Loops, st.Duration = gp.since, gp.threads, gp.loops, gp.duration
-			st.Started = int(g.prog.started.Load())
-			st.Finished = int(g.prog.finished.Load())
-			st.Iterations = g.prog.iterations.Load()
+			st.Started = int(gr.prog.started.Load())
+			st.Finished = int(gr.prog.finished.Load())
+			st.Iterations = gr.prog.iterations.Load()
 		}
 		out = append(out, st)
 	}

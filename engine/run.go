@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/report"
 )
 
@@ -50,12 +49,12 @@ type Run struct {
 	// start is when the run started (JMeter's test start time, which the
 	// throughput timers schedule from).
 	start time.Time
-	// shared state of the run's elements: named locks of Critical Section
-	// Controllers, counts of shared Throughput Controllers, schedules of
-	// throughput timers.
-	sharedMu sync.Mutex
-	locks    map[string]*namedLock
-	shared   map[any]any
+	// active counts the running virtual users of all groups.
+	active atomicCount
+	// cells hold the state the run's elements share (Shared).
+	cells []cell
+	// groups are the plan's groups in this run, in Plan.groups order.
+	groups []*groupRun
 	// detail: samples carry their report.Detail (RunOptions.Detail).
 	detail bool
 }
@@ -63,7 +62,11 @@ type Run struct {
 // Start runs p in the background, sending every sample to sink. Cancelling
 // ctx aborts the run as Abort does.
 func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run {
-	r := &Run{plan: p, base: ctx, done: make(chan struct{}), start: time.Now(), detail: opt.Detail}
+	r := &Run{plan: p, base: ctx, done: make(chan struct{}), start: time.Now(), detail: opt.Detail,
+		cells: make([]cell, p.nshared)}
+	for _, g := range p.groups {
+		r.groups = append(r.groups, newGroupRun(g, p))
+	}
 	r.hard, r.abort = context.WithCancelCause(ctx)
 	r.soft, r.stop = context.WithCancelCause(r.hard)
 	tick := opt.Tick
@@ -117,7 +120,7 @@ func (r *Run) Done() <-chan struct{} { return r.done }
 
 // Threads returns the number of running, started and finished virtual users.
 func (r *Run) Threads() (active, started, finished int) {
-	return int(r.plan.active.Load()), int(r.started.Load()), int(r.finished.Load())
+	return int(r.active.Load()), int(r.started.Load()), int(r.finished.Load())
 }
 
 func (r *Run) fail(err error) {
@@ -125,36 +128,6 @@ func (r *Run) fail(err error) {
 	r.errs = append(r.errs, err)
 	r.mu.Unlock()
 	r.plan.log.Error(err.Error())
-}
-
-// lock returns the Critical Section lock called name.
-func (r *Run) lock(name string) *namedLock {
-	r.sharedMu.Lock()
-	defer r.sharedMu.Unlock()
-	if r.locks == nil {
-		r.locks = map[string]*namedLock{}
-	}
-	l := r.locks[name]
-	if l == nil {
-		l = newNamedLock()
-		r.locks[name] = l
-	}
-	return l
-}
-
-// sharedState returns the run's state for key, made by mk the first time.
-func (r *Run) sharedState(key any, mk func() any) any {
-	r.sharedMu.Lock()
-	defer r.sharedMu.Unlock()
-	if r.shared == nil {
-		r.shared = map[any]any{}
-	}
-	v, ok := r.shared[key]
-	if !ok {
-		v = mk()
-		r.shared[key] = v
-	}
-	return v
 }
 
 // run runs the phases as JMeter's StandardJMeterEngine does: the setUp
@@ -165,12 +138,12 @@ func (r *Run) sharedState(key any, mk func() any) any {
 // another.
 func (r *Run) run() {
 	defer close(r.done)
-	base := r.newVU(&group{name: "", path: r.plan.Name}, 0, r.soft)
+	base := r.newVU(newGroupRun(&group{name: "", path: r.plan.Name}, r.plan), 0, r.soft)
 	setUserVariables(base, r.plan.udv)
 	phase := func(kind groupKind, soft, hard context.Context) {
 		var wg sync.WaitGroup
-		for _, g := range r.plan.groups {
-			if g.kind != kind {
+		for _, g := range r.groups {
+			if g.g.kind != kind {
 				continue
 			}
 			if soft.Err() != nil {
@@ -225,11 +198,12 @@ var errTestStopped = errors.New("the test plan stopped the test")
 // each goroutine at its turn, which is the same to the plan. With
 // delayedStart JMeter spaces the starts over what is left of the ramp-up
 // and starts none past the end.
-func (r *Run) runGroup(g *group, base *VU, soft, hard context.Context) {
-	soft, hard, endGroup := r.groupContexts(g, soft, hard) // tg_plugins.go
+func (r *Run) runGroup(gr *groupRun, base *VU, soft, hard context.Context) {
+	soft, hard, endGroup := gr.contexts(soft, hard) // tg_plugins.go
 	defer endGroup()
+	g := gr.g
 	if g.model != nil {
-		g.model.run(r, g, base, soft, hard)
+		g.model.run(r, gr, base, soft, hard)
 		return
 	}
 	s, err := g.evaluate(base)
@@ -237,8 +211,9 @@ func (r *Run) runGroup(g *group, base *VU, soft, hard context.Context) {
 		r.fail(err)
 		return
 	}
-	g.prog.begin(g, s, base) // for Groups (progress.go)
-	defer g.prog.ended.Store(true)
+	gr.threads = s.threads
+	gr.prog.begin(g, s, base) // for Groups (progress.go)
+	defer gr.prog.ended.Store(true)
 	if s.threads == 0 {
 		return
 	}
@@ -258,11 +233,10 @@ func (r *Run) runGroup(g *group, base *VU, soft, hard context.Context) {
 	}
 	var wg sync.WaitGroup
 	startVU := func(i int, stopAt time.Time) {
-		vu := r.newVU(g, i+1, soft)
+		vu := r.newVU(gr, i+1, soft)
 		vu.hard = hard
 		vu.Vars.copyFrom(base.Vars)
 		vu.stopAt = stopAt
-		vu.groupThreads = s.threads
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -313,21 +287,28 @@ func (r *Run) runGroup(g *group, base *VU, soft, hard context.Context) {
 	wg.Wait()
 }
 
-func (r *Run) newVU(g *group, num int, soft context.Context) *VU {
+func (r *Run) newVU(gr *groupRun, num int, soft context.Context) *VU {
+	g := gr.g
 	vu := &VU{
-		plan:  r.plan,
-		group: g,
-		run:   r,
-		Num:   num,
-		Name:  fmt.Sprintf("%s %d-%d", g.name, g.index, num),
-		Vars:  newVars(r.plan.syms),
-		rng:   rand.New(rand.NewPCG(r.seed.Add(0x9E3779B97F4A7C15), uint64(num))),
-		state: make([]int64, r.plan.nslots),
-		soft:  soft,
-		hard:  r.hard,
-		log:   r.plan.log,
+		plan:   r.plan,
+		group:  g,
+		grun:   gr,
+		run:    r,
+		Num:    num,
+		Name:   fmt.Sprintf("%s %d-%d", g.name, g.index, num),
+		Vars:   newVars(r.plan.syms),
+		rng:    r.newRand(num),
+		locals: make([]any, r.plan.nlocals),
+		soft:   soft,
+		hard:   r.hard,
+		log:    r.plan.log,
 	}
 	return vu
+}
+
+// newRand is a random source of its own for user num.
+func (r *Run) newRand(num int) *rand.Rand {
+	return rand.New(rand.NewPCG(r.seed.Add(0x9E3779B97F4A7C15), uint64(num)))
 }
 
 // threadLoop is the virtual user's own iteration listener on its group's
@@ -338,14 +319,10 @@ type threadLoop struct{}
 
 func (threadLoop) iterationStart(vu *VU, _ ctlHooks, _ int) {
 	vu.Iteration++
-	g := vu.group
-	g.prog.iterations.Add(1)
+	vu.grun.prog.iterations.Add(1)
 	if vu.Iteration > 1 {
-		if !g.sameUser {
-			vu.http.CloseIdle()
-			vu.http.ResetCookies()
-		} else if g.clearCookies {
-			vu.http.ResetCookies()
+		for _, f := range vu.onIter {
+			f(vu)
 		}
 	}
 }
@@ -356,24 +333,26 @@ func (threadLoop) iterationStart(vu *VU, _ ctlHooks, _ int) {
 // continue or break a loop) to the controllers above the sampler.
 func (r *Run) runVU(vu *VU) {
 	g := vu.group
-	vu.http = httpx.New(httpx.Options{Cookies: g.cookies})
 	vu.batch = r.col.NewBatcher()
 	vu.ctls = make([]ctlHooks, g.ctls)
 	vu.setLastOK(true)
 	tg := vu.instantiate(g.main)
 	tg.initialize(vu)
 	tg.base().addIterationListener(threadLoop{})
-	g.active.Add(1)
-	g.prog.started.Add(1)
-	r.plan.active.Add(1)
+	gr := vu.grun
+	gr.active.Add(1)
+	gr.prog.started.Add(1)
+	r.active.Add(1)
 	r.started.Add(1)
 	defer func() {
 		vu.releaseLocks()
 		vu.batch.Flush()
-		vu.http.CloseIdle()
-		g.active.Add(-1)
-		g.prog.finished.Add(1)
-		r.plan.active.Add(-1)
+		for _, f := range vu.onEnd {
+			f(vu)
+		}
+		gr.active.Add(-1)
+		gr.prog.finished.Add(1)
+		r.active.Add(-1)
 		r.finished.Add(1)
 	}()
 	for vu.running() {

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -85,8 +84,7 @@ func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*VU, ctlHooks) {
 	ctx := b.Context()
 	r.soft, r.hard = ctx, ctx
 	g := p.groups[0]
-	vu := r.newVU(g, 1, ctx)
-	vu.http = httpx.New(httpx.Options{Cookies: g.cookies})
+	vu := r.newVU(newGroupRun(g, p), 1, ctx)
 	vu.batch = r.col.NewBatcher()
 	b.Cleanup(func() {
 		vu.batch.Flush()

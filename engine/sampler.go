@@ -212,8 +212,8 @@ func (vu *VU) execute(n *samplerNode, ts *txSampler) {
 		return
 	}
 	if !r.ignore {
-		r.GrpThreads = int(vu.group.active.Load())
-		r.AllThreads = int(vu.plan.active.Load())
+		r.GrpThreads = int(vu.grun.active.Load())
+		r.AllThreads = int(vu.run.active.Load())
 		for _, p := range sc.posts {
 			p.post(vu, r)
 		}

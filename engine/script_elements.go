@@ -261,7 +261,7 @@ func (s *scriptElem) run(vu *VU, env *script.Env) (script.Value, error) {
 	}
 	p := s.prog
 	if p == nil && s.holeProg != nil {
-		st := vu.ext.script
+		st := s.sp.users.Get(vu)
 		vals := st.holes[:0]
 		plain := true
 		for i, h := range s.holes {
@@ -281,7 +281,7 @@ func (s *scriptElem) run(vu *VU, env *script.Env) (script.Value, error) {
 		text := ""
 		if s.text != nil {
 			text = s.text.Eval(vu)
-			vu.ext.script.text = text
+			s.sp.users.Get(vu).text = text
 		}
 		if strings.TrimSpace(text) == "" {
 			return script.Value{Null: true}, nil
@@ -299,13 +299,13 @@ func (s *scriptElem) runJexl(vu *VU, env *script.Env) (script.Value, error) {
 	src := ""
 	if p == nil {
 		src = s.text.Eval(vu)
-		vu.ext.script.text = src
+		s.sp.users.Get(vu).text = src
 		var err error
 		if p, err = jexlPrograms.Get(src); err != nil {
 			return script.Value{}, &script.ScriptError{Class: "javax.script.ScriptException", Message: err.Error()}
 		}
 	}
-	j := vu.jexl()
+	j := s.sp.jexl.Get(vu)
 	out, err := j.vm.Run(p, j.env)
 	if err != nil {
 		return script.Value{}, &script.ScriptError{Class: "javax.script.ScriptException", Message: err.Error()}
@@ -441,7 +441,7 @@ func buildScriptSampler(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, erro
 
 // sample is JSR223Sampler, BeanShellSampler and BSFSampler.sample.
 func (s *scriptElem) sample(vu *VU, r *result) {
-	st := vu.scriptState(s.sp)
+	st := s.sp.state(vu)
 	st.timing = sampleTiming{start: time.Now()}
 	r.Start = st.timing.start
 	r.Success, r.Code, r.Message, r.DataType = true, "200", "OK", "text"
@@ -568,7 +568,7 @@ func buildScriptPost(c *compiler, e *jmx.Element) (postProcessor, error) {
 
 func (p *scriptPre) pre(vu *VU) {
 	s := p.s
-	st := vu.scriptState(s.sp)
+	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
 	if prev := vu.previous(); prev != nil {
@@ -583,7 +583,7 @@ func (p *scriptPre) pre(vu *VU) {
 
 func (p *scriptPost) post(vu *VU, r *result) {
 	s := p.s
-	st := vu.scriptState(s.sp)
+	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
 	st.scriptResult(&st.prev, vu, r)
@@ -618,7 +618,7 @@ const assertionFailedName = "Assertion failed! See log file (debug level, only).
 
 func (a *scriptAssertion) assertSample(vu *VU, r *result) {
 	s := a.s
-	st := vu.scriptState(s.sp)
+	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
 	st.scriptResult(&st.prev, vu, r)
@@ -696,7 +696,7 @@ func buildScriptTimer(c *compiler, e *jmx.Element) (timer, error) {
 // long, BeanShellTimer as Long.decode does; anything else is no delay.
 func (t *scriptTimer) delay(vu *VU) time.Duration {
 	s := t.s
-	st := vu.scriptState(s.sp)
+	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
 	if prev := vu.previous(); prev != nil {
@@ -754,7 +754,7 @@ func (l *scriptListener) post(*VU, *result) {}
 
 func (l *scriptListener) sampleOccurred(vu *VU, r *result) {
 	s := l.s
-	st := vu.scriptState(s.sp)
+	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
 	st.scriptResult(&st.event, vu, r)

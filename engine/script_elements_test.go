@@ -153,7 +153,7 @@ func TestScriptHoles(t *testing.T) {
 	// a value with a quote ends the literal: JMeter's text no longer parses
 	vu := scriptVUFor(c)
 	vu.Vars.Put("v", `a"b`)
-	env := vu.scriptState(s.sp).newEnv(s.sp, "x", "")
+	env := s.sp.state(vu).newEnv(s.sp, "x", "")
 	if _, err := s.run(vu, env); err == nil || !strings.Contains(err.Error(), "cannot translate") {
 		t.Errorf("quote in the value: %v", err)
 	}
@@ -162,7 +162,7 @@ func TestScriptHoles(t *testing.T) {
 		t.Errorf("a $ in a GString's value: no error")
 	}
 	vu.Vars.Put("v", `a	b`)
-	env = vu.scriptState(s.sp).newEnv(s.sp, "x", "")
+	env = s.sp.state(vu).newEnv(s.sp, "x", "")
 	if _, err := s.run(vu, env); err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func scriptFunction(tp *templater, args []*Template, d script.Dialect, name stri
 				return ""
 			}
 		}
-		st := vu.scriptState(sp)
+		st := sp.state(vu)
 		env := st.newEnv(sp, name, "")
 		env.Globals = append(env.Globals, script.Global{Name: "threadName", Value: vu.Name})
 		if prev := vu.previous(); prev != nil {

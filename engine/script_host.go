@@ -31,10 +31,13 @@ type scriptPlan struct {
 	// noScripts refuses every script element (--no-scripts).
 	noScripts bool
 	out       io.Writer
+	// users holds each virtual user's script state, jexl its JEXL context.
+	users *Local[scriptVU]
+	jexl  *Local[jexlEnv]
 }
 
-// scriptPlanKey keys the plan's scriptPlan in the compiler's built map.
-var scriptPlanKey = &jmx.Element{Class: "gojm.scripts"}
+// scriptPlanKey names the plan's scriptPlan.
+var scriptPlanKey = NewKey[*scriptPlan]("script elements")
 
 // ScriptTimeoutProperty bounds each script run, in milliseconds (-J).
 const ScriptTimeoutProperty = "gojm.script.timeout"
@@ -45,10 +48,13 @@ const NoScriptsProperty = "gojm.noScripts"
 
 // scriptsOf returns the plan's script state, made on first use.
 func scriptsOf(c *compiler) *scriptPlan {
-	if sp, ok := c.built[scriptPlanKey].(*scriptPlan); ok {
-		return sp
-	}
+	return Once(c.plan, scriptPlanKey, func() *scriptPlan { return newScriptPlan(c) })
+}
+
+func newScriptPlan(c *compiler) *scriptPlan {
 	sp := &scriptPlan{propObjs: map[string]script.Object{}, timeout: script.DefaultTimeout, out: os.Stdout}
+	sp.users = NewLocal(c.plan, func(*VU) *scriptVU { return &scriptVU{} })
+	sp.jexl = jexlLocal(c.plan)
 	if s, ok := c.plan.Props.Get(ScriptTimeoutProperty); ok {
 		if ms := jmx.Int(strings.TrimSpace(s), -1); ms > 0 {
 			sp.timeout = time.Duration(ms) * time.Millisecond
@@ -57,7 +63,6 @@ func scriptsOf(c *compiler) *scriptPlan {
 	if s, ok := c.plan.Props.Get(NoScriptsProperty); ok && strings.EqualFold(strings.TrimSpace(s), "true") {
 		sp.noScripts = true
 	}
-	c.built[scriptPlanKey] = sp
 	return sp
 }
 
@@ -87,13 +92,9 @@ type sampleTiming struct {
 func (t *sampleTiming) sampleStart() { t.start = time.Now() }
 func (t *sampleTiming) sampleEnd()   { t.end = time.Now() }
 
-// scriptState returns the virtual user's script state.
-func (vu *VU) scriptState(sp *scriptPlan) *scriptVU {
-	st := vu.ext.script
-	if st == nil {
-		st = &scriptVU{}
-		vu.ext.script = st
-	}
+// state returns the virtual user's script state.
+func (sp *scriptPlan) state(vu *VU) *scriptVU {
+	st := sp.users.Get(vu)
 	st.host.vu, st.host.sp = vu, sp
 	return st
 }
@@ -115,7 +116,7 @@ type scriptHost struct {
 func (h *scriptHost) Var(name string) (string, bool) { return h.vu.Vars.Get(name) }
 
 func (h *scriptHost) VarObject(name string) (script.Object, bool) {
-	st := h.vu.ext.script
+	st := h.sp.users.Peek(h.vu)
 	if st == nil || st.objs == nil {
 		return script.Object{}, false
 	}
@@ -132,7 +133,7 @@ func (h *scriptHost) VarObject(name string) (script.Object, bool) {
 
 func (h *scriptHost) PutVar(name, value string) {
 	h.vu.Vars.Put(name, value)
-	if st := h.vu.ext.script; st != nil {
+	if st := h.sp.users.Peek(h.vu); st != nil {
 		delete(st.objs, name)
 	}
 }
@@ -140,7 +141,7 @@ func (h *scriptHost) PutVar(name, value string) {
 // PutVarObject keeps the object and its Java text as the variable, which
 // ${name} shows (JMeter's ${} calls toString on objects).
 func (h *scriptHost) PutVarObject(name string, o script.Object) {
-	st := h.vu.ext.script
+	st := h.sp.users.Peek(h.vu)
 	if st.objs == nil {
 		st.objs = map[string]script.Object{}
 	}
@@ -150,7 +151,7 @@ func (h *scriptHost) PutVarObject(name string, o script.Object) {
 
 func (h *scriptHost) RemoveVar(name string) {
 	h.vu.Vars.Remove(name)
-	if st := h.vu.ext.script; st != nil {
+	if st := h.sp.users.Peek(h.vu); st != nil {
 		delete(st.objs, name)
 	}
 }
@@ -229,8 +230,8 @@ func (h *scriptHost) Iteration() int      { return h.vu.Iteration }
 func (h *scriptHost) ThreadNum() int      { return h.vu.Num - 1 }
 func (h *scriptHost) ThreadName() string  { return h.vu.Name }
 func (h *scriptHost) GroupName() string   { return h.vu.group.name }
-func (h *scriptHost) GroupThreads() int   { return h.vu.groupThreads }
-func (h *scriptHost) GroupActive() int    { return int(h.vu.group.active.Load()) }
+func (h *scriptHost) GroupThreads() int   { return h.vu.grun.threads }
+func (h *scriptHost) GroupActive() int    { return int(h.vu.grun.active.Load()) }
 func (h *scriptHost) SamplerName() string { return h.vu.SamplerName }
 func (h *scriptHost) SamplerURL() string  { return h.url }
 

@@ -31,12 +31,21 @@ import (
 // <name>_rps, <name>_cntSent, <name>_cntDelayed and <name>_totalDuration,
 // which ${__tstFeedback(…)} reads.
 type shapingTimer struct {
-	name string
-	rows [][3]*Template
+	name  string
+	rows  [][3]*Template
+	state *Shared[shaping]
 }
 
 func buildShapingTimer(c *compiler, e *jmx.Element) (timer, error) {
 	t := &shapingTimer{name: e.Name}
+	t.state = NewShared(c.plan, func(vu *VU) *shaping {
+		s := &shaping{name: t.name, props: vu.plan.Props}
+		s.rows, s.err = t.profile(vu)
+		for _, r := range s.rows {
+			s.total += r.dur
+		}
+		return s
+	})
 	for i, cells := range tableRows(e.Prop("load_profile"), 3) {
 		if len(cells) < 3 {
 			return nil, fmt.Errorf("load_profile row %d has %d columns, want 3 (start RPS, end RPS, duration)", i+1, len(cells))
@@ -151,19 +160,8 @@ func (s *shaping) trim(now time.Time) {
 // errShapingEnded is the cause when a Throughput Shaping Timer's schedule ends.
 var errShapingEnded = errors.New("the Throughput Shaping Timer's schedule ended")
 
-func (t *shapingTimer) state(vu *VU) *shaping {
-	return vu.run.sharedState(t, func() any {
-		s := &shaping{name: t.name, props: vu.plan.Props}
-		s.rows, s.err = t.profile(vu)
-		for _, r := range s.rows {
-			s.total += r.dur
-		}
-		return s
-	}).(*shaping)
-}
-
 func (t *shapingTimer) delay(vu *VU) time.Duration {
-	s := t.state(vu)
+	s := t.state.Get(vu)
 	now := vu.now()
 	s.mu.Lock()
 	if s.err != nil {
@@ -190,7 +188,7 @@ func (t *shapingTimer) delay(vu *VU) time.Duration {
 		return 0
 	}
 	vu.stopThread()
-	vu.run.stopGroup(vu.group, errShapingEnded)
+	vu.grun.stop(errShapingEnded)
 	return 0
 }
 
@@ -280,17 +278,17 @@ func loadProfileRows(s string) ([]shapeRow, error) {
 // ceil(n·(2 − sent/rps)) (at most max); when more threads than the spare
 // ratio (< 1: a share of n; ≥ 1: a count) were waiting, it shrinks. Each
 // second's figures are used once.
-func fnTSTFeedback(_ *templater, args []*Template) (Function, error) {
+func fnTSTFeedback(tp *templater, args []*Template) (Function, error) {
 	type state struct {
 		mu      sync.Mutex
 		started bool
 	}
-	key := &state{} // this call's own state in each run (and outside a run)
+	if tp.runtime {
+		return nil, errors.New("__tstFeedback cannot be built while the plan runs")
+	}
+	shared := NewShared(tp.c.plan, func(*VU) *state { return &state{} }) // this call's own state in each run
 	return FuncFunc(func(vu *VU) string {
-		st := key
-		if vu.run != nil {
-			st = vu.run.sharedState(key, func() any { return &state{} }).(*state)
-		}
+		st := shared.Get(vu)
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		props := vu.plan.Props

@@ -129,10 +129,11 @@ func BenchmarkShapingTimer(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := &Run{plan: p}
-	vu := r.newVU(p.groups[0], 1, b.Context())
 	t := &shapingTimer{name: "tst"}
-	s := t.state(vu)
+	t.state = NewShared(p, func(*VU) *shaping { return &shaping{name: "tst", props: p.Props} })
+	r := &Run{plan: p, cells: make([]cell, p.nshared)}
+	vu := r.newVU(newGroupRun(p.groups[0], p), 1, b.Context())
+	s := t.state.Get(vu)
 	s.rows = []shapeRow{{1e9, 1e9, 1 << 30}}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -82,13 +82,14 @@ func (f *dynFields) eval(n *numbers, perUnit bool) dynParams {
 // that is not constant (${__tstFeedback(…)}, ${__P(…)}) is evaluated again
 // every second, as the plugin re-reads it.
 type concurrencyModel struct {
-	f dynFields
+	f   dynFields
+	dyn *GroupShared[dynState]
 }
 
 func (c *compiler) concurrencyModel(e *jmx.Element, g *group) groupModel {
-	m := &concurrencyModel{f: c.dynFields(e)}
+	m := &concurrencyModel{f: c.dynFields(e), dyn: newDynState(c.plan)}
 	g.main.make = func(vu *VU) ctlHooks {
-		return &vuserCtl{st: vu.run.dynState(g)}
+		return &vuserCtl{st: m.dyn.Get(vu)}
 	}
 	return m
 }
@@ -108,12 +109,11 @@ type dynState struct {
 	stats  *arrivalStats
 }
 
-type dynKey struct{ g *group }
-
-func (r *Run) dynState(g *group) *dynState {
-	return r.sharedState(dynKey{g}, func() any {
+// newDynState hands out the group's slot for its dynState.
+func newDynState(p *Plan) *GroupShared[dynState] {
+	return NewGroupShared(p, func(*VU) *dynState {
 		return &dynState{arrive: make(chan time.Time), over: make(chan struct{})}
-	}).(*dynState)
+	})
 }
 
 // planned is the number of threads wanted t seconds after the start; -1
@@ -147,8 +147,9 @@ func (p *dynParams) nextChange(t float64) float64 {
 	return min((level+0.5)/slope, p.rampUp)
 }
 
-func (m *concurrencyModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
-	base = r.groupVU(g, base, soft)
+func (m *concurrencyModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Context) {
+	g := gr.g
+	base = r.groupVU(gr, base, soft)
 	n := &numbers{vu: base, path: g.path}
 	p := m.f.eval(n, false)
 	if err := n.err(); err != nil {
@@ -156,16 +157,16 @@ func (m *concurrencyModel) run(r *Run, g *group, base *VU, soft, hard context.Co
 		return
 	}
 	m.f.warnLog(r, g)
-	st := r.dynState(g)
+	st := m.dyn.Of(gr)
 	st.iterations = p.iterations
 	st.target.Store(int64(p.target))
-	beginProgress(g, base, int(java.Round(p.target)), time.Duration((p.rampUp+p.hold)*float64(time.Second)))
-	defer g.prog.ended.Store(true)
+	beginProgress(gr, base, int(java.Round(p.target)), time.Duration((p.rampUp+p.hold)*float64(time.Second)))
+	defer gr.prog.ended.Store(true)
 	defer st.ended.Store(true)
 	if p.target <= 0 {
 		return
 	}
-	l := &launcher{r: r, g: g, base: base, soft: soft, hard: hard, threads: int(java.Round(p.target))}
+	l := &launcher{r: r, g: gr, base: base, soft: soft, hard: hard, threads: int(java.Round(p.target))}
 	finished := make(chan struct{}, 1)
 	after := func(*VU) {
 		st.alive.Add(-1)
@@ -263,11 +264,11 @@ func (c *vuserCtl) reInitialize(vu *VU) {
 // the schedule or the run ends first. A pooled user does not count as an
 // active thread (the JTL's thread counts), as in the plugin.
 func (c *vuserCtl) awaitArrival(vu *VU) bool {
-	vu.group.active.Add(-1)
-	vu.plan.active.Add(-1)
+	vu.grun.active.Add(-1)
+	vu.run.active.Add(-1)
 	defer func() {
-		vu.group.active.Add(1)
-		vu.plan.active.Add(1)
+		vu.grun.active.Add(1)
+		vu.run.active.Add(1)
 	}()
 	select {
 	case at := <-c.st.arrive:
@@ -307,6 +308,7 @@ func (c *vuserCtl) breakLoop(vu *VU) { c.startNextLoop(vu) }
 // first arrival and starts nothing until the hold). When the schedule is
 // over, idle threads end and busy ones end before their next sampler.
 type arrivalsModel struct {
+	dyn      *GroupShared[dynState]
 	f        dynFields
 	limit    *Template
 	freeForm bool
@@ -315,7 +317,7 @@ type arrivalsModel struct {
 }
 
 func (c *compiler) arrivalsModel(e *jmx.Element, g *group) (groupModel, error) {
-	m := &arrivalsModel{f: c.dynFields(e), limit: c.prop(e, "ConcurrencyLimit"), freeForm: e.Class == freeFormClass}
+	m := &arrivalsModel{f: c.dynFields(e), limit: c.prop(e, "ConcurrencyLimit"), freeForm: e.Class == freeFormClass, dyn: newDynState(c.plan)}
 	if m.freeForm {
 		for i, cells := range tableRows(e.Prop("Schedule"), 3) {
 			if len(cells) < 3 {
@@ -333,7 +335,7 @@ func (c *compiler) arrivalsModel(e *jmx.Element, g *group) (groupModel, error) {
 		}
 	}
 	g.main.make = func(vu *VU) ctlHooks {
-		return &vuserCtl{st: vu.run.dynState(g), arrival: true, pending: vu.model.due}
+		return &vuserCtl{st: m.dyn.Get(vu), arrival: true, pending: vu.model.due}
 	}
 	return m, nil
 }
@@ -356,8 +358,9 @@ func freeRate(rows []freeRow, t float64) float64 {
 	return -1
 }
 
-func (m *arrivalsModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
-	base = r.groupVU(g, base, soft)
+func (m *arrivalsModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Context) {
+	g := gr.g
+	base = r.groupVU(gr, base, soft)
 	n := &numbers{vu: base, path: g.path}
 	p := m.f.eval(n, true)
 	var rows []freeRow
@@ -370,9 +373,9 @@ func (m *arrivalsModel) run(r *Run, g *group, base *VU, soft, hard context.Conte
 		return
 	}
 	m.f.warnLog(r, g)
-	st := r.dynState(g)
+	st := m.dyn.Of(gr)
 	st.iterations = p.iterations
-	st.stats = r.arrivals(g)
+	st.stats = &gr.arrivals
 	var total float64
 	if m.freeForm {
 		for _, row := range rows {
@@ -381,9 +384,9 @@ func (m *arrivalsModel) run(r *Run, g *group, base *VU, soft, hard context.Conte
 	} else {
 		total = p.rampUp + p.hold
 	}
-	beginProgress(g, base, int(limit), time.Duration(total*float64(time.Second)))
-	defer g.prog.ended.Store(true)
-	l := &launcher{r: r, g: g, base: base, soft: soft, hard: hard, threads: int(limit)}
+	beginProgress(gr, base, int(limit), time.Duration(total*float64(time.Second)))
+	defer gr.prog.ended.Store(true)
+	l := &launcher{r: r, g: gr, base: base, soft: soft, hard: hard, threads: int(limit)}
 	w := newWaiter(soft)
 	t0 := time.Now()
 	at := t0

@@ -81,8 +81,9 @@ type openSchedule struct {
 	total float64 // seconds
 }
 
-func (m *openModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
-	base = r.groupVU(g, base, soft)
+func (m *openModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Context) {
+	g := gr.g
+	base = r.groupVU(gr, base, soft)
 	text := m.schedule.Eval(base)
 	sched, err := parseOpenSchedule(text)
 	var seed int64
@@ -96,9 +97,9 @@ func (m *openModel) run(r *Run, g *group, base *VU, soft, hard context.Context) 
 		return
 	}
 	limits := sched.limits()
-	beginProgress(g, base, 0, time.Duration(sched.total*float64(time.Second)))
-	defer g.prog.ended.Store(true)
-	stats := r.arrivals(g)
+	beginProgress(gr, base, 0, time.Duration(sched.total*float64(time.Second)))
+	defer gr.prog.ended.Store(true)
+	stats := &gr.arrivals
 	var rnd java.Random
 	if seed != 0 {
 		rnd = java.NewRandom(seed)
@@ -106,7 +107,7 @@ func (m *openModel) run(r *Run, g *group, base *VU, soft, hard context.Context) 
 		rnd = java.NewRandom(int64(r.seed.Add(0x9E3779B97F4A7C15)))
 	}
 	gen := newOpenGen(sched, &rnd)
-	l := &launcher{r: r, g: g, base: base, soft: soft, hard: hard}
+	l := &launcher{r: r, g: gr, base: base, soft: soft, hard: hard}
 	running := 0
 	ended := make(chan struct{})
 	done := func(*VU) {
@@ -168,7 +169,7 @@ func (m *openModel) run(r *Run, g *group, base *VU, soft, hard context.Context) 
 	}
 	stats.dropped.Add(int64(len(queue)))
 	if soft.Err() == nil {
-		r.abortGroup(g, errScheduleEnded)
+		gr.abort(errScheduleEnded)
 	}
 	go func() {
 		for range ended {

@@ -26,7 +26,7 @@ import (
 // groupModel starts and stops a group's virtual users.
 type groupModel interface {
 	// run starts the group's users and returns when they have all ended.
-	run(r *Run, g *group, base *VU, soft, hard context.Context)
+	run(r *Run, g *groupRun, base *VU, soft, hard context.Context)
 	// arrivalRate reports whether the group starts iterations on a
 	// schedule of arrivals (an open model), whose samples are timed from
 	// each arrival's intended start (arrivals.go).
@@ -69,55 +69,22 @@ func (c *compiler) groupModel(e *jmx.Element, g *group) {
 	g.model = m
 }
 
-// groupCtl holds the contexts of one group in one run: stopping it ends
-// the group gently (no new sample), aborting it cancels what runs too.
-type groupCtl struct {
-	stop, abort context.CancelCauseFunc
-}
-
-type groupCtlKey struct{ g *group }
-
-// groupContexts gives a group contexts of its own below the run's, so
-// that the group can be stopped alone (a Throughput Shaping Timer at the
-// end of its schedule, an Open Model group at the end of its own); the
-// returned function releases them.
-func (r *Run) groupContexts(g *group, soft, hard context.Context) (context.Context, context.Context, func()) {
+// contexts gives the group contexts of its own below the run's, so that
+// it can be stopped alone (a Throughput Shaping Timer at the end of its
+// schedule, an Open Model group at the end of its own); the returned
+// function releases them.
+func (gr *groupRun) contexts(soft, hard context.Context) (context.Context, context.Context, func()) {
 	hard, abort := context.WithCancelCause(hard)
 	soft, stop := context.WithCancelCause(soft)
-	gc := &groupCtl{stop: stop, abort: func(cause error) { stop(cause); abort(cause) }}
-	r.sharedMu.Lock()
-	if r.shared == nil {
-		r.shared = map[any]any{}
-	}
-	r.shared[groupCtlKey{g}] = gc
-	r.sharedMu.Unlock()
-	return soft, hard, func() { gc.abort(nil) }
-}
-
-// stopGroup ends g gently: its users start no new sample.
-func (r *Run) stopGroup(g *group, cause error) {
-	r.sharedMu.Lock()
-	gc, _ := r.shared[groupCtlKey{g}].(*groupCtl)
-	r.sharedMu.Unlock()
-	if gc != nil {
-		gc.stop(cause)
-	}
-}
-
-// abortGroup ends g now: its running samples are cancelled too.
-func (r *Run) abortGroup(g *group, cause error) {
-	r.sharedMu.Lock()
-	gc, _ := r.shared[groupCtlKey{g}].(*groupCtl)
-	r.sharedMu.Unlock()
-	if gc != nil {
-		gc.abort(cause)
-	}
+	gr.stop = stop
+	gr.abort = func(cause error) { stop(cause); abort(cause) }
+	return soft, hard, func() { gr.abort(nil) }
 }
 
 // launcher starts a group's virtual users and waits for them.
 type launcher struct {
 	r          *Run
-	g          *group
+	g          *groupRun
 	base       *VU
 	soft, hard context.Context
 	threads    int // the group's thread count as the users see it (Synchronizing Timer)
@@ -138,7 +105,6 @@ func (l *launcher) startNum(num int, stopAt time.Time, before func(vu *VU), afte
 	vu.hard = l.hard
 	vu.Vars.copyFrom(l.base.Vars)
 	vu.stopAt = stopAt
-	vu.groupThreads = l.threads
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
@@ -246,15 +212,16 @@ func (n *numbers) err() error {
 // groupVU is the virtual user a model evaluates its fields with and
 // copies its users' variables from: its own copy of the run's base user,
 // so that groups starting together share nothing.
-func (r *Run) groupVU(g *group, base *VU, soft context.Context) *VU {
+func (r *Run) groupVU(g *groupRun, base *VU, soft context.Context) *VU {
 	vu := r.newVU(g, 0, soft)
 	vu.Vars.copyFrom(base.Vars)
 	return vu
 }
 
 // beginProgress records the group's plan for Run.Groups.
-func beginProgress(g *group, base *VU, threads int, d time.Duration) {
-	g.prog.begin(g, settings{threads: threads}, base)
+func beginProgress(g *groupRun, base *VU, threads int, d time.Duration) {
+	g.threads = threads
+	g.prog.begin(g.g, settings{threads: threads}, base)
 	if gp := g.prog.plan.Load(); gp != nil {
 		p := *gp
 		p.duration = d
@@ -276,9 +243,9 @@ type scheduledModel struct {
 
 func (*scheduledModel) arrivalRate() bool { return false }
 
-func (m *scheduledModel) run(r *Run, g *group, base *VU, soft, hard context.Context) {
-	base = r.groupVU(g, base, soft)
-	n := &numbers{vu: base, path: g.path}
+func (m *scheduledModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Context) {
+	base = r.groupVU(gr, base, soft)
+	n := &numbers{vu: base, path: gr.g.path}
 	spans := m.spans(n)
 	if err := n.err(); err != nil {
 		r.fail(err)
@@ -288,14 +255,14 @@ func (m *scheduledModel) run(r *Run, g *group, base *VU, soft, hard context.Cont
 	for _, s := range spans {
 		last = max(last, s.end)
 	}
-	beginProgress(g, base, len(spans), last)
-	defer g.prog.ended.Store(true)
+	beginProgress(gr, base, len(spans), last)
+	defer gr.prog.ended.Store(true)
 	order := make([]int, len(spans))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return int(spans[a].start - spans[b].start) })
-	l := &launcher{r: r, g: g, base: base, soft: soft, hard: hard, threads: len(spans)}
+	l := &launcher{r: r, g: gr, base: base, soft: soft, hard: hard, threads: len(spans)}
 	w := newWaiter(soft)
 	t0 := time.Now()
 	for _, i := range order {

@@ -44,11 +44,32 @@ type group struct {
 	main *ctlDef
 	ctls int
 
-	active atomicCount
-	prog   groupProgress // counts for Run.Groups (progress.go)
 	// model starts the users of a group that is not JMeter's Thread Group
 	// (jmeter-plugins groups, Open Model: tg_plugins.go); nil otherwise.
 	model groupModel
+}
+
+// groupRun is one thread group in one run: its counts, its stop switches
+// and the state its users share (GroupShared). A plan run twice gets new
+// ones, so nothing of one run leaks into the next.
+type groupRun struct {
+	g *group
+	// threads is the group's thread count as its users see it
+	// (Synchronizing Timer, scripts' getNumThreads), set as it starts.
+	threads int
+	active  atomicCount
+	prog    groupProgress // counts for Run.Groups (progress.go)
+	cells   []cell
+	// stop ends the group gently, abort cancels what runs too (a
+	// Throughput Shaping Timer at the end of its schedule, an Open Model
+	// group at the end of its own); set as the group starts.
+	stop, abort func(cause error)
+	// arrivals counts an arrival-rate group's arrivals (arrivals.go).
+	arrivals arrivalStats
+}
+
+func newGroupRun(g *group, p *Plan) *groupRun {
+	return &groupRun{g: g, cells: make([]cell, p.ngroupShared), stop: func(error) {}, abort: func(error) {}}
 }
 
 func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {

@@ -39,11 +39,28 @@ var cttModeNames = map[string]int{
 type constantThroughputTimer struct {
 	perMin *Template
 	mode   int
-	prev   int // slot: this thread's previous scheduled time (ms)
+	prev   *Local[int64] // this thread's previous scheduled time (ms)
+	// all and group are the shared schedules of the shared modes.
+	all   *Shared[throughputInfo]
+	group *GroupShared[throughputInfo]
 }
 
+// The shared modes' schedules: one for all the run's threads, one per
+// thread group, shared by every Constant Throughput Timer of the plan as
+// JMeter's are static.
+var (
+	cttAll   = NewKey[*Shared[throughputInfo]]("Constant Throughput Timer, all threads")
+	cttGroup = NewKey[*GroupShared[throughputInfo]]("Constant Throughput Timer, per group")
+)
+
 func buildConstantThroughputTimer(c *compiler, e *jmx.Element) (timer, error) {
-	t := &constantThroughputTimer{perMin: c.prop(e, "throughput"), prev: c.newSlot()}
+	t := &constantThroughputTimer{perMin: c.prop(e, "throughput"), prev: NewLocal(c.plan, func(*VU) *int64 { return new(int64) })}
+	t.all = Once(c.plan, cttAll, func() *Shared[throughputInfo] {
+		return NewShared(c.plan, func(*VU) *throughputInfo { return &throughputInfo{} })
+	})
+	t.group = Once(c.plan, cttGroup, func() *GroupShared[throughputInfo] {
+		return NewGroupShared(c.plan, func(*VU) *throughputInfo { return &throughputInfo{} })
+	})
 	m := strings.TrimSpace(e.Str("calcMode"))
 	if n, err := strconv.Atoi(m); err == nil {
 		t.mode = n
@@ -66,16 +83,15 @@ type throughputInfo struct {
 	last int64 // last scheduled time, ms
 }
 
-type cttAllKey struct{}
-
 func (t *constantThroughputTimer) delay(vu *VU) time.Duration {
 	now := vu.now().UnixMilli()
-	target := vu.state[t.prev] + t.calculateDelay(vu, now)
+	prev := t.prev.Get(vu)
+	target := *prev + t.calculateDelay(vu, now)
 	if now > target {
-		vu.state[t.prev] = now
+		*prev = now
 		return 0
 	}
-	vu.state[t.prev] = target
+	*prev = target
 	return time.Duration(target-now) * time.Millisecond
 }
 
@@ -87,15 +103,13 @@ func (t *constantThroughputTimer) calculateDelay(vu *VU, now int64) int64 {
 	msPerRequest := 60000.0 / perMin
 	switch t.mode {
 	case cttAllThreads:
-		return java.Round(float64(vu.plan.active.Load()) * msPerRequest)
+		return java.Round(float64(vu.run.active.Load()) * msPerRequest)
 	case cttGroupThreads:
-		return java.Round(float64(vu.group.active.Load()) * msPerRequest)
+		return java.Round(float64(vu.grun.active.Load()) * msPerRequest)
 	case cttAllShared:
-		info := vu.run.sharedState(cttAllKey{}, func() any { return &throughputInfo{} }).(*throughputInfo)
-		return info.sharedDelay(now, java.Round(msPerRequest))
+		return t.all.Get(vu).sharedDelay(now, java.Round(msPerRequest))
 	case cttGroupShared:
-		info := vu.run.sharedState(vu.group, func() any { return &throughputInfo{} }).(*throughputInfo)
-		return info.sharedDelay(now, java.Round(msPerRequest))
+		return t.group.Get(vu).sharedDelay(now, java.Round(msPerRequest))
 	}
 	return java.Round(msPerRequest)
 }
@@ -120,6 +134,7 @@ type preciseThroughputTimer struct {
 	duration   *Template
 	batchSize  int
 	seed       int64
+	schedule   *GroupShared[preciseSchedule]
 }
 
 func buildPreciseThroughputTimer(c *compiler, e *jmx.Element) (timer, error) {
@@ -136,7 +151,21 @@ func buildPreciseThroughputTimer(c *compiler, e *jmx.Element) (timer, error) {
 		}
 		t.seed = n
 	}
+	t.schedule = Once(c.plan, preciseSchedules, func() *GroupShared[preciseSchedule] {
+		return NewGroupShared(c.plan, func(*VU) *preciseSchedule { return &preciseSchedule{} })
+	})
 	return t, nil
+}
+
+// preciseSchedules holds each group's one schedule, which every Precise
+// Throughput Timer of the group shares.
+var preciseSchedules = NewKey[*GroupShared[preciseSchedule]]("Precise Throughput Timer schedules")
+
+// preciseSchedule is a group's schedule, made by the first of its timers
+// to run, with that timer's settings.
+type preciseSchedule struct {
+	once     sync.Once
+	arrivals *poissonArrivals
 }
 
 func (t *preciseThroughputTimer) rate(vu *VU) float64 {
@@ -152,7 +181,8 @@ func (t *preciseThroughputTimer) rate(vu *VU) float64 {
 }
 
 func (t *preciseThroughputTimer) delay(vu *VU) time.Duration {
-	g := vu.run.sharedState(preciseKey{vu.group}, func() any {
+	sched := t.schedule.Get(vu)
+	sched.once.Do(func() {
 		d, err := strconv.ParseInt(strings.TrimSpace(t.duration.Eval(vu)), 10, 64)
 		if err != nil {
 			d = 0
@@ -163,8 +193,9 @@ func (t *preciseThroughputTimer) delay(vu *VU) time.Duration {
 		} else {
 			p.rnd = java.NewRandom(int64(vu.rng.Uint64()))
 		}
-		return p
-	}).(*poissonArrivals)
+		sched.arrivals = p
+	})
+	g := sched.arrivals
 	g.mu.Lock()
 	next, ok := g.next()
 	g.mu.Unlock()
@@ -181,8 +212,6 @@ func (t *preciseThroughputTimer) delay(vu *VU) time.Duration {
 	}
 	return time.Duration(d) * time.Millisecond
 }
-
-type preciseKey struct{ g *group }
 
 // poissonArrivals is JMeter's ConstantPoissonProcessGenerator: the arrival
 // times (seconds from the test start) of one thread group.
@@ -255,10 +284,18 @@ func (p *poissonArrivals) next() (float64, bool) {
 type syncTimer struct {
 	groupSize int
 	timeout   time.Duration
+	barrier   *Shared[barrier]
 }
 
-func buildSyncTimer(_ *compiler, e *jmx.Element) (timer, error) {
+func buildSyncTimer(c *compiler, e *jmx.Element) (timer, error) {
 	t := &syncTimer{groupSize: jmx.Int(e.Str("groupSize"), 0)}
+	t.barrier = NewShared(c.plan, func(vu *VU) *barrier {
+		n := t.groupSize
+		if n == 0 {
+			n = vu.grun.threads
+		}
+		return newBarrier(n)
+	})
 	ms, err := strconv.ParseInt(strings.TrimSpace(e.StrOr("timeoutInMs", "0")), 10, 64)
 	if err != nil || ms < 0 {
 		return nil, fmt.Errorf("timeoutInMs %q is not a whole number of milliseconds", e.Str("timeoutInMs"))
@@ -271,13 +308,7 @@ func (t *syncTimer) delay(vu *VU) time.Duration {
 	if t.groupSize < 0 {
 		return 0
 	}
-	b := vu.run.sharedState(t, func() any {
-		n := t.groupSize
-		if n == 0 {
-			n = vu.groupThreads
-		}
-		return newBarrier(n)
-	}).(*barrier)
+	b := t.barrier.Get(vu)
 	wait := t.timeout
 	if wait == 0 {
 		wait = math.MaxInt64

@@ -319,7 +319,7 @@ func TestRandomTimerDelays(t *testing.T) {
 			tm := p.groups[0].main.kids[0].s.sc.timers[0]
 			r := &Run{plan: p}
 			r.seed.Store(42)
-			vu := r.newVU(p.groups[0], 1, t.Context())
+			vu := r.newVU(newGroupRun(p.groups[0], p), 1, t.Context())
 			var sum float64
 			const n = 20000
 			for range n {

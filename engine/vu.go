@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/gojm/gojm/engine/httpx"
@@ -17,6 +18,7 @@ import (
 type VU struct {
 	plan  *Plan
 	group *group
+	grun  *groupRun // the group in this run
 	// Num is the thread's number within its group, from 1 (__threadNum).
 	Num int
 	// Name is the JMeter thread name, e.g. "Thread Group 1-1".
@@ -28,20 +30,23 @@ type VU struct {
 	Iteration int
 
 	rng   *rand.Rand
-	http  *httpx.Client
 	batch *report.Batcher
-	state []int64 // per-node memory, indexed by slots handed out at compile time
-	ext   vuExt   // per-user state of functions and config elements (functions_file.go)
-	tbuf  []byte  // scratch space for template evaluation
-	res   result  // the sample being made; reused
-	req   httpx.Request
-	hres  httpx.Result
-	txr   result // a parent-mode transaction's sample being checked
+	// locals are the elements' per-user state (Local), by slot.
+	locals []any
+	// parent is the user a Parallel Controller branch runs for; forkMu
+	// is the parent's, for its branches to take its Local values.
+	parent *VU
+	forkMu sync.Mutex
+	tbuf   []byte // scratch space for template evaluation
+	res    result // the sample being made; reused
+	txr    result // a parent-mode transaction's sample being checked
 	// model is the user's state for workload models and plugin elements:
 	// its iteration's intended start, Parallel Controller branches (arrivals.go).
 	model vuModel
 
-	web *httpState // HTTP state beyond the client: lanes, HTTP/DNS caches (http_call.go)
+	// onIter run when the user starts a new iteration of its group (after
+	// the first), onEnd when it ends: hooks of its elements' Local state.
+	onIter, onEnd []func(*VU)
 
 	run        *Run
 	soft, hard context.Context // soft: start nothing new; hard: abort what runs
@@ -79,6 +84,27 @@ type result struct {
 	// Handler, a script, a Flow Control Action).
 	next Next
 }
+
+// fork makes a virtual user for a Parallel Controller's branch: the same
+// user (number, group, run), with variables, a random source and element
+// state of its own; a Local with Fork set derives its value from vu's.
+func (vu *VU) fork() *VU {
+	return &VU{
+		plan: vu.plan, group: vu.group, grun: vu.grun, run: vu.run, Num: vu.Num,
+		Vars:   newVars(vu.plan.syms),
+		rng:    vu.run.newRand(vu.Num),
+		locals: make([]any, vu.plan.nlocals),
+		parent: vu,
+		log:    vu.log,
+	}
+}
+
+// onIteration has f called when the user starts each later iteration of
+// its group, as JMeter tells its test iteration listeners.
+func (vu *VU) onIteration(f func(*VU)) { vu.onIter = append(vu.onIter, f) }
+
+// atEnd has f called when the user's thread ends.
+func (vu *VU) atEnd(f func(*VU)) { vu.onEnd = append(vu.onEnd, f) }
 
 // running reports whether the thread goes on (JMeter's running flag):
 // neither it nor the run has been stopped.
