@@ -35,58 +35,6 @@ import (
 // Closed-model groups (Thread Group, Ultimate, Stepping, Concurrency) have
 // no intended start: their samples are timed as measured.
 
-// vuModel is a virtual user's state for the workload models and the
-// plugin elements: the wait of its current iteration and, for a Parallel
-// Controller, its branches.
-type vuModel struct {
-	// lag is how late the current iteration started (0 outside the
-	// arrival-rate groups); anchored is set once the iteration's first
-	// sample was handed over, first being that sample's measured start.
-	lag      time.Duration
-	anchored bool
-	first    time.Time
-	// due is the arrival a new Arrivals Thread Group user starts with.
-	due time.Time
-	// capture, when set, receives the samples instead of the run's
-	// collector (a Parallel Controller's branch, parallel.go).
-	capture *[]captured
-	// branches are this user's Parallel Controller branches, by controller.
-	branches map[*parallelSampler]*parallelRun
-}
-
-// startIteration records that the user's new iteration was due at
-// intended: the first sample it hands over is timed from then.
-func (vu *VU) startIteration(intended time.Time) {
-	lag := vu.now().Sub(intended)
-	vu.model.lag = max(lag, 0)
-	vu.model.anchored = false
-}
-
-// handOver gives a finished sample to the run's outputs (or to the
-// Parallel Controller that runs this user as a branch), first moving it
-// back to its iteration's intended start when it begins the iteration.
-func (vu *VU) handOver(s *report.Sample) {
-	if vu.model.lag > 0 {
-		vu.model.shift(s)
-	}
-	if vu.model.capture != nil {
-		*vu.model.capture = append(*vu.model.capture, captured{s: *s, sc: vu.lastPack})
-		return
-	}
-	vu.batch.Add(s)
-}
-
-// shift applies the iteration's wait to s when s begins the iteration.
-func (m *vuModel) shift(s *report.Sample) {
-	if !m.anchored {
-		m.anchored = true
-		m.first = s.Start
-	} else if s.Start.After(m.first) {
-		return
-	}
-	shiftBack(s, m.lag)
-}
-
 // shiftBack moves s back by d, with its sub-samples that start with it (a
 // redirect's first hop). A transaction's sub-samples are its children's,
 // handed over, so moved, already.

@@ -43,7 +43,7 @@ type ctlDef struct {
 	// controllers by position in kids, other elements by value.
 	listens []listenEntry
 	// make builds one virtual user's instance (set by the builder).
-	make func(vu *VU) ctlHooks
+	make func(th *thread) ctlHooks
 	// tx is set on Transaction Controllers.
 	tx *txDef
 	// idxSlot is the variable __jm__<name>__idx when the name has no
@@ -118,6 +118,7 @@ const maxControllerDepth = 20000
 type gen struct {
 	self      ctlHooks
 	def       *ctlDef
+	th        *thread // the thread the instance belongs to
 	kids      []item
 	current   int
 	count     int // JMeter's iterCount
@@ -131,9 +132,9 @@ type gen struct {
 func (g *gen) base() *gen { return g }
 
 func (g *gen) next(vu *VU) samplerItem {
-	vu.depth++
-	defer func() { vu.depth-- }()
-	if vu.depth > maxControllerDepth {
+	g.th.depth++
+	defer func() { g.th.depth-- }()
+	if g.th.depth > maxControllerDepth {
 		if !vu.stopped {
 			vu.log.Error("controllers loop without reaching a sampler: the thread stops (JMeter ends it with a StackOverflowError)", "thread", vu.Name, "controller", g.def.path)
 		}
@@ -246,31 +247,6 @@ func (g *gen) addIterationListener(l loopListener) {
 	g.listeners[0] = l
 }
 
-// instantiate builds a virtual user's instance of d and of everything
-// below it, registering iteration listeners as JMeter's TestCompiler does.
-func (vu *VU) instantiate(d *ctlDef) ctlHooks {
-	h := d.make(vu)
-	g := h.base()
-	g.self, g.def = h, d
-	g.kids = make([]item, len(d.kids))
-	for i, k := range d.kids {
-		if k.s != nil {
-			g.kids[i] = item{s: k.s}
-		} else {
-			g.kids[i] = item{c: vu.instantiate(k.c)}
-		}
-	}
-	for _, l := range d.listens {
-		if l.el != nil {
-			g.addIterationListener(elemListener{l.el})
-		} else if ll, ok := g.kids[l.kid].c.(loopListener); ok {
-			g.addIterationListener(ll)
-		}
-	}
-	vu.ctls[d.index] = h
-	return h
-}
-
 // updateIndex sets __jm__<name>__idx, the loop index JMeter exports.
 func (g *gen) updateIndex(vu *VU, n int) {
 	if g.idxText == "" || g.idx != n {
@@ -289,7 +265,7 @@ type simpleCtl struct{ gen }
 
 func buildSimple(*compiler, *jmx.Element, *ctlDef) error { return nil }
 
-func newSimple(*VU) ctlHooks { return &simpleCtl{} }
+func newSimple(*thread) ctlHooks { return &simpleCtl{} }
 
 // loopCtl is JMeter's Loop Controller, and every thread group's main loop.
 // "Loop forever" (continue_forever) on a nested loop means: start counting
@@ -308,7 +284,7 @@ type loopCtl struct {
 func buildLoop(c *compiler, e *jmx.Element, d *ctlDef) error {
 	loops := c.prop(e, "LoopController.loops")
 	forever := e.Bool("LoopController.continue_forever", true)
-	d.make = func(*VU) ctlHooks { return &loopCtl{loops: loops, forever: forever} }
+	d.make = func(*thread) ctlHooks { return &loopCtl{loops: loops, forever: forever} }
 	return nil
 }
 
@@ -411,7 +387,7 @@ type whileCtl struct {
 
 func buildWhile(c *compiler, e *jmx.Element, d *ctlDef) error {
 	cond := c.prop(e, "WhileController.condition")
-	d.make = func(*VU) ctlHooks { return &whileCtl{cond: cond} }
+	d.make = func(*thread) ctlHooks { return &whileCtl{cond: cond} }
 	return nil
 }
 
@@ -482,7 +458,7 @@ func (w *whileCtl) iterationStart(vu *VU, _ ctlHooks, _ int) {
 type onceCtl struct{ gen }
 
 func buildOnce(_ *compiler, _ *jmx.Element, d *ctlDef) error {
-	d.make = func(*VU) ctlHooks { return &onceCtl{} }
+	d.make = func(*thread) ctlHooks { return &onceCtl{} }
 	return nil
 }
 
@@ -508,7 +484,7 @@ type switchCtl struct {
 
 func buildSwitch(c *compiler, e *jmx.Element, d *ctlDef) error {
 	v := c.prop(e, "SwitchController.value")
-	d.make = func(*VU) ctlHooks { return &switchCtl{value: v} }
+	d.make = func(*thread) ctlHooks { return &switchCtl{value: v} }
 	return nil
 }
 
@@ -577,7 +553,7 @@ type runtimeCtl struct {
 
 func buildRuntime(c *compiler, e *jmx.Element, d *ctlDef) error {
 	sec := c.prop(e, "RunTime.seconds")
-	d.make = func(*VU) ctlHooks { return &runtimeCtl{seconds: sec} }
+	d.make = func(*thread) ctlHooks { return &runtimeCtl{seconds: sec} }
 	return nil
 }
 
@@ -661,7 +637,7 @@ func buildForeach(c *compiler, e *jmx.Element, d *ctlDef) error {
 	if e.Bool("ForeachController.useSeparator", true) {
 		f.sep = "_"
 	}
-	d.make = func(*VU) ctlHooks { x := f; return &x }
+	d.make = func(*thread) ctlHooks { x := f; return &x }
 	return nil
 }
 

@@ -28,18 +28,18 @@ func BenchmarkControllerWalk(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := &Run{plan: p, start: time.Now()}
+	r := &Run{plan: p, start: time.Now(), cells: make([]cell, p.nshared)}
 	r.col = report.NewCollector(0, discard{})
 	defer r.col.Close()
 	ctx := b.Context()
 	r.soft, r.hard = ctx, ctx
 	g := p.groups[0]
 	vu := r.newVU(newGroupRun(g, p), 1, ctx)
-	vu.batch = r.col.NewBatcher()
-	defer vu.batch.Flush()
-	vu.ctls = make([]ctlHooks, g.ctls)
+	th := newThread(vu, g.ctls)
+	th.batch = r.col.NewBatcher()
+	defer th.batch.Flush()
 	vu.setLastOK(true)
-	tg := vu.instantiate(g.main)
+	tg := th.instantiate(g.main)
 	tg.initialize(vu)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -47,6 +47,6 @@ func BenchmarkControllerWalk(b *testing.B) {
 		if sam == nil {
 			b.Fatal("the walk ended")
 		}
-		vu.processSampler(sam, nil)
+		th.processSampler(sam, nil)
 	}
 }

@@ -44,7 +44,7 @@ func buildIf(c *compiler, e *jmx.Element, d *ctlDef) error {
 			return fmt.Errorf("the condition is JavaScript (\"Interpret Condition as Variable Expression?\" is off) that does not compile: %w", err)
 		}
 	}
-	d.make = func(*VU) ctlHooks { return &ifCtl{c: ic} }
+	d.make = func(*thread) ctlHooks { return &ifCtl{c: ic} }
 	return nil
 }
 

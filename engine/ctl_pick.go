@@ -40,7 +40,7 @@ func buildRandomCtl(c *compiler, e *jmx.Element, d *ctlDef) error {
 func buildInterleaveKind(_ *compiler, e *jmx.Element, d *ctlDef, random bool) error {
 	style := jmx.Int(e.Str("InterleaveControl.style"), 0)
 	across := e.Bool("InterleaveControl.accrossThreads", false)
-	d.make = func(*VU) ctlHooks {
+	d.make = func(*thread) ctlHooks {
 		return &interleaveCtl{style: style, across: across, random: random, stillSame: true}
 	}
 	return nil
@@ -139,7 +139,7 @@ func (c *interleaveCtl) initialize(vu *VU) {
 type randomOrderCtl struct{ gen }
 
 func buildRandomOrder(_ *compiler, _ *jmx.Element, d *ctlDef) error {
-	d.make = func(*VU) ctlHooks { return &randomOrderCtl{} }
+	d.make = func(*thread) ctlHooks { return &randomOrderCtl{} }
 	return nil
 }
 
@@ -200,8 +200,8 @@ func buildThroughput(c *compiler, e *jmx.Element, d *ctlDef) error {
 		pct:       c.template(e, "ThroughputController.percentThroughput", e.StrOr("ThroughputController.percentThroughput", "100")),
 	}
 	shared := NewShared(c.plan, func(*VU) *throughputShared { return &throughputShared{iteration: -1} })
-	d.make = func(vu *VU) ctlHooks {
-		return &throughputCtl{t: t, shared: shared.Get(vu), iteration: -1}
+	d.make = func(th *thread) ctlHooks {
+		return &throughputCtl{t: t, shared: shared.Get(th.vu), iteration: -1}
 	}
 	return nil
 }
@@ -298,7 +298,7 @@ func buildCritical(c *compiler, e *jmx.Element, d *ctlDef) error {
 	locks := Once(c.plan, criticalLocks, func() *Shared[namedLocks] {
 		return NewShared(c.plan, func(*VU) *namedLocks { return &namedLocks{m: map[string]*namedLock{}} })
 	})
-	d.make = func(*VU) ctlHooks { return &criticalCtl{lockName: name, locks: locks} }
+	d.make = func(*thread) ctlHooks { return &criticalCtl{lockName: name, locks: locks} }
 	return nil
 }
 
@@ -383,18 +383,5 @@ func (l *namedLock) unlock(vu *VU) {
 	if l.depth == 0 {
 		l.owner.Store(nil)
 		<-l.ch
-	}
-}
-
-// releaseLocks gives back every lock a virtual user still holds when it
-// ends (JMeter's threadFinished).
-func (vu *VU) releaseLocks() {
-	for _, h := range vu.ctls {
-		if c, ok := h.(*criticalCtl); ok && c.held != nil {
-			for c.held.owner.Load() == vu {
-				c.held.unlock(vu)
-			}
-			c.held = nil
-		}
 	}
 }

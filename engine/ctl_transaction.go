@@ -43,7 +43,7 @@ func buildTransaction(c *compiler, e *jmx.Element, d *ctlDef) error {
 	d.tx.parent = e.Bool("TransactionController.parent", false)
 	d.tx.includeTimers = e.Bool("TransactionController.includeTimers", true)
 	t := d.tx
-	d.make = func(*VU) ctlHooks { return &txCtl{t: t} }
+	d.make = func(*thread) ctlHooks { return &txCtl{t: t} }
 	return nil
 }
 
@@ -178,14 +178,14 @@ func (t *txCtl) sampleOccurred(s *report.Sample) {
 // run (JMeter's SamplePackage "hack"); without one it is lost, as in JMeter.
 func (t *txCtl) notify(vu *VU) {
 	t.open = false
-	pack := vu.lastPack
+	pack := t.th.lastPack
 	if pack == nil {
 		vu.warnf("%s: Could not fetch SamplePackage", t.def.path)
 		return
 	}
 	t.res.Listeners = pack.listeners
 	t.res.Vars = vu.sampleVars()
-	vu.handOver(&t.res)
+	t.th.handOver(&t.res)
 	t.res = report.Sample{}
 }
 
@@ -267,31 +267,4 @@ func (ts *txSampler) setDone(vu *VU) {
 		ts.res.Elapsed = end.Sub(ts.res.Start) - ts.res.Idle
 	}
 	ts.res.Connect = ts.totalConnect
-}
-
-// endTransaction checks and hands over a parent-mode transaction's sample
-// (JMeter's doEndTransactionSampler) and returns it for an enclosing one.
-func (vu *VU) endTransaction(ts *txSampler, parent samplerItem) *report.Sample {
-	r := &vu.txr
-	*r = result{Sample: ts.res}
-	r.ThreadName = vu.Name
-	r.GrpThreads = int(vu.grun.active.Load())
-	r.AllThreads = int(vu.run.active.Load())
-	pack := ts.tc.t.pack
-	for _, a := range pack.assertions {
-		a.assertSample(vu, r)
-	}
-	vu.setLastOK(r.Success)
-	ts.res = r.Sample
-	if _, nested := parent.(*txSampler); !nested {
-		ts.res.Listeners = pack.listeners
-		ts.res.Vars = vu.sampleVars()
-		vu.handOver(&ts.res)
-		for _, tc := range pack.txs {
-			if c, ok := vu.ctls[tc.index].(*txCtl); ok {
-				c.sampleOccurred(&ts.res)
-			}
-		}
-	}
-	return &ts.res
 }

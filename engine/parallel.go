@@ -64,7 +64,7 @@ func (c *compiler) parallelSampler(e *jmx.Element, levels []level, depth int) *s
 	c.fl.ctls = append(c.fl.ctls, d)
 	c.children(d, e.Children, nil, levels, depth+1)
 	p.kids, p.def = d.kids, d
-	return &samplerNode{name: p.name, sc: sc, sample: p.sample}
+	return &samplerNode{name: p.name, sc: sc, threadSample: p.sample}
 }
 
 // parallelRun is one virtual user's branches of one Parallel Controller.
@@ -76,43 +76,44 @@ type parallelRun struct {
 // branch is one child of a Parallel Controller, run by a virtual user of
 // its own.
 type branch struct {
-	vu      *VU
+	th      *thread
 	h       ctlHooks     // the child controller, or
 	s       *samplerNode // the child sampler
 	out     []captured
 	restart bool
 }
 
-// branchesOf returns vu's branches of p, made on first use.
-func (p *parallelSampler) branchesOf(vu *VU) *parallelRun {
-	if pr := vu.model.branches[p]; pr != nil {
+// branchesOf returns th's branches of p, made on first use.
+func (p *parallelSampler) branchesOf(th *thread) *parallelRun {
+	if pr := th.branches[p]; pr != nil {
 		return pr
 	}
+	vu := th.vu
 	pr := &parallelRun{snap: newVars(vu.plan.syms)}
 	pname := p.name.Eval(vu)
 	for _, k := range p.kids {
-		b := &branch{vu: vu.fork()}
-		b.vu.ctls = make([]ctlHooks, len(vu.ctls))
+		b := &branch{th: newThread(vu.fork(), len(th.ctls))}
 		var kname string
 		if k.c != nil {
-			b.h = b.vu.instantiate(k.c)
+			b.h = b.th.instantiate(k.c)
 			kname = k.c.name.Eval(vu)
 		} else {
 			b.s = k.s
 			kname = k.s.name.Eval(vu)
 		}
-		b.vu.Name = vu.Name + " - " + pname + " - " + kname
+		b.th.vu.Name = vu.Name + " - " + pname + " - " + kname
 		pr.branches = append(pr.branches, b)
 	}
-	if vu.model.branches == nil {
-		vu.model.branches = map[*parallelSampler]*parallelRun{}
+	if th.branches == nil {
+		th.branches = map[*parallelSampler]*parallelRun{}
 	}
-	vu.model.branches[p] = pr
+	th.branches[p] = pr
 	return pr
 }
 
-func (p *parallelSampler) sample(vu *VU, r *result) {
-	pr := p.branchesOf(vu)
+func (p *parallelSampler) sample(th *thread, r *result) {
+	vu := th.vu
+	pr := p.branchesOf(th)
 	pr.snap.copyFrom(vu.Vars)
 	for _, b := range pr.branches {
 		b.ready(vu)
@@ -137,7 +138,7 @@ func (p *parallelSampler) sample(vu *VU, r *result) {
 	end := vu.now()
 	restart := false
 	for _, b := range pr.branches {
-		mergeVars(vu.Vars, pr.snap, b.vu.Vars)
+		mergeVars(vu.Vars, pr.snap, b.th.vu.Vars)
 		restart = restart || b.restart
 	}
 	if restart {
@@ -148,12 +149,12 @@ func (p *parallelSampler) sample(vu *VU, r *result) {
 		for _, b := range pr.branches {
 			for i := range b.out {
 				c := &b.out[i]
-				vu.handOver(&c.s)
+				th.handOver(&c.s)
 				if c.sc == nil {
 					continue
 				}
 				for _, t := range c.sc.txs {
-					if tc, ok := vu.ctls[t.index].(*txCtl); ok {
+					if tc, ok := th.ctls[t.index].(*txCtl); ok {
 						tc.sampleOccurred(&c.s)
 					}
 				}
@@ -180,15 +181,15 @@ func (p *parallelSampler) sample(vu *VU, r *result) {
 
 // ready prepares a branch for a run of its controller by vu.
 func (b *branch) ready(vu *VU) {
-	bv := b.vu
+	bv := b.th.vu
 	bv.Vars.copyFrom(vu.Vars)
 	bv.Iteration = vu.Iteration
 	bv.soft, bv.hard, bv.stopAt = vu.soft, vu.hard, vu.stopAt
 	bv.stopped = false
-	bv.action = Continue
+	b.th.action = Continue
 	b.out = b.out[:0]
 	b.restart = false
-	bv.model.capture = &b.out
+	b.th.capture = &b.out
 	if b.h != nil {
 		b.h.initialize(bv)
 	}
@@ -196,12 +197,13 @@ func (b *branch) ready(vu *VU) {
 
 // runBranch runs one branch once: a sampler, or one pass of a controller.
 func (p *parallelSampler) runBranch(b *branch) {
-	bv := b.vu
-	defer bv.releaseLocks()
+	bt := b.th
+	bv := bt.vu
+	defer bt.releaseLocks()
 	onError := bv.group.onError
 	if b.s != nil {
-		bv.processSampler(b.s, nil)
-		b.restart = bv.action == NextThreadLoop || onError == NextThreadLoop && !lastSampleOK(bv)
+		bt.processSampler(b.s, nil)
+		b.restart = bt.action == NextThreadLoop || onError == NextThreadLoop && !lastSampleOK(bv)
 		return
 	}
 	for bv.running() {
@@ -209,23 +211,23 @@ func (p *parallelSampler) runBranch(b *branch) {
 		if sam == nil {
 			return
 		}
-		bv.processSampler(sam, nil)
+		bt.processSampler(sam, nil)
 		onErrorNext := onError == NextThreadLoop && !lastSampleOK(bv)
-		if bv.action == Continue && !onErrorNext {
+		if bt.action == Continue && !onErrorNext {
 			continue
 		}
-		act := bv.action
-		bv.action = Continue
+		act := bt.action
+		bt.action = Continue
 		bv.setLastOK(true)
 		if onErrorNext {
 			act = NextThreadLoop
 		}
 		if act == NextThreadLoop {
 			b.restart = true
-			p.endLoops(bv, sam, act)
+			p.endLoops(bt, sam, act)
 			return
 		}
-		if !p.endLoops(bv, sam, act) {
+		if !p.endLoops(bt, sam, act) {
 			return
 		}
 	}
@@ -234,7 +236,8 @@ func (p *parallelSampler) runBranch(b *branch) {
 // endLoops applies a loop action within a branch: to the branch's
 // controllers above the sampler, up to the nearest loop; it reports
 // whether the branch goes on (a loop inside it took the action).
-func (p *parallelSampler) endLoops(bv *VU, sam samplerItem, kind Next) bool {
+func (p *parallelSampler) endLoops(bt *thread, sam samplerItem, kind Next) bool {
+	bv := bt.vu
 	real := sam
 	for {
 		t, ok := real.(*txSampler)
@@ -250,7 +253,7 @@ func (p *parallelSampler) endLoops(bv *VU, sam samplerItem, kind Next) bool {
 			if d == p.def {
 				break
 			}
-			h := bv.ctls[d.index]
+			h := bt.ctls[d.index]
 			if it, loop := h.(iterating); loop && kind != NextThreadLoop {
 				if kind == BreakLoop {
 					it.breakLoop(bv)
@@ -264,7 +267,7 @@ func (p *parallelSampler) endLoops(bv *VU, sam samplerItem, kind Next) bool {
 		}
 	}
 	if ts, ok := sam.(*txSampler); ok {
-		bv.endTransaction(ts, nil)
+		bt.endTransaction(ts, nil)
 	}
 	return goOn
 }

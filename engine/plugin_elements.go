@@ -157,7 +157,7 @@ type paramCtl struct {
 
 func buildParameterized(c *compiler, e *jmx.Element, d *ctlDef) error {
 	u := c.udvValues(e, "ParameterizedController")
-	d.make = func(*VU) ctlHooks { return &paramCtl{u: u} }
+	d.make = func(*thread) ctlHooks { return &paramCtl{u: u} }
 	return nil
 }
 

@@ -59,16 +59,13 @@ func (p *groupProgress) begin(g *group, s settings, base *VU) {
 	p.plan.Store(gp)
 }
 
-// plannedLoops is the group's loop count, -1 when it loops for ever.
+// plannedLoops is the group's loop count, -1 when it loops for ever (or
+// its main controller is not a loop).
 func plannedLoops(g *group, base *VU) int {
-	if g.main == nil || g.main.make == nil {
+	if g.loops == nil || g.forever {
 		return -1
 	}
-	lc, ok := g.main.make(base).(*loopCtl)
-	if !ok || lc.loops == nil || lc.forever {
-		return -1
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(lc.loops.Eval(base)))
+	n, err := strconv.Atoi(strings.TrimSpace(g.loops.Eval(base)))
 	if err != nil || n < 0 {
 		return -1
 	}

@@ -240,7 +240,7 @@ func (r *Run) runGroup(gr *groupRun, base *VU, soft, hard context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.runVU(vu)
+			newThread(vu, g.ctls).run()
 		}()
 	}
 	start := time.Now()
@@ -311,164 +311,9 @@ func (r *Run) newRand(num int) *rand.Rand {
 	return rand.New(rand.NewPCG(r.seed.Add(0x9E3779B97F4A7C15), uint64(num)))
 }
 
-// threadLoop is the virtual user's own iteration listener on its group's
-// main loop (JMeter's JMeterThread.IterationListener): it counts the
-// iteration and acts on the new-iteration settings (a fresh user: new
-// cookies and connections; a Cookie Manager that clears each iteration).
-type threadLoop struct{}
-
-func (threadLoop) iterationStart(vu *VU, _ ctlHooks, _ int) {
-	vu.Iteration++
-	vu.grun.prog.iterations.Add(1)
-	if vu.Iteration > 1 {
-		for _, f := range vu.onIter {
-			f(vu)
-		}
-	}
-}
-
-// runVU is one virtual user's life, as JMeter's JMeterThread.run: ask the
-// group's main loop for the next sampler until it is done or the thread
-// stops, and apply what each sample asks (start the next iteration,
-// continue or break a loop) to the controllers above the sampler.
-func (r *Run) runVU(vu *VU) {
-	g := vu.group
-	vu.batch = r.col.NewBatcher()
-	vu.ctls = make([]ctlHooks, g.ctls)
-	vu.setLastOK(true)
-	tg := vu.instantiate(g.main)
-	tg.initialize(vu)
-	tg.base().addIterationListener(threadLoop{})
-	gr := vu.grun
-	gr.active.Add(1)
-	gr.prog.started.Add(1)
-	r.active.Add(1)
-	r.started.Add(1)
-	defer func() {
-		vu.releaseLocks()
-		vu.batch.Flush()
-		for _, f := range vu.onEnd {
-			f(vu)
-		}
-		gr.active.Add(-1)
-		gr.prog.finished.Add(1)
-		r.active.Add(-1)
-		r.finished.Add(1)
-	}()
-	for vu.running() {
-		sam := tg.next(vu)
-		for vu.running() && sam != nil {
-			vu.processSampler(sam, nil)
-			onErrorNext := g.onError == NextThreadLoop && !lastSampleOK(vu)
-			if vu.action != Continue || onErrorNext {
-				act := vu.action
-				if onErrorNext {
-					act = NextThreadLoop
-				}
-				vu.loopAction(sam, act)
-				vu.action = Continue
-				sam = nil
-				vu.setLastOK(true)
-			} else {
-				sam = tg.next(vu)
-			}
-		}
-		if tg.isDone(vu) {
-			vu.stopThread()
-		}
-		if vu.schedulerEnded() {
-			// JMeter checks the end time after each sample only; a loop that
-			// reaches no sampler would spin past the end for ever.
-			vu.stopThread()
-		}
-	}
-}
-
 // schedulerEnded reports whether the scheduler's end time has come.
 func (vu *VU) schedulerEnded() bool {
 	return !vu.stopAt.IsZero() && !vu.now().Before(vu.stopAt)
-}
-
-// processSampler runs what a controller handed over (JMeter's
-// processSampler): a sampler, or a step of a parent-mode transaction, which
-// ends with the transaction's own sample. It returns that sample to an
-// enclosing transaction.
-func (vu *VU) processSampler(cur, parent samplerItem) *report.Sample {
-	var ts *txSampler
-	var txRes *report.Sample
-	if t, ok := cur.(*txSampler); ok {
-		ts = t
-		if ts.done {
-			txRes = vu.endTransaction(ts, parent)
-			cur = nil
-		} else {
-			prev := cur
-			cur = ts.sub
-			if inner, ok := cur.(*txSampler); ok {
-				res := vu.processSampler(inner, prev)
-				cur = nil
-				if res != nil {
-					ts.addSub(res)
-				}
-			}
-		}
-	}
-	if n, ok := cur.(*samplerNode); ok && n != nil {
-		vu.execute(n, ts)
-	}
-	if vu.schedulerEnded() {
-		vu.stopThread()
-	}
-	if !vu.running() && txRes == nil && ts != nil {
-		txRes = vu.endTransaction(ts, parent)
-	}
-	return txRes
-}
-
-// loopAction applies a loop action (NextThreadLoop, NextIterationLoop,
-// BreakLoop) to the controllers above a sampler (JMeterThread's
-// triggerLoopLogicalActionOnParentControllers).
-func (vu *VU) loopAction(sam samplerItem, kind Next) {
-	real := sam
-	for {
-		t, ok := real.(*txSampler)
-		if !ok {
-			break
-		}
-		real = t.sub
-	}
-	n, _ := real.(*samplerNode)
-	if n == nil {
-		// JMeter fails with an IllegalStateException here (a transaction's
-		// own sample failed after its last child): the thread ends.
-		vu.log.Error("no sampler to restart the loop from: the thread stops", "thread", vu.Name)
-		vu.stopThread()
-		return
-	}
-	vu.endLoops(n.path, kind)
-	if ts, ok := sam.(*txSampler); ok {
-		vu.endTransaction(ts, nil)
-	}
-}
-
-// endLoops ends the passes of the controllers on path (the sampler's
-// controllers, nearest first, up to the thread group's main loop): every
-// one for "start next thread loop"; up to the innermost loop (Loop, While,
-// ForEach, the thread group) for continue and break.
-func (vu *VU) endLoops(path []*ctlDef, kind Next) {
-	for _, d := range path {
-		h := vu.ctls[d.index]
-		it, loop := h.(iterating)
-		if d.index == 0 || loop && kind != NextThreadLoop {
-			if kind == BreakLoop {
-				it.breakLoop(vu)
-			} else {
-				it.startNextLoop(vu)
-			}
-			return
-		}
-		h.triggerEndOfLoop(vu)
-	}
 }
 
 // router sends a sample to the run's outputs (the main sink) and to the

@@ -68,7 +68,7 @@ func cannedServer(tb testing.TB) string {
 // virtual user of its thread group, set up as runVU sets one up, feeding
 // sink through a collector (closed at the end of the benchmark), and its
 // thread group's walk.
-func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*VU, ctlHooks) {
+func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*thread, ctlHooks) {
 	b.Helper()
 	host, port, _ := net.SplitHostPort(addr)
 	src, err := jmx.Load(filepath.Join("..", "examples", "benchmark", "get.jmx"))
@@ -79,22 +79,22 @@ func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*VU, ctlHooks) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := &Run{plan: p, start: time.Now()}
+	r := &Run{plan: p, start: time.Now(), cells: make([]cell, p.nshared)}
 	r.col = report.NewCollector(0, sink)
 	ctx := b.Context()
 	r.soft, r.hard = ctx, ctx
 	g := p.groups[0]
 	vu := r.newVU(newGroupRun(g, p), 1, ctx)
-	vu.batch = r.col.NewBatcher()
+	th := newThread(vu, g.ctls)
+	th.batch = r.col.NewBatcher()
 	b.Cleanup(func() {
-		vu.batch.Flush()
+		th.batch.Flush()
 		r.col.Close()
 	})
-	vu.ctls = make([]ctlHooks, g.ctls)
 	vu.setLastOK(true)
-	tg := vu.instantiate(g.main)
+	tg := th.instantiate(g.main)
 	tg.initialize(vu)
-	return vu, tg
+	return th, tg
 }
 
 // One HTTP sample end to end, as a run makes it: the thread group's walk
@@ -107,14 +107,15 @@ func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*VU, ctlHooks) {
 func BenchmarkSampleHTTP(b *testing.B) {
 	addr := cannedServer(b)
 	sink := &sampleCounter{}
-	vu, tg := httpBenchVU(b, addr, sink)
+	th, tg := httpBenchVU(b, addr, sink)
+	vu := th.vu
 	b.ReportAllocs()
 	for b.Loop() {
 		sam := tg.next(vu)
 		if sam == nil {
 			b.Fatal("the thread group's loop ended")
 		}
-		vu.processSampler(sam, nil)
+		th.processSampler(sam, nil)
 		if !lastSampleOK(vu) {
 			b.Fatalf("the sample failed: %s", vu.res.Code)
 		}

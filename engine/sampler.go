@@ -1,12 +1,10 @@
 package engine
 
 import (
-	"bytes"
 	"errors"
 	"time"
 
 	"github.com/gojm/gojm/jmx"
-	"github.com/gojm/gojm/report"
 )
 
 // scope is everything that applies to one sampler, resolved by JMeter's
@@ -84,6 +82,9 @@ type samplerNode struct {
 	name   *Template
 	sc     *scope
 	sample sampleFunc
+	// threadSample is set instead of sample on a sampler that runs
+	// controllers of the thread (a Parallel Controller's branches).
+	threadSample func(th *thread, r *result)
 	// path are the controllers above the sampler, nearest first, ending
 	// with the thread group's main loop.
 	path []*ctlDef
@@ -178,104 +179,6 @@ func without[T comparable](xs, ys []T) []T {
 		}
 	}
 	return out
-}
-
-// execute runs one sampler with its scope (JMeter's executeSamplePackage):
-// pre-processors, timers, the sample, post-processors, assertions, the
-// listeners; then what the sample asks of the thread. ts is the parent-mode
-// transaction the sampler runs in, if any.
-func (vu *VU) execute(n *samplerNode, ts *txSampler) {
-	sc := n.sc
-	name := n.name.Eval(vu)
-	vu.SamplerName = name
-	for _, p := range sc.pres {
-		p.pre(vu)
-	}
-	if len(sc.pres) > 0 && !n.name.Const() {
-		// JMeter reads the sampler's name when it samples: after the
-		// pre-processors, which may set the variables it uses.
-		name = n.name.Eval(vu)
-		vu.SamplerName = name
-	}
-	vu.lastPack = sc
-	vu.delay(sc.timers)
-	if !vu.running() {
-		return
-	}
-	r := &vu.res
-	r.reset()
-	r.Label = name
-	r.ThreadName = vu.Name
-	n.sample(vu, r)
-	if r.none {
-		vu.then(r.next)
-		return
-	}
-	if !r.ignore {
-		r.GrpThreads = int(vu.grun.active.Load())
-		r.AllThreads = int(vu.run.active.Load())
-		for _, p := range sc.posts {
-			p.post(vu, r)
-		}
-		for _, a := range sc.assertions {
-			a.assertSample(vu, r)
-		}
-		vu.setLastOK(r.Success)
-		if !r.ignore {
-			vu.notify(r, sc)
-		}
-		if ts != nil && !r.ignore {
-			ts.addSub(&r.Sample)
-		}
-	} else {
-		vu.setLastOK(r.Success)
-	}
-	next := r.next
-	if !r.Success && vu.group.onError.isStop() {
-		next = next.then(vu.group.onError)
-	}
-	vu.then(next)
-}
-
-// then does what a sample asked: a stop ends the thread (and the test),
-// a loop action waits for the thread loop to apply it.
-func (vu *VU) then(n Next) {
-	switch n {
-	case Continue:
-	case StopThread:
-		vu.stopThread()
-	case StopTest:
-		vu.stopThread()
-		vu.run.Stop(errTestStopped)
-	case StopTestNow:
-		vu.stopThread()
-		vu.run.stopNow(errTestStopped)
-	default:
-		vu.action = n
-	}
-}
-
-// notify hands a sample to the listeners in scope: the run's outputs and
-// the plan's listeners, non-parent Transaction Controllers, Result Status
-// Action Handlers.
-func (vu *VU) notify(r *result, sc *scope) {
-	r.Listeners = sc.notify
-	r.Vars = vu.sampleVars()
-	if vu.details() && r.Detail == nil { // an HTTP sample has its own (httpCall.fetch)
-		r.Detail = &report.Detail{ResponseData: bytes.Clone(r.body), SamplerData: r.samplerData}
-	}
-	vu.handOver(&r.Sample)
-	for _, t := range sc.txs {
-		if c, ok := vu.ctls[t.index].(*txCtl); ok {
-			c.sampleOccurred(&r.Sample)
-		}
-	}
-	for _, a := range sc.actions {
-		a.sampleOccurred(r)
-	}
-	for _, l := range sc.listen {
-		l.sampleOccurred(vu, r)
-	}
 }
 
 // sampleVars are the values of the sample_variables property's variables

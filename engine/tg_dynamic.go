@@ -88,8 +88,9 @@ type concurrencyModel struct {
 
 func (c *compiler) concurrencyModel(e *jmx.Element, g *group) groupModel {
 	m := &concurrencyModel{f: c.dynFields(e), dyn: newDynState(c.plan)}
-	g.main.make = func(vu *VU) ctlHooks {
-		return &vuserCtl{st: m.dyn.Get(vu)}
+	g.loops = nil
+	g.main.make = func(th *thread) ctlHooks {
+		return &vuserCtl{st: m.dyn.Get(th.vu)}
 	}
 	return m
 }
@@ -228,8 +229,8 @@ func (c *vuserCtl) next(vu *VU) samplerItem {
 		c.arrived = true
 		c.passes++
 		if c.arrival {
-			vu.startIteration(c.pending)
-			c.st.stats.begin(vu.model.lag)
+			c.th.startIteration(c.pending)
+			c.st.stats.begin(c.th.lag)
 		}
 	}
 	return c.gen.next(vu)
@@ -334,8 +335,9 @@ func (c *compiler) arrivalsModel(e *jmx.Element, g *group) (groupModel, error) {
 			m.propName = e.Str("Identifier")
 		}
 	}
-	g.main.make = func(vu *VU) ctlHooks {
-		return &vuserCtl{st: m.dyn.Get(vu), arrival: true, pending: vu.model.due}
+	g.loops = nil
+	g.main.make = func(th *thread) ctlHooks {
+		return &vuserCtl{st: m.dyn.Get(th.vu), arrival: true, pending: th.due}
 	}
 	return m, nil
 }
@@ -452,7 +454,7 @@ func (m *arrivalsModel) dispatch(l *launcher, st *dynState, at time.Time, limit 
 		return
 	}
 	st.alive.Add(1)
-	l.start(time.Time{}, func(vu *VU) { vu.model.due = at }, func(*VU) { st.alive.Add(-1) })
+	l.start(time.Time{}, func(th *thread) { th.due = at }, func(*VU) { st.alive.Add(-1) })
 }
 
 // freeRows evaluates the Free-Form schedule (or the property replacing it).

@@ -45,7 +45,8 @@ type openModel struct {
 
 func (c *compiler) openModel(e *jmx.Element, g *group) groupModel {
 	m := &openModel{schedule: c.prop(e, "OpenModelThreadGroup.schedule"), seed: c.prop(e, "OpenModelThreadGroup.random_seed")}
-	g.main.make = func(*VU) ctlHooks { return &openCtl{} }
+	g.main.make = func(*thread) ctlHooks { return &openCtl{} }
+	g.loops = nil
 	if s := m.schedule; s.Const() {
 		if _, err := parseOpenSchedule(s.Raw()); err != nil {
 			c.fail(e, err)
@@ -142,9 +143,9 @@ func (m *openModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Conte
 			due := queue[0]
 			queue = queue[1:]
 			running++
-			l.start(end, func(vu *VU) {
-				vu.startIteration(due)
-				stats.begin(vu.model.lag)
+			l.start(end, func(th *thread) {
+				th.startIteration(due)
+				stats.begin(th.lag)
 			}, done)
 		}
 		if !now.Before(end) {

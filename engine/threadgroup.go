@@ -43,6 +43,9 @@ type group struct {
 	// of the group, main included.
 	main *ctlDef
 	ctls int
+	// loops and forever are the main loop's settings.
+	loops   *Template
+	forever bool
 
 	// model starts the users of a group that is not JMeter's Thread Group
 	// (jmeter-plugins groups, Open Model: tg_plugins.go); nil otherwise.
@@ -107,7 +110,8 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	forever := mc.Bool("LoopController.continue_forever", true)
 	main := &ctlDef{class: "LoopController", name: c.template(e, "name", e.Name), path: e.Path(), index: 0}
 	main.idxSlot = c.indexSlot(main.name)
-	main.make = func(*VU) ctlHooks { return &loopCtl{loops: loops, forever: forever} }
+	main.make = func(*thread) ctlHooks { return &loopCtl{loops: loops, forever: forever} }
+	g.loops, g.forever = loops, forever
 	c.fl.ctls = append(c.fl.ctls, main)
 	c.children(main, e.Children, planFrame, nil, 2)
 	g.main, g.ctls = main, len(c.fl.ctls)

@@ -29,8 +29,7 @@ type VU struct {
 	// Iteration counts the thread group's loop iterations, from 1.
 	Iteration int
 
-	rng   *rand.Rand
-	batch *report.Batcher
+	rng *rand.Rand
 	// locals are the elements' per-user state (Local), by slot.
 	locals []any
 	// parent is the user a Parallel Controller branch runs for; forkMu
@@ -39,10 +38,6 @@ type VU struct {
 	forkMu sync.Mutex
 	tbuf   []byte // scratch space for template evaluation
 	res    result // the sample being made; reused
-	txr    result // a parent-mode transaction's sample being checked
-	// model is the user's state for workload models and plugin elements:
-	// its iteration's intended start, Parallel Controller branches (arrivals.go).
-	model vuModel
 
 	// onIter run when the user starts a new iteration of its group (after
 	// the first), onEnd when it ends: hooks of its elements' Local state.
@@ -54,14 +49,7 @@ type VU struct {
 	timer      *time.Timer
 	log        *slog.Logger
 
-	// The thread's run of the controllers (JMeterThread).
-	ctls     []ctlHooks // this user's controller instances, by ctlDef.index
-	stopped  bool       // the thread ends (JMeter's running = false)
-	action   Next       // the loop action the last sample asked for
-	lastPack *scope     // scope of the last sampler run (JMeter's PACKAGE_OBJECT)
-	depth    int        // controllers' next calls on the stack
-	// groupThreads is the group's configured number of threads.
-	groupThreads int
+	stopped bool // the thread ends (JMeter's running = false)
 }
 
 // result is a sample being made, with what post-processors and assertions
@@ -119,28 +107,6 @@ func (vu *VU) details() bool { return vu.run != nil && vu.run.detail }
 
 // now is the virtual user's clock.
 func (vu *VU) now() time.Time { return time.Now() }
-
-// delay sleeps the sum of the timers' delays before a sample. With a
-// scheduler, a delay that would end past the end time stops the thread
-// instead (JMeter 5's JMeterThread.delay); a stop of the run cuts it short.
-func (vu *VU) delay(timers []timer) {
-	var total time.Duration
-	for _, t := range timers {
-		total += t.delay(vu)
-		if vu.stopped {
-			return // a timer stopped the thread (Precise Throughput Timer)
-		}
-	}
-	if total <= 0 {
-		return
-	}
-	total = total.Truncate(time.Millisecond)
-	if !vu.stopAt.IsZero() && total > vu.stopAt.Sub(vu.now()) {
-		vu.stopThread()
-		return
-	}
-	vu.sleep(total)
-}
 
 // pause sleeps d, no further than the scheduler's end time (a Flow Control
 // Action's pause).

@@ -1,0 +1,430 @@
+package engine
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/gojm/gojm/report"
+)
+
+// thread is a virtual user's run of its group's controllers (JMeter's
+// JMeterThread): the user's instances of the controllers, what the last
+// sample asked of the loops, the scope of the sampler run last, and where
+// its samples go. The virtual user itself (VU) is what its elements see;
+// this is what only the thread loop and the controllers see.
+type thread struct {
+	vu     *VU
+	ctls   []ctlHooks // this user's controller instances, by ctlDef.index
+	action Next       // the loop action the last sample asked for
+	// lastPack is the scope of the last sampler run (JMeter's
+	// PACKAGE_OBJECT), where a Transaction Controller's sample goes.
+	lastPack *scope
+	depth    int    // controllers' next calls on the stack
+	txr      result // a parent-mode transaction's sample being checked
+	batch    *report.Batcher
+	// lag is how late the current iteration started (0 outside the
+	// arrival-rate groups); anchored is set once the iteration's first
+	// sample was handed over, first being that sample's measured start.
+	lag      time.Duration
+	anchored bool
+	first    time.Time
+	// due is the arrival a new Arrivals Thread Group user starts with.
+	due time.Time
+	// capture, when set, receives the samples instead of the run's
+	// collector (a Parallel Controller's branch, parallel.go).
+	capture *[]captured
+	// branches are this user's Parallel Controller branches, by controller.
+	branches map[*parallelSampler]*parallelRun
+}
+
+// newThread makes the thread of vu, whose group has n controllers.
+func newThread(vu *VU, n int) *thread {
+	return &thread{vu: vu, ctls: make([]ctlHooks, n)}
+}
+
+// threadLoop is the virtual user's own iteration listener on its group's
+// main loop (JMeter's JMeterThread.IterationListener): it counts the
+// iteration and acts on the new-iteration settings (a fresh user: new
+// cookies and connections; a Cookie Manager that clears each iteration).
+type threadLoop struct{}
+
+func (threadLoop) iterationStart(vu *VU, _ ctlHooks, _ int) {
+	vu.Iteration++
+	vu.grun.prog.iterations.Add(1)
+	if vu.Iteration > 1 {
+		for _, f := range vu.onIter {
+			f(vu)
+		}
+	}
+}
+
+// run is one virtual user's life, as JMeter's JMeterThread.run: ask the
+// group's main loop for the next sampler until it is done or the thread
+// stops, and apply what each sample asks (start the next iteration,
+// continue or break a loop) to the controllers above the sampler.
+func (th *thread) run() {
+	vu, r := th.vu, th.vu.run
+	g := vu.group
+	th.batch = r.col.NewBatcher()
+	vu.setLastOK(true)
+	tg := th.instantiate(g.main)
+	tg.initialize(vu)
+	tg.base().addIterationListener(threadLoop{})
+	gr := vu.grun
+	gr.active.Add(1)
+	gr.prog.started.Add(1)
+	r.active.Add(1)
+	r.started.Add(1)
+	defer func() {
+		th.releaseLocks()
+		th.batch.Flush()
+		for _, f := range vu.onEnd {
+			f(vu)
+		}
+		gr.active.Add(-1)
+		gr.prog.finished.Add(1)
+		r.active.Add(-1)
+		r.finished.Add(1)
+	}()
+	for vu.running() {
+		sam := tg.next(vu)
+		for vu.running() && sam != nil {
+			th.processSampler(sam, nil)
+			onErrorNext := g.onError == NextThreadLoop && !lastSampleOK(vu)
+			if th.action != Continue || onErrorNext {
+				act := th.action
+				if onErrorNext {
+					act = NextThreadLoop
+				}
+				th.loopAction(sam, act)
+				th.action = Continue
+				sam = nil
+				vu.setLastOK(true)
+			} else {
+				sam = tg.next(vu)
+			}
+		}
+		if tg.isDone(vu) {
+			vu.stopThread()
+		}
+		if vu.schedulerEnded() {
+			// JMeter checks the end time after each sample only; a loop that
+			// reaches no sampler would spin past the end for ever.
+			vu.stopThread()
+		}
+	}
+}
+
+// processSampler runs what a controller handed over (JMeter's
+// processSampler): a sampler, or a step of a parent-mode transaction, which
+// ends with the transaction's own sample. It returns that sample to an
+// enclosing transaction.
+func (th *thread) processSampler(cur, parent samplerItem) *report.Sample {
+	vu := th.vu
+	var ts *txSampler
+	var txRes *report.Sample
+	if t, ok := cur.(*txSampler); ok {
+		ts = t
+		if ts.done {
+			txRes = th.endTransaction(ts, parent)
+			cur = nil
+		} else {
+			prev := cur
+			cur = ts.sub
+			if inner, ok := cur.(*txSampler); ok {
+				res := th.processSampler(inner, prev)
+				cur = nil
+				if res != nil {
+					ts.addSub(res)
+				}
+			}
+		}
+	}
+	if n, ok := cur.(*samplerNode); ok && n != nil {
+		th.execute(n, ts)
+	}
+	if vu.schedulerEnded() {
+		vu.stopThread()
+	}
+	if !vu.running() && txRes == nil && ts != nil {
+		txRes = th.endTransaction(ts, parent)
+	}
+	return txRes
+}
+
+// loopAction applies a loop action (NextThreadLoop, NextIterationLoop,
+// BreakLoop) to the controllers above a sampler (JMeterThread's
+// triggerLoopLogicalActionOnParentControllers).
+func (th *thread) loopAction(sam samplerItem, kind Next) {
+	vu := th.vu
+	real := sam
+	for {
+		t, ok := real.(*txSampler)
+		if !ok {
+			break
+		}
+		real = t.sub
+	}
+	n, _ := real.(*samplerNode)
+	if n == nil {
+		// JMeter fails with an IllegalStateException here (a transaction's
+		// own sample failed after its last child): the thread ends.
+		vu.log.Error("no sampler to restart the loop from: the thread stops", "thread", vu.Name)
+		vu.stopThread()
+		return
+	}
+	th.endLoops(n.path, kind)
+	if ts, ok := sam.(*txSampler); ok {
+		th.endTransaction(ts, nil)
+	}
+}
+
+// endLoops ends the passes of the controllers on path (the sampler's
+// controllers, nearest first, up to the thread group's main loop): every
+// one for "start next thread loop"; up to the innermost loop (Loop, While,
+// ForEach, the thread group) for continue and break.
+func (th *thread) endLoops(path []*ctlDef, kind Next) {
+	vu := th.vu
+	for _, d := range path {
+		h := th.ctls[d.index]
+		it, loop := h.(iterating)
+		if d.index == 0 || loop && kind != NextThreadLoop {
+			if kind == BreakLoop {
+				it.breakLoop(vu)
+			} else {
+				it.startNextLoop(vu)
+			}
+			return
+		}
+		h.triggerEndOfLoop(vu)
+	}
+}
+
+// execute runs one sampler with its scope (JMeter's executeSamplePackage):
+// pre-processors, timers, the sample, post-processors, assertions, the
+// listeners; then what the sample asks of the thread. ts is the parent-mode
+// transaction the sampler runs in, if any.
+func (th *thread) execute(n *samplerNode, ts *txSampler) {
+	vu := th.vu
+	sc := n.sc
+	name := n.name.Eval(vu)
+	vu.SamplerName = name
+	for _, p := range sc.pres {
+		p.pre(vu)
+	}
+	if len(sc.pres) > 0 && !n.name.Const() {
+		// JMeter reads the sampler's name when it samples: after the
+		// pre-processors, which may set the variables it uses.
+		name = n.name.Eval(vu)
+		vu.SamplerName = name
+	}
+	th.lastPack = sc
+	th.delay(sc.timers)
+	if !vu.running() {
+		return
+	}
+	r := &vu.res
+	r.reset()
+	r.Label = name
+	r.ThreadName = vu.Name
+	if n.threadSample != nil {
+		n.threadSample(th, r)
+	} else {
+		n.sample(vu, r)
+	}
+	if r.none {
+		th.then(r.next)
+		return
+	}
+	if !r.ignore {
+		r.GrpThreads = int(vu.grun.active.Load())
+		r.AllThreads = int(vu.run.active.Load())
+		for _, p := range sc.posts {
+			p.post(vu, r)
+		}
+		for _, a := range sc.assertions {
+			a.assertSample(vu, r)
+		}
+		vu.setLastOK(r.Success)
+		if !r.ignore {
+			th.notify(r, sc)
+		}
+		if ts != nil && !r.ignore {
+			ts.addSub(&r.Sample)
+		}
+	} else {
+		vu.setLastOK(r.Success)
+	}
+	next := r.next
+	if !r.Success && vu.group.onError.isStop() {
+		next = next.then(vu.group.onError)
+	}
+	th.then(next)
+}
+
+// then does what a sample asked: a stop ends the thread (and the test),
+// a loop action waits for the thread loop to apply it.
+func (th *thread) then(n Next) {
+	vu := th.vu
+	switch n {
+	case Continue:
+	case StopThread:
+		vu.stopThread()
+	case StopTest:
+		vu.stopThread()
+		vu.run.Stop(errTestStopped)
+	case StopTestNow:
+		vu.stopThread()
+		vu.run.stopNow(errTestStopped)
+	default:
+		th.action = n
+	}
+}
+
+// notify hands a sample to the listeners in scope: the run's outputs and
+// the plan's listeners, non-parent Transaction Controllers, Result Status
+// Action Handlers.
+func (th *thread) notify(r *result, sc *scope) {
+	vu := th.vu
+	r.Listeners = sc.notify
+	r.Vars = vu.sampleVars()
+	if vu.details() && r.Detail == nil { // an HTTP sample has its own (httpCall.fetch)
+		r.Detail = &report.Detail{ResponseData: bytes.Clone(r.body), SamplerData: r.samplerData}
+	}
+	th.handOver(&r.Sample)
+	for _, t := range sc.txs {
+		if c, ok := th.ctls[t.index].(*txCtl); ok {
+			c.sampleOccurred(&r.Sample)
+		}
+	}
+	for _, a := range sc.actions {
+		a.sampleOccurred(r)
+	}
+	for _, l := range sc.listen {
+		l.sampleOccurred(vu, r)
+	}
+}
+
+// startIteration records that the user's new iteration was due at
+// intended: the first sample it hands over is timed from then.
+func (th *thread) startIteration(intended time.Time) {
+	vu := th.vu
+	lag := vu.now().Sub(intended)
+	th.lag = max(lag, 0)
+	th.anchored = false
+}
+
+// handOver gives a finished sample to the run's outputs (or to the
+// Parallel Controller that runs this user as a branch), first moving it
+// back to its iteration's intended start when it begins the iteration.
+func (th *thread) handOver(s *report.Sample) {
+	if th.lag > 0 {
+		th.shift(s)
+	}
+	if th.capture != nil {
+		*th.capture = append(*th.capture, captured{s: *s, sc: th.lastPack})
+		return
+	}
+	th.batch.Add(s)
+}
+
+// shift applies the iteration's wait to s when s begins the iteration.
+func (th *thread) shift(s *report.Sample) {
+	if !th.anchored {
+		th.anchored = true
+		th.first = s.Start
+	} else if s.Start.After(th.first) {
+		return
+	}
+	shiftBack(s, th.lag)
+}
+
+// delay sleeps the sum of the timers' delays before a sample. With a
+// scheduler, a delay that would end past the end time stops the thread
+// instead (JMeter 5's JMeterThread.delay); a stop of the run cuts it short.
+func (th *thread) delay(timers []timer) {
+	vu := th.vu
+	var total time.Duration
+	for _, t := range timers {
+		total += t.delay(vu)
+		if vu.stopped {
+			return // a timer stopped the thread (Precise Throughput Timer)
+		}
+	}
+	if total <= 0 {
+		return
+	}
+	total = total.Truncate(time.Millisecond)
+	if !vu.stopAt.IsZero() && total > vu.stopAt.Sub(vu.now()) {
+		vu.stopThread()
+		return
+	}
+	vu.sleep(total)
+}
+
+// instantiate builds a virtual user's instance of d and of everything
+// below it, registering iteration listeners as JMeter's TestCompiler does.
+func (th *thread) instantiate(d *ctlDef) ctlHooks {
+	h := d.make(th)
+	g := h.base()
+	g.self, g.def, g.th = h, d, th
+	g.kids = make([]item, len(d.kids))
+	for i, k := range d.kids {
+		if k.s != nil {
+			g.kids[i] = item{s: k.s}
+		} else {
+			g.kids[i] = item{c: th.instantiate(k.c)}
+		}
+	}
+	for _, l := range d.listens {
+		if l.el != nil {
+			g.addIterationListener(elemListener{l.el})
+		} else if ll, ok := g.kids[l.kid].c.(loopListener); ok {
+			g.addIterationListener(ll)
+		}
+	}
+	th.ctls[d.index] = h
+	return h
+}
+
+// releaseLocks gives back every lock a virtual user still holds when it
+// ends (JMeter's threadFinished).
+func (th *thread) releaseLocks() {
+	vu := th.vu
+	for _, h := range th.ctls {
+		if c, ok := h.(*criticalCtl); ok && c.held != nil {
+			for c.held.owner.Load() == vu {
+				c.held.unlock(vu)
+			}
+			c.held = nil
+		}
+	}
+}
+
+// endTransaction checks and hands over a parent-mode transaction's sample
+// (JMeter's doEndTransactionSampler) and returns it for an enclosing one.
+func (th *thread) endTransaction(ts *txSampler, parent samplerItem) *report.Sample {
+	vu := th.vu
+	r := &th.txr
+	*r = result{Sample: ts.res}
+	r.ThreadName = vu.Name
+	r.GrpThreads = int(vu.grun.active.Load())
+	r.AllThreads = int(vu.run.active.Load())
+	pack := ts.tc.t.pack
+	for _, a := range pack.assertions {
+		a.assertSample(vu, r)
+	}
+	vu.setLastOK(r.Success)
+	ts.res = r.Sample
+	if _, nested := parent.(*txSampler); !nested {
+		ts.res.Listeners = pack.listeners
+		ts.res.Vars = vu.sampleVars()
+		th.handOver(&ts.res)
+		for _, tc := range pack.txs {
+			if c, ok := th.ctls[tc.index].(*txCtl); ok {
+				c.sampleOccurred(&ts.res)
+			}
+		}
+	}
+	return &ts.res
+}
