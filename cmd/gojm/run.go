@@ -23,41 +23,66 @@ import (
 	"github.com/gojm/gojm/report/chart"
 )
 
-// runFlags are gojm run's flags, JMeter's non-GUI ones among them.
-type runFlags struct {
+// planFlags say which plan to load and how to compile it: the file, its
+// properties (-p, -q, -G, -J) and what to do with elements gojm cannot
+// run. gojm run and gojm validate share them, so that validate judges the
+// plan exactly as run would compile it.
+type planFlags struct {
 	plan            string
-	jtl             string
-	out             string
 	props           []string
 	globalProps     []string
-	sysProps        []string
 	addProps        []string
 	propFile        string
-	dashboard       bool
-	force           bool
-	logFile         string
 	skipUnsupported bool
 	noScripts       bool
-	quiet           bool
-	watch           []string      // server processes to watch (watch.go)
-	grace           time.Duration // how long running samples may take after a stop
-	ci              ciFlags       // thresholds, JUnit, Prometheus (ci.go)
+}
+
+func (f *planFlags) register(fs *pflag.FlagSet) {
+	fs.StringVarP(&f.plan, "testfile", "t", "", "the plan to run (JMeter's -t)")
+	fs.StringArrayVarP(&f.props, "jmeterproperty", "J", nil, "set a JMeter property: -J name=value or -Jname=value")
+	fs.StringArrayVarP(&f.globalProps, "globalproperty", "G", nil, "as -J (gojm runs on one machine)")
+	fs.StringArrayVarP(&f.addProps, "addprop", "q", nil, "read more properties from a file")
+	fs.StringVarP(&f.propFile, "propfile", "p", "", "read properties from this file (JMeter's jmeter.properties)")
+	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
+	fs.BoolVar(&f.noScripts, "no-scripts", false, "refuse every script element and script function (JSR223, BeanShell, BSF, __groovy…)")
+}
+
+// planArg takes the plan from the first argument when -t did not name it,
+// as both gojm run PLAN.jmx and gojm validate PLAN.jmx are written.
+func (f *planFlags) planArg(fs *pflag.FlagSet) {
+	if f.plan == "" && fs.NArg() > 0 {
+		f.plan = fs.Arg(0)
+	}
+}
+
+// properties gathers -p, -q, -G and -J in JMeter's order of precedence.
+func (f *planFlags) properties() (map[string]string, error) {
+	return gatherProperties(f.propFile, f.addProps, append(append([]string{}, f.globalProps...), f.props...))
+}
+
+// runFlags are gojm run's flags, JMeter's non-GUI ones among them.
+type runFlags struct {
+	planFlags
+	jtl       string
+	out       string
+	sysProps  []string
+	dashboard bool
+	force     bool
+	logFile   string
+	quiet     bool
+	watch     []string      // server processes to watch (watch.go)
+	grace     time.Duration // how long running samples may take after a stop
+	ci        ciFlags       // thresholds, JUnit, Prometheus (ci.go)
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet) {
-	fs.StringVarP(&f.plan, "testfile", "t", "", "the plan to run (JMeter's -t)")
+	f.planFlags.register(fs)
 	fs.StringVarP(&f.jtl, "logfile", "l", "", "results file (JTL); appended to when it exists, as JMeter does")
 	fs.StringVarP(&f.out, "output", "o", "", "output folder for charts, summary and dashboard")
-	fs.StringArrayVarP(&f.props, "jmeterproperty", "J", nil, "set a JMeter property: -J name=value or -Jname=value")
-	fs.StringArrayVarP(&f.globalProps, "globalproperty", "G", nil, "as -J (gojm runs on one machine)")
 	fs.StringArrayVarP(&f.sysProps, "systemproperty", "D", nil, "accepted for JMeter's command line; ignored")
-	fs.StringArrayVarP(&f.addProps, "addprop", "q", nil, "read more properties from a file")
-	fs.StringVarP(&f.propFile, "propfile", "p", "", "read properties from this file (JMeter's jmeter.properties)")
 	fs.BoolVarP(&f.dashboard, "reportatendofloadtests", "e", false, "write the HTML dashboard into the output folder")
 	fs.BoolVarP(&f.force, "forceDeleteResultFile", "f", false, "delete an existing results file and output folder first")
 	fs.StringVarP(&f.logFile, "jmeterlogfile", "j", "", "write warnings to this file instead of stderr")
-	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
-	fs.BoolVar(&f.noScripts, "no-scripts", false, "refuse every script element and script function (JSR223, BeanShell, BSF, __groovy…)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the end report")
 	fs.DurationVar(&f.grace, "stop-grace", 10*time.Second, "after Ctrl-C, how long running samples may take before they are aborted")
 	fs.StringArrayVar(&f.watch, "watch", nil, "watch a server process (PID or command name, children included): CPU and memory beside the results; repeatable")
@@ -68,14 +93,9 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringP("jmeterlogconf", "i", "", "accepted for JMeter's command line; ignored")
 }
 
-// properties gathers -p, -q, -G and -J in JMeter's order of precedence.
-func (f *runFlags) properties() (map[string]string, error) {
-	return gatherProperties(f.propFile, f.addProps, append(append([]string{}, f.globalProps...), f.props...))
-}
-
 // loadPlan loads and compiles a plan. A file that is not a plan exits 1; a
 // plan that cannot run (refused elements, bad fields) exits 3.
-func loadPlan(f *runFlags, log *slog.Logger) (*engine.Plan, error) {
+func loadPlan(f *planFlags, log *slog.Logger) (*engine.Plan, error) {
 	if f.plan == "" {
 		return nil, &exitErr{exitUsage, errors.New("no plan given (gojm run PLAN.jmx, or -t PLAN.jmx)")}
 	}
@@ -121,9 +141,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		}
 		return &exitErr{exitUsage, err}
 	}
-	if f.plan == "" && fs.NArg() > 0 {
-		f.plan = fs.Arg(0)
-	}
+	f.planArg(fs)
 	logOut := stderr
 	if f.logFile != "" {
 		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -134,7 +152,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		logOut = lf
 	}
 	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	p, err := loadPlan(&f, log)
+	p, err := loadPlan(&f.planFlags, log)
 	if err != nil {
 		return err
 	}
