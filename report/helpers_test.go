@@ -75,3 +75,13 @@ func defaultCSV(t testing.TB, w io.Writer, varNames []string) *CSVWriter {
 	}
 	return cw
 }
+
+// defaultXML is an XMLWriter into w with JMeter 5.6's default fields.
+func defaultXML(t testing.TB, w io.Writer, varNames []string) *XMLWriter {
+	t.Helper()
+	xw, err := NewXMLWriter(w, DefaultSaveConfig(), varNames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return xw
+}

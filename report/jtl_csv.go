@@ -99,7 +99,7 @@ func newCSVWriter(w io.Writer, cfg SaveConfig, nvars int) (*CSVWriter, error) {
 // its parent directories created.
 func OpenResultFile(path string, cfg SaveConfig, varNames []string) (Sink, error) {
 	if cfg.XML {
-		return OpenXMLJTL(path, cfg, varNames)
+		return openXML(path, cfg, varNames)
 	}
 	return openCSV(path, cfg, varNames)
 }

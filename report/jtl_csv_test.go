@@ -91,7 +91,7 @@ func TestCSVOracle213(t *testing.T) {
 				cfg := SaveConfig{Time: true, IdleTime: true, Latency: true, Timestamp: true, Success: true,
 					Label: true, Code: true, Message: true, ThreadName: true, DataType: true, Bytes: true,
 					ThreadCounts: true, URL: true, Assertions: true, SubResults: true}
-				w, err = NewXMLWriterConfig(&buf, cfg, opt.VarNames)
+				w, err = NewXMLWriter(&buf, cfg, opt.VarNames)
 			}
 			if err != nil {
 				t.Fatal(err)
