@@ -167,7 +167,7 @@ func TestCorpusCSV(t *testing.T) {
 			}
 			var buf bytes.Buffer
 			cfg.SubResults = false // rows read back are flat
-			w, err := NewCSVWriterConfig(&buf, cfg, vars)
+			w, err := NewCSVWriter(&buf, cfg, vars)
 			if err != nil {
 				t.Fatal(err)
 			}

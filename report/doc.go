@@ -4,7 +4,8 @@
 // statistics (exact per-millisecond counts, so percentiles are exact),
 // JMeter's summariser lines, the ab-style report and comparisons.
 //
-// It uses only the standard library, and never imports
-// the engine: `gojm report results.jtl` feeds the very sinks a live run uses
-// from the JTL decoder instead.
+// It imports only the standard library: not the engine, not jmx and not its
+// own subpackages, which import it. `gojm report results.jtl` feeds the
+// very sinks a live run uses from the JTL decoder instead, and the engine
+// can depend on report without a cycle.
 package report

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -63,4 +64,24 @@ func cloneSample(s *Sample) *Sample {
 		cp.Sub = append(cp.Sub, cloneSample(sub))
 	}
 	return &cp
+}
+
+// defaultCSV is a CSVWriter into w with JMeter 5.6's default columns.
+func defaultCSV(t testing.TB, w io.Writer, varNames []string) *CSVWriter {
+	t.Helper()
+	cw, err := NewCSVWriter(w, DefaultSaveConfig(), varNames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cw
+}
+
+// defaultXML is an XMLWriter into w with JMeter 5.6's default fields.
+func defaultXML(t testing.TB, w io.Writer, varNames []string) *XMLWriter {
+	t.Helper()
+	xw, err := NewXMLWriter(w, DefaultSaveConfig(), varNames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return xw
 }

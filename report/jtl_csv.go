@@ -53,17 +53,12 @@ func newJTLOut(w io.Writer) *jtlOut {
 	return &jtlOut{w: w, buf: make([]byte, 0, jtlBufferSize)}
 }
 
-// NewCSVWriter returns a CSVWriter with JMeter 5.6's default columns and a
-// header line, plus one column per sample variable (Sample.Vars), named in
-// the header as JMeter does: "name" in quotes.
-func NewCSVWriter(w io.Writer, varNames []string) *CSVWriter {
-	cw, _ := NewCSVWriterConfig(w, DefaultSaveConfig(), varNames) // the default config is valid
-	return cw
-}
-
-// NewCSVWriterConfig returns a CSVWriter saving what cfg says; it writes
-// the header line when cfg.FieldNames is set.
-func NewCSVWriterConfig(w io.Writer, cfg SaveConfig, varNames []string) (*CSVWriter, error) {
+// NewCSVWriter returns a CSVWriter into w saving what cfg says
+// (DefaultSaveConfig: JMeter 5.6's default columns), plus one column per
+// sample variable (Sample.Vars), named in the header as JMeter does:
+// "name" in quotes. It writes the header line when cfg.FieldNames is set.
+// OpenResultFile opens a results file instead.
+func NewCSVWriter(w io.Writer, cfg SaveConfig, varNames []string) (*CSVWriter, error) {
 	cw, err := newCSVWriter(w, cfg, len(varNames))
 	if err != nil {
 		return nil, err
@@ -75,6 +70,8 @@ func NewCSVWriterConfig(w io.Writer, cfg SaveConfig, varNames []string) (*CSVWri
 	return cw, nil
 }
 
+// newCSVWriter is NewCSVWriter without the header line, which a writer
+// joining a shared file (ResultFiles) must not repeat.
 func newCSVWriter(w io.Writer, cfg SaveConfig, nvars int) (*CSVWriter, error) {
 	cw := &CSVWriter{
 		out:   newJTLOut(w),
@@ -97,36 +94,39 @@ func newCSVWriter(w io.Writer, cfg SaveConfig, nvars int) (*CSVWriter, error) {
 	return cw, nil
 }
 
-// OpenJTL opens path for a CSV JTL with JMeter 5.6's default columns. Like
-// JMeter it appends to an existing file; the header is written only when
-// the file is new or empty. Parent directories are created.
-func OpenJTL(path string, varNames []string) (*CSVWriter, error) {
-	cfg := DefaultSaveConfig()
+// OpenResultFile opens path for a results file as a ResultCollector with
+// save configuration cfg would: CSV or XML, appended to an existing file,
+// its parent directories created.
+func OpenResultFile(path string, cfg SaveConfig, varNames []string) (Sink, error) {
+	if cfg.XML {
+		return openXML(path, cfg, varNames)
+	}
 	return openCSV(path, cfg, varNames)
 }
 
+// OpenJTL opens path for a CSV JTL with JMeter 5.6's default columns.
+//
+// Deprecated: OpenResultFile(path, DefaultSaveConfig(), varNames) opens
+// the same file.
+func OpenJTL(path string, varNames []string) (*CSVWriter, error) {
+	return openCSV(path, DefaultSaveConfig(), varNames)
+}
+
+// openCSV opens path for a CSV JTL. Like JMeter it appends to an existing
+// file; the header is written only when the file is new or empty.
 func openCSV(path string, cfg SaveConfig, varNames []string) (*CSVWriter, error) {
 	f, empty, err := openAppend(path)
 	if err != nil {
 		return nil, err
 	}
 	cfg.FieldNames = cfg.FieldNames && empty
-	cw, err := NewCSVWriterConfig(f, cfg, varNames)
+	cw, err := NewCSVWriter(f, cfg, varNames)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	cw.out.closer = f
 	return cw, nil
-}
-
-// OpenResultFile opens path for a results file as a ResultCollector with
-// save configuration cfg would: CSV or XML, appended to an existing file.
-func OpenResultFile(path string, cfg SaveConfig, varNames []string) (Sink, error) {
-	if cfg.XML {
-		return OpenXMLJTL(path, cfg, varNames)
-	}
-	return openCSV(path, cfg, varNames)
 }
 
 // openAppend opens path for appending, creating it and its directories,
@@ -303,7 +303,8 @@ func (cw *CSVWriter) flush() {
 	cw.out.buf = cw.out.buf[:0]
 }
 
-// Close writes out the buffered rows and closes the file OpenJTL opened.
+// Close writes out the buffered rows and closes the file OpenResultFile
+// opened.
 // It returns the first error met while writing.
 func (cw *CSVWriter) Close() error {
 	cw.flush()

@@ -35,7 +35,7 @@ func TestCSVWriterGolden(t *testing.T) {
 				tt.cfg(&cfg)
 			}
 			var buf bytes.Buffer
-			w, err := NewCSVWriterConfig(&buf, cfg, tt.vars)
+			w, err := NewCSVWriter(&buf, cfg, tt.vars)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,7 +53,7 @@ func TestCSVWriterGolden(t *testing.T) {
 
 func TestCSVHeader(t *testing.T) {
 	var buf bytes.Buffer
-	w := NewCSVWriter(&buf, nil)
+	w := defaultCSV(t, &buf, nil)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -86,12 +86,12 @@ func TestCSVOracle213(t *testing.T) {
 				if !ok {
 					t.Fatal("header not recognised")
 				}
-				w, err = NewCSVWriterConfig(&buf, cfg, vars)
+				w, err = NewCSVWriter(&buf, cfg, vars)
 			} else {
 				cfg := SaveConfig{Time: true, IdleTime: true, Latency: true, Timestamp: true, Success: true,
 					Label: true, Code: true, Message: true, ThreadName: true, DataType: true, Bytes: true,
 					ThreadCounts: true, URL: true, Assertions: true, SubResults: true}
-				w, err = NewXMLWriterConfig(&buf, cfg, opt.VarNames)
+				w, err = NewXMLWriter(&buf, cfg, opt.VarNames)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -125,7 +125,7 @@ func (c *chunks) Write(p []byte) (int, error) {
 
 func TestCSVWriterWritesWholeRows(t *testing.T) {
 	var c chunks
-	w := NewCSVWriter(&c, fixtureVars)
+	w := defaultCSV(t, &c, fixtureVars)
 	s := fixture()[1] // the longest row, with quoted fields
 	for range 20000 {
 		w.Add(s)
@@ -153,7 +153,7 @@ func TestCSVWriterWritesWholeRows(t *testing.T) {
 
 func TestCSVWriterReportsWriteError(t *testing.T) {
 	boom := errors.New("disk full")
-	w := NewCSVWriter(&chunks{fail: boom}, nil)
+	w := defaultCSV(t, &chunks{fail: boom}, nil)
 	w.Add(fixture()[0])
 	if err := w.Close(); !errors.Is(err, boom) {
 		t.Fatalf("Close() = %v, want %v", err, boom)
@@ -161,12 +161,12 @@ func TestCSVWriterReportsWriteError(t *testing.T) {
 	w.Add(fixture()[0]) // ignored after an error, no panic
 }
 
-func TestOpenJTLAppends(t *testing.T) {
+func TestOpenResultFileAppends(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "results", "run", "res.jtl")
 	write := func(n int) {
 		t.Helper()
-		w, err := OpenJTL(path, nil)
+		w, err := OpenResultFile(path, DefaultSaveConfig(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +195,7 @@ func TestOpenJTLAppends(t *testing.T) {
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w, err := OpenJTL(empty, nil)
+	w, err := OpenResultFile(empty, DefaultSaveConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestOpenResultFileFailsOnDirectory(t *testing.T) {
 
 func BenchmarkCSVWriter(b *testing.B) {
 	s := fixture()[0]
-	w := NewCSVWriter(io.Discard, nil)
+	w := defaultCSV(b, io.Discard, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {

@@ -116,9 +116,7 @@ func readCSVJTL(br *bufio.Reader, name string, sink Sink, opt ReadOptions) error
 		if vars == nil {
 			vars = splitVarNames(opt.Properties["sample_variables"])
 		}
-		for _, c := range cfg.columns() {
-			layout.cols = append(layout.cols, c)
-		}
+		layout.cols = append(layout.cols, cfg.columns()...)
 		for k := range vars {
 			layout.cols = append(layout.cols, numColumns+column(k))
 		}

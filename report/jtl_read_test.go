@@ -48,7 +48,7 @@ func sameSample(t *testing.T, what string, got, want *Sample) {
 
 func TestCSVRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
-	w := NewCSVWriter(&buf, fixtureVars)
+	w := defaultCSV(t, &buf, fixtureVars)
 	for _, s := range fixture() {
 		w.Add(s)
 	}
@@ -84,7 +84,7 @@ func TestCSVRoundTrip(t *testing.T) {
 
 func TestXMLRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
-	w := NewXMLWriter(&buf, fixtureVars)
+	w := defaultXML(t, &buf, fixtureVars)
 	for _, s := range fixture() {
 		w.Add(s)
 	}
@@ -407,7 +407,7 @@ func FuzzReadJTL(f *testing.F) {
 
 func BenchmarkReadJTLCSV(b *testing.B) {
 	var buf bytes.Buffer
-	w := NewCSVWriter(&buf, nil)
+	w := defaultCSV(b, &buf, nil)
 	for range 10000 {
 		for _, s := range fixture() {
 			w.Add(s)
@@ -465,7 +465,7 @@ func TestReadJTLStreams(t *testing.T) {
 
 func BenchmarkReadJTLXML(b *testing.B) {
 	var buf bytes.Buffer
-	w := NewXMLWriter(&buf, nil)
+	w := defaultXML(b, &buf, nil)
 	for range 2000 {
 		for _, s := range fixture() {
 			w.Add(s)

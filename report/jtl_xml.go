@@ -31,22 +31,16 @@ const (
 // Like CSVWriter it writes only whole samples and flushes on Tick; Close
 // ends the document.
 type XMLWriter struct {
-	out    *jtlOut
-	cfg    SaveConfig
-	vars   []string // attribute names of the sample variables
-	layout string
-	host   string
+	out  *jtlOut
+	cfg  SaveConfig
+	vars []string // attribute names of the sample variables
+	host string
 }
 
-// NewXMLWriter returns an XMLWriter with JMeter 5.6's default fields (the
-// default save configuration) and writes the document's opening lines.
-func NewXMLWriter(w io.Writer, varNames []string) *XMLWriter {
-	xw, _ := NewXMLWriterConfig(w, DefaultSaveConfig(), varNames) // the default config is valid
-	return xw
-}
-
-// NewXMLWriterConfig returns an XMLWriter saving what cfg says.
-func NewXMLWriterConfig(w io.Writer, cfg SaveConfig, varNames []string) (*XMLWriter, error) {
+// NewXMLWriter returns an XMLWriter into w saving what cfg says
+// (DefaultSaveConfig: JMeter 5.6's default fields) and writes the
+// document's opening lines. OpenResultFile opens a results file instead.
+func NewXMLWriter(w io.Writer, cfg SaveConfig, varNames []string) (*XMLWriter, error) {
 	xw, err := newXMLWriter(w, cfg, varNames)
 	if err != nil {
 		return nil, err
@@ -55,6 +49,9 @@ func NewXMLWriterConfig(w io.Writer, cfg SaveConfig, varNames []string) (*XMLWri
 	return xw, nil
 }
 
+// newXMLWriter is NewXMLWriter without the opening lines, which a writer
+// joining a shared file (ResultFiles) or appending to an XML JTL must not
+// repeat.
 func newXMLWriter(w io.Writer, cfg SaveConfig, varNames []string) (*XMLWriter, error) {
 	xw := &XMLWriter{out: newJTLOut(w), cfg: cfg}
 	for _, v := range varNames {
@@ -81,11 +78,11 @@ func (xw *XMLWriter) start() {
 	xw.out.buf = append(xw.out.buf, xmlResultsOpen...)
 }
 
-// OpenXMLJTL opens path for an XML JTL. As JMeter does, an existing file's
+// openXML opens path for an XML JTL. As JMeter does, an existing file's
 // closing </testResults> is cut off and new samples are appended before a
 // new one; a file without it (new, empty or not a JTL) gets the opening
 // lines first.
-func OpenXMLJTL(path string, cfg SaveConfig, varNames []string) (*XMLWriter, error) {
+func openXML(path string, cfg SaveConfig, varNames []string) (*XMLWriter, error) {
 	trimmed, err := trimXMLEnd(path)
 	if err != nil {
 		return nil, err
@@ -459,7 +456,7 @@ func (xw *XMLWriter) flush() {
 }
 
 // Close ends the document, writes everything out and closes the file
-// OpenXMLJTL opened.
+// OpenResultFile opened.
 func (xw *XMLWriter) Close() error {
 	if xw.out.err == nil {
 		xw.out.buf = append(xw.out.buf, "\n"+xmlResultsEnd+"\n"...)

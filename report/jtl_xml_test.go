@@ -10,7 +10,7 @@ import (
 
 func TestXMLWriterGolden(t *testing.T) {
 	var buf bytes.Buffer
-	w := NewXMLWriter(&buf, []string{"user", "api_token"})
+	w := defaultXML(t, &buf, []string{"user", "api_token"})
 	for _, s := range fixture() {
 		w.Add(s)
 	}
@@ -55,7 +55,7 @@ func TestXMLWriterDetailGolden(t *testing.T) {
 				t.Fatal("the configuration saves no detail")
 			}
 			var buf bytes.Buffer
-			w, err := NewXMLWriterConfig(&buf, cfg, nil)
+			w, err := NewXMLWriter(&buf, cfg, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,10 +91,12 @@ func TestAppendXMLText(t *testing.T) {
 	}
 }
 
-func TestOpenXMLJTLAppends(t *testing.T) {
+func TestOpenResultFileAppendsXML(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out", "res.xml")
+	cfg := DefaultSaveConfig()
+	cfg.XML = true
 	for range 2 {
-		w, err := OpenXMLJTL(path, DefaultSaveConfig(), nil)
+		w, err := OpenResultFile(path, cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +147,7 @@ func TestOpenResultFileXML(t *testing.T) {
 func BenchmarkXMLWriter(b *testing.B) {
 	s := fixture()[2]
 	var buf bytes.Buffer
-	w := NewXMLWriter(&buf, nil)
+	w := defaultXML(b, &buf, nil)
 	b.ReportAllocs()
 	for range b.N {
 		w.Add(s)

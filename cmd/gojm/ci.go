@@ -150,16 +150,6 @@ func (l *live) sinks() []report.Sink {
 	return out
 }
 
-// close releases what was set up when the run does not start.
-func (l *live) close() {
-	if l.exporter != nil {
-		l.exporter.Close()
-	}
-	if l.display != nil {
-		l.display.Close()
-	}
-}
-
 // lost stops the run: a threshold can no longer pass. It runs on the
 // collector's goroutine.
 func (l *live) lost(t report.Threshold) {

@@ -8,4 +8,8 @@
 //
 // The command only parses flags, handles signals and wires packages
 // together; the work is done by jmx, engine and report.
+//
+// It may import any of gojm's packages, and pflag for the command line.
+// Nothing imports it, so code a library needs belongs in that library,
+// not here.
 package main

@@ -21,43 +21,69 @@ import (
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
+	"github.com/gojm/gojm/report/dashboard"
 )
+
+// planFlags say which plan to load and how to compile it: the file, its
+// properties (-p, -q, -G, -J) and what to do with elements gojm cannot
+// run. gojm run and gojm validate share them, so that validate judges the
+// plan exactly as run would compile it.
+type planFlags struct {
+	plan            string
+	props           []string
+	globalProps     []string
+	addProps        []string
+	propFile        string
+	skipUnsupported bool
+	noScripts       bool
+}
+
+func (f *planFlags) register(fs *pflag.FlagSet) {
+	fs.StringVarP(&f.plan, "testfile", "t", "", "the plan to run (JMeter's -t)")
+	fs.StringArrayVarP(&f.props, "jmeterproperty", "J", nil, "set a JMeter property: -J name=value or -Jname=value")
+	fs.StringArrayVarP(&f.globalProps, "globalproperty", "G", nil, "as -J (gojm runs on one machine)")
+	fs.StringArrayVarP(&f.addProps, "addprop", "q", nil, "read more properties from a file")
+	fs.StringVarP(&f.propFile, "propfile", "p", "", "read properties from this file (JMeter's jmeter.properties)")
+	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
+	fs.BoolVar(&f.noScripts, "no-scripts", false, "refuse every script element and script function (JSR223, BeanShell, BSF, __groovy…)")
+}
+
+// planArg takes the plan from the first argument when -t did not name it,
+// as both gojm run PLAN.jmx and gojm validate PLAN.jmx are written.
+func (f *planFlags) planArg(fs *pflag.FlagSet) {
+	if f.plan == "" && fs.NArg() > 0 {
+		f.plan = fs.Arg(0)
+	}
+}
+
+// properties gathers -p, -q, -G and -J in JMeter's order of precedence.
+func (f *planFlags) properties() (map[string]string, error) {
+	return gatherProperties(f.propFile, f.addProps, append(append([]string{}, f.globalProps...), f.props...))
+}
 
 // runFlags are gojm run's flags, JMeter's non-GUI ones among them.
 type runFlags struct {
-	plan            string
-	jtl             string
-	out             string
-	props           []string
-	globalProps     []string
-	sysProps        []string
-	addProps        []string
-	propFile        string
-	dashboard       bool
-	force           bool
-	logFile         string
-	skipUnsupported bool
-	noScripts       bool
-	quiet           bool
-	watch           []string      // server processes to watch (watch.go)
-	grace           time.Duration // how long running samples may take after a stop
-	ci              ciFlags       // thresholds, JUnit, Prometheus (ci.go)
+	planFlags
+	jtl       string
+	out       string
+	sysProps  []string
+	dashboard bool
+	force     bool
+	logFile   string
+	quiet     bool
+	watch     []string      // server processes to watch (watch.go)
+	grace     time.Duration // how long running samples may take after a stop
+	ci        ciFlags       // thresholds, JUnit, Prometheus (ci.go)
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet) {
-	fs.StringVarP(&f.plan, "testfile", "t", "", "the plan to run (JMeter's -t)")
+	f.planFlags.register(fs)
 	fs.StringVarP(&f.jtl, "logfile", "l", "", "results file (JTL); appended to when it exists, as JMeter does")
 	fs.StringVarP(&f.out, "output", "o", "", "output folder for charts, summary and dashboard")
-	fs.StringArrayVarP(&f.props, "jmeterproperty", "J", nil, "set a JMeter property: -J name=value or -Jname=value")
-	fs.StringArrayVarP(&f.globalProps, "globalproperty", "G", nil, "as -J (gojm runs on one machine)")
 	fs.StringArrayVarP(&f.sysProps, "systemproperty", "D", nil, "accepted for JMeter's command line; ignored")
-	fs.StringArrayVarP(&f.addProps, "addprop", "q", nil, "read more properties from a file")
-	fs.StringVarP(&f.propFile, "propfile", "p", "", "read properties from this file (JMeter's jmeter.properties)")
 	fs.BoolVarP(&f.dashboard, "reportatendofloadtests", "e", false, "write the HTML dashboard into the output folder")
 	fs.BoolVarP(&f.force, "forceDeleteResultFile", "f", false, "delete an existing results file and output folder first")
 	fs.StringVarP(&f.logFile, "jmeterlogfile", "j", "", "write warnings to this file instead of stderr")
-	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
-	fs.BoolVar(&f.noScripts, "no-scripts", false, "refuse every script element and script function (JSR223, BeanShell, BSF, __groovy…)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the end report")
 	fs.DurationVar(&f.grace, "stop-grace", 10*time.Second, "after Ctrl-C, how long running samples may take before they are aborted")
 	fs.StringArrayVar(&f.watch, "watch", nil, "watch a server process (PID or command name, children included): CPU and memory beside the results; repeatable")
@@ -68,14 +94,9 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringP("jmeterlogconf", "i", "", "accepted for JMeter's command line; ignored")
 }
 
-// properties gathers -p, -q, -G and -J in JMeter's order of precedence.
-func (f *runFlags) properties() (map[string]string, error) {
-	return gatherProperties(f.propFile, f.addProps, append(append([]string{}, f.globalProps...), f.props...))
-}
-
 // loadPlan loads and compiles a plan. A file that is not a plan exits 1; a
 // plan that cannot run (refused elements, bad fields) exits 3.
-func loadPlan(f *runFlags, log *slog.Logger) (*engine.Plan, error) {
+func loadPlan(f *planFlags, log *slog.Logger) (*engine.Plan, error) {
 	if f.plan == "" {
 		return nil, &exitErr{exitUsage, errors.New("no plan given (gojm run PLAN.jmx, or -t PLAN.jmx)")}
 	}
@@ -110,38 +131,124 @@ func indent(err error) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// runCmd is gojm run, and JMeter's command line when jmeterStyle. Each step
+// is its own function: parse the flags, load and compile the plan, open the
+// outputs, run, write the end report.
 func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
-	fs := pflag.NewFlagSet("gojm run", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var f runFlags
-	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return &exitErr{exitUsage, err}
+	f, help, err := parseRunFlags(args, stderr)
+	if help || err != nil {
+		return err
 	}
-	if f.plan == "" && fs.NArg() > 0 {
-		f.plan = fs.Arg(0)
-	}
-	logOut := stderr
-	if f.logFile != "" {
-		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return fmt.Errorf("log file: %w", err)
-		}
-		defer lf.Close()
-		logOut = lf
-	}
-	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	p, err := loadPlan(&f, log)
+	log, closeLog, err := runLog(f.logFile, stderr)
 	if err != nil {
 		return err
 	}
+	defer closeLog()
+	p, err := loadPlan(&f.planFlags, log)
+	if err != nil {
+		return err
+	}
+	o, err := openRunOutputs(f, p, jmeterStyle, stdout, stderr, log)
+	if err != nil {
+		return err
+	}
+	r, runErr := o.runPlan(f.grace, stderr)
+	if err := o.endReport(stdout, r); err != nil {
+		return err
+	}
+	return o.live.result(runErr)
+}
 
-	// Where results go: JMeter's command line writes only what it names;
-	// gojm run writes everything into a fresh folder unless told otherwise.
-	outDir := f.out
+// parseRunFlags parses gojm run's command line. help reports that -h or
+// --help asked for the flags, which pflag has printed then: the command
+// does nothing more and succeeds.
+func parseRunFlags(args []string, stderr io.Writer) (f *runFlags, help bool, err error) {
+	fs := pflag.NewFlagSet("gojm run", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	f = &runFlags{}
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil, true, nil
+		}
+		return nil, false, &exitErr{exitUsage, err}
+	}
+	f.planArg(fs)
+	return f, false, nil
+}
+
+// runLog is the logger of a run's warnings, which go to the -j file
+// (appended to) or to stderr. The plan's compilation already warns, so it
+// exists before the plan is loaded; closeLog closes the file once the end
+// report is written.
+func runLog(file string, stderr io.Writer) (log *slog.Logger, closeLog func(), err error) {
+	out, closeLog := stderr, func() {}
+	if file != "" {
+		lf, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, nil, fmt.Errorf("log file: %w", err)
+		}
+		out, closeLog = lf, func() { lf.Close() }
+	}
+	return slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn})), closeLog, nil
+}
+
+// runOutputs is everything a run feeds besides the plan's own elements:
+// the results file, the statistics, the live block and thresholds, the
+// summariser, the charts and dashboard, the plan's listeners and the
+// watched server. Opening them, running and writing the end report are
+// separate steps, and they share these.
+type runOutputs struct {
+	p          *engine.Plan
+	outDir     string // "" when only the files the command line names are written
+	files      *report.ResultFiles
+	sinks      report.Sinks
+	listeners  []report.Sink // a slot per plan listener, as engine.RunOptions wants them
+	graphs     []graph
+	stats      *report.Stats
+	summaryOut io.Writer
+	charts     *chart.Charts     // nil without an output folder
+	dashErrors *dashboard.Errors // nil without -e
+	live       *live
+	server     *serverWatch               // nil without --watch
+	started    atomic.Pointer[engine.Run] // the run, once it has started
+}
+
+// openRunOutputs decides where results go and opens every output before the
+// run starts, so that a file that cannot be written stops gojm before any
+// request is sent. On an error it closes what it opened.
+func openRunOutputs(f *runFlags, p *engine.Plan, jmeterStyle bool, stdout, stderr io.Writer, log *slog.Logger) (*runOutputs, error) {
+	outDir, jtlPath, err := resultPaths(f, jmeterStyle)
+	if err != nil {
+		return nil, err
+	}
+	o := &runOutputs{p: p, outDir: outDir, files: &report.ResultFiles{}}
+	// The results file's columns follow the jmeter.save.saveservice.*
+	// properties, as JMeter's -l file does.
+	saveCfg, err := report.SaveConfigFromProperties(p.Props.Snapshot())
+	if err != nil {
+		return nil, &exitErr{exitUsage, err}
+	}
+	if err := o.openSinks(f, jtlPath, saveCfg, stdout, stderr, log); err != nil {
+		o.sinks.Close()
+		return nil, err
+	}
+	if err := o.openListeners(saveCfg, log); err != nil {
+		o.sinks.Close()
+		return nil, err
+	}
+	if o.server, err = startWatch(f.watch, outDir, stderr); err != nil {
+		o.sinks.Close()
+		return nil, err
+	}
+	return o, nil
+}
+
+// resultPaths decides where results go: JMeter's command line writes only
+// what it names; gojm run writes everything into a fresh folder unless told
+// otherwise. It applies -f and creates the output folder.
+func resultPaths(f *runFlags, jmeterStyle bool) (outDir, jtlPath string, err error) {
+	outDir = f.out
 	if outDir == "" && !jmeterStyle {
 		outDir = freshDir(f.plan)
 	}
@@ -155,126 +262,141 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	}
 	if outDir != "" {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
-			return fmt.Errorf("cannot create the output folder %s (%w); choose another with -o", outDir, err)
+			return "", "", fmt.Errorf("cannot create the output folder %s (%w); choose another with -o", outDir, err)
 		}
 	}
-	jtlPath := f.jtl
+	jtlPath = f.jtl
 	if jtlPath == "" && outDir != "" {
 		jtlPath = filepath.Join(outDir, "results.jtl")
 	}
+	return outDir, jtlPath, nil
+}
 
-	var sinks report.Sinks
-	var runRef atomic.Pointer[engine.Run]
-	threads := func() (int, int, int) {
-		if r := runRef.Load(); r != nil {
-			return r.Threads()
-		}
-		return 0, 0, 0
-	}
-	// The results file's columns follow the jmeter.save.saveservice.*
-	// properties, as JMeter's -l file does.
-	saveCfg, err := report.SaveConfigFromProperties(p.Props.Snapshot())
-	if err != nil {
-		return &exitErr{exitUsage, err}
-	}
+// openSinks opens the sinks every sample of the run goes through, in the
+// order they need each other: the results file, the statistics (which the
+// live sinks and the end report read), the live block and thresholds, the
+// summariser, the charts and the dashboard's error tables.
+func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveConfig, stdout, stderr io.Writer, log *slog.Logger) error {
 	// -l and the plan's listeners share a file they both name.
-	files := &report.ResultFiles{}
 	if jtlPath != "" {
 		if st, err := os.Stat(jtlPath); err == nil && st.Size() > 0 {
 			fmt.Fprintf(stderr, "gojm: %s exists: appending this run's results to it, as JMeter does (-f deletes it first)\n", jtlPath)
 		}
-		w, err := files.Open(jtlPath, saveCfg, p.SampleVars)
+		w, err := o.files.Open(jtlPath, saveCfg, o.p.SampleVars)
 		if err != nil {
 			return fmt.Errorf("cannot write the results file %s (%w); choose another with -l", jtlPath, err)
 		}
-		sinks = append(sinks, w)
+		o.sinks = append(o.sinks, w)
 	}
 	// Statistics count sub-results as their own samples when the results
 	// file holds them, as JMeter's dashboard (which reads the file) does.
 	// APDEX thresholds and percentiles follow the report generator's
 	// properties, as in JMeter's dashboard (outputs.go).
-	stats := report.NewStats(runStatsOptions(p.Props.Snapshot(), saveCfg.SubResults, log))
-	sinks = append(sinks, stats)
+	o.stats = report.NewStats(runStatsOptions(o.p.Props.Snapshot(), saveCfg.SubResults, log))
+	o.sinks = append(o.sinks, o.stats)
 	summaryOut := stdout
 	if f.quiet {
 		summaryOut = io.Discard
 	}
 	// Thresholds, the progress block on a terminal, Prometheus (ci.go).
-	lv, err := startLive(&f.ci, stdout, stderr, f.quiet, p, stats, &runRef)
+	lv, err := startLive(&f.ci, stdout, stderr, f.quiet, o.p, o.stats, &o.started)
 	if err != nil {
-		sinks.Close()
 		return err
 	}
-	summaryOut = lv.out(summaryOut)
-	sinks = append(sinks, lv.sinks()...)
-	interval := summariserInterval(p)
+	o.live = lv
+	o.summaryOut = lv.out(summaryOut)
+	o.sinks = append(o.sinks, lv.sinks()...)
+	interval := summariserInterval(o.p)
 	if lv.display != nil {
 		// On a terminal the live block replaces the periodic "summary +"
 		// lines; the final "summary =" line still closes the run.
 		interval = math.MaxInt64
 	}
-	summariser := report.NewSummariser(summaryOut, interval, threads)
+	summariser := report.NewSummariser(o.summaryOut, interval, o.threads)
 	summariser.Start(time.Now())
-	sinks = append(sinks, summariser)
-	var charts *chart.Charts
-	if outDir != "" {
-		charts = chart.New(p.Name)
-		sinks = append(sinks, charts)
+	o.sinks = append(o.sinks, summariser)
+	if o.outDir != "" {
+		o.charts = chart.New(o.p.Name)
+		o.sinks = append(o.sinks, o.charts)
 	}
 	// With -e, the HTML dashboard's error tables (outputs.go).
-	dashErrors := dashboardErrors(f.dashboard && outDir != "", saveCfg.SubResults)
-	if dashErrors != nil {
-		sinks = append(sinks, dashErrors)
+	o.dashErrors = dashboardErrors(f.dashboard && o.outDir != "", saveCfg.SubResults)
+	if o.dashErrors != nil {
+		o.sinks = append(o.sinks, o.dashErrors)
 	}
-	listeners, graphs, err := planListeners(p, files, outDir, saveCfg)
-	if err != nil {
-		sinks.Close()
-		return err
-	}
-	if err := backendListeners(p, listeners, threads, log); err != nil { // ci.go
-		sinks.Close()
-		return err
-	}
+	return nil
+}
 
-	server, err := startWatch(f.watch, outDir, stderr)
+// openListeners opens the plan's own listeners into their slots: results
+// files and Graph Results charts (planListeners), then Backend Listeners
+// (ci.go). planListeners and backendListeners close them on an error.
+func (o *runOutputs) openListeners(saveCfg report.SaveConfig, log *slog.Logger) error {
+	listeners, graphs, err := planListeners(o.p, o.files, o.outDir, saveCfg)
 	if err != nil {
-		sinks.Close()
 		return err
 	}
-	fmt.Fprintf(summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
-	r := engine.Start(context.Background(), p, sinks, engine.RunOptions{Listeners: listeners, Detail: files.SavesDetail()})
-	runRef.Store(r)
-	lv.attach(r)
-	stopOnSignal(r, stderr, f.grace)
-	runErr := r.Wait()
-	fmt.Fprintf(summaryOut, "Tidying up ...    @ %s\n... end of run\n", time.Now().Format(time.UnixDate))
+	if err := backendListeners(o.p, listeners, o.threads, log); err != nil {
+		return err
+	}
+	o.listeners, o.graphs = listeners, graphs
+	return nil
+}
 
-	// The end report: ab's layout, to stdout and summary.txt.
+// threads is the run's active, started and finished threads for the
+// summariser and the Backend Listeners, which ask before the run has
+// started too.
+func (o *runOutputs) threads() (int, int, int) {
+	if r := o.started.Load(); r != nil {
+		return r.Threads()
+	}
+	return 0, 0, 0
+}
+
+// runPlan runs the plan into the outputs until it ends or is stopped (a
+// threshold's guard, Ctrl-C or SIGTERM), between the lines JMeter's
+// non-GUI mode prints around a run.
+func (o *runOutputs) runPlan(grace time.Duration, stderr io.Writer) (*engine.Run, error) {
+	fmt.Fprintf(o.summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
+	r := engine.Start(context.Background(), o.p, o.sinks, engine.RunOptions{Listeners: o.listeners, Detail: o.files.SavesDetail()})
+	o.started.Store(r)
+	o.live.attach(r)
+	stopOnSignal(r, stderr, grace)
+	err := r.Wait()
+	fmt.Fprintf(o.summaryOut, "Tidying up ...    @ %s\n... end of run\n", time.Now().Format(time.UnixDate))
+	return r, err
+}
+
+// endReport writes the end report once the run is over: ab's layout, the
+// open-model groups' dropped iterations, the watched server and the
+// thresholds, to stdout and, with an output folder, to summary.txt beside
+// statistics.json, the charts and the dashboard.
+func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	var summary strings.Builder
-	if err := report.WriteABReport(&summary, stats, report.ABInfo{}); err != nil {
+	if err := report.WriteABReport(&summary, o.stats, report.ABInfo{}); err != nil {
 		return err
 	}
 	writeArrivals(&summary, r) // open-model groups: dropped iterations (arrivals.go)
-	if server != nil {         // the watched server's block and chart (watch.go)
-		if err := server.finish(&summary, stats, charts); err != nil {
+	if o.server != nil {       // the watched server's block and chart (watch.go)
+		if err := o.server.finish(&summary, o.stats, o.charts); err != nil {
 			return err
 		}
 	}
-	if err := lv.report(&summary); err != nil { // thresholds, JUnit (ci.go)
+	if err := o.live.report(&summary); err != nil { // thresholds, JUnit (ci.go)
 		return err
 	}
 	fmt.Fprint(stdout, "\n"+summary.String())
-	if outDir != "" {
-		if err := writeOutputs(outDir, summary.String(), stats, charts, graphs); err != nil {
-			return err
-		}
-		// With -e, the HTML dashboard from the same live sinks (outputs.go).
-		if err := writeRunDashboard(outDir, p, summary.String(), stats, dashErrors); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "\nResults in %s\n", outDir)
+	if o.outDir == "" {
+		return nil
 	}
-	return lv.result(runErr)
+	if err := writeOutputs(o.outDir, summary.String(), o.stats, o.charts, o.graphs); err != nil {
+		return err
+	}
+	// With -e, the HTML dashboard from the same live sinks (outputs.go).
+	if err := writeRunDashboard(o.outDir, o.p, summary.String(), o.stats, o.dashErrors); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nResults in %s\n", o.outDir)
+	return nil
 }
 
 // summariserInterval is JMeter's summariser.interval property (seconds).

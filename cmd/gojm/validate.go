@@ -18,19 +18,28 @@ import (
 func validateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("gojm validate", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var f runFlags
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: gojm validate PLAN.jmx [flags]\n\n")
+		fs.PrintDefaults()
+	}
+	// Only what decides how the plan compiles: validate sends nothing and
+	// writes nothing, so run's output, logging and CI flags mean nothing here.
+	var f planFlags
 	f.register(fs)
+	fs.Lookup("testfile").Usage = "the plan to check (JMeter's -t)"
+	fs.Lookup("skip-unsupported").Usage = "exit 0 when gojm run --skip-unsupported would run the plan without its refused elements"
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
 		}
 		return &exitErr{exitUsage, err}
 	}
-	if f.plan == "" && fs.NArg() > 0 {
-		f.plan = fs.Arg(0)
-	}
-	strict := f.skipUnsupported
-	f.skipUnsupported = true // list refused elements rather than stop at them
+	f.planArg(fs)
+	// --skip-unsupported only decides the exit code: the plan is always
+	// compiled skipping, so that every refused element is listed rather
+	// than the first one stopping the check.
+	skip := f.skipUnsupported
+	f.skipUnsupported = true
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	p, err := loadPlan(&f, log)
 	if err != nil {
@@ -48,7 +57,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 			refused++
 		}
 	}
-	if refused > 0 && !strict {
+	if refused > 0 && !skip {
 		return &exitErr{exitUnsupported, fmt.Errorf("%s: %d element(s) cannot run; disable them, or run with --skip-unsupported", f.plan, refused)}
 	}
 	fmt.Fprintf(stdout, "%s: the plan can run\n", f.plan)

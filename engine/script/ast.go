@@ -128,7 +128,6 @@ type (
 		at    Pos
 		x     expr
 		index expr
-		safe  bool
 	}
 	newExpr struct {
 		at      Pos
@@ -243,12 +242,10 @@ type (
 		x  expr
 	}
 	breakStmt struct {
-		at    Pos
-		label string
+		at Pos
 	}
 	continueStmt struct {
-		at    Pos
-		label string
+		at Pos
 	}
 	throwStmt struct {
 		at Pos

@@ -255,16 +255,15 @@ func reMatches(s, pat string) (bool, error) {
 		return false, err
 	}
 	m, err := re.FindStringMatch(s)
-	for err == nil && m != nil {
-		if m.RuneIndex == 0 && m.RuneLength == utf8.RuneCountInString(s) {
-			return true, nil
-		}
-		// try an anchored match
-		break
-	}
 	if err != nil {
 		return false, jerr("java.lang.IllegalStateException", "%v", err)
 	}
+	if m != nil && m.RuneIndex == 0 && m.RuneLength == utf8.RuneCountInString(s) {
+		return true, nil
+	}
+	// A match of the whole string may exist all the same: the leftmost
+	// match can take a shorter alternative (a|ab finds "a" in "ab").
+	// Java's matches anchors the pattern at both ends.
 	anch, err := javaRegex(`\A(?:` + pat + `)\z`)
 	if err != nil {
 		return false, err

@@ -132,12 +132,6 @@ type lexer struct {
 	forbid map[int]string
 }
 
-// lex splits a script into tokens.
-func lex(src string, d Dialect) ([]token, error) {
-	toks, _, err := lexHoles(src, d)
-	return toks, err
-}
-
 // lexHoles splits a script into tokens and tells, for each hole, what
 // its text must not contain.
 func lexHoles(src string, d Dialect) ([]token, map[int]string, error) {

@@ -222,16 +222,15 @@ func (p *parser) statement(top bool) stmt {
 			return r
 		case "break", "continue":
 			p.i++
-			label := ""
+			// Labels are refused: the translation writes no labelled statements.
 			if nt := p.peek(); nt.kind == tIdent && !nt.nl {
-				label = nt.text
 				p.i++
 				p.refuse(t.pos, "%s with a label", t.text)
 			}
 			if t.text == "break" {
-				return &breakStmt{at: t.pos, label: label}
+				return &breakStmt{at: t.pos}
 			}
-			return &continueStmt{at: t.pos, label: label}
+			return &continueStmt{at: t.pos}
 		case "throw":
 			p.i++
 			return &throwStmt{at: t.pos, x: p.expr()}

@@ -2,6 +2,7 @@ package script
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -1038,13 +1039,17 @@ func (t *translator) lit(e *litExpr) (string, string) {
 		u := utf16.Encode([]rune(e.val))
 		return t.konst(fmt.Sprintf("$.ch(%d)", u[0])), "Character"
 	case litInt:
-		v, err := parseIntLit(e.val)
+		v, fitsLong, err := parseIntLit(e.val)
 		if err != nil {
 			t.fail(e.at, "bad number %s", e.val)
 		}
-		if v > 2147483647 || v < -2147483648 {
-			if t.d == BeanShell || v > 9223372036854775807 || v < -9223372036854775808 {
+		if !fitsLong || v > math.MaxInt32 || v < math.MinInt32 {
+			switch {
+			case t.d == BeanShell:
 				t.refuse(e.at, "the integer %s (too large for an int)", e.val)
+			case !fitsLong:
+				// Groovy makes a BigInteger of it, which gojm does not have.
+				t.refuse(e.at, "the integer %s (too large for a long)", e.val)
 			}
 			// Groovy makes a long of an int literal too large for int
 			return strconv.FormatInt(v, 10) + "n", "Long"
@@ -1054,7 +1059,7 @@ func (t *translator) lit(e *litExpr) (string, string) {
 		}
 		return strconv.FormatInt(v, 10), "Integer"
 	case litLong:
-		v, err := parseIntLit(e.val)
+		v, _, err := parseIntLit(e.val)
 		if err != nil {
 			t.fail(e.at, "bad number %s", e.val)
 		}
@@ -1073,7 +1078,13 @@ func (t *translator) lit(e *litExpr) (string, string) {
 	return "null", ""
 }
 
-func parseIntLit(s string) (int64, error) {
+// parseIntLit parses an integer literal (decimal, 0x, 0b or 0 octal, after
+// the minus the parser folds in) into the 64 bits of a long, as Java reads
+// a long literal: hex, octal and binary ones may use all 64, so
+// 0xFFFFFFFFFFFFFFFFL is -1. fitsLong reports whether the literal's value,
+// read as a number, is in a long's range: an unsuffixed literal beyond it
+// is a BigInteger in Groovy, not the long its bits make.
+func parseIntLit(s string) (v int64, fitsLong bool, err error) {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	base := 10
@@ -1087,12 +1098,12 @@ func parseIntLit(s string) (int64, error) {
 	}
 	u, err := strconv.ParseUint(s, base, 64)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if neg {
-		return -int64(u), nil
+		return -int64(u), u <= -math.MinInt64, nil
 	}
-	return int64(u), nil
+	return int64(u), u <= math.MaxInt64, nil
 }
 
 // ident resolves a name used as a value.

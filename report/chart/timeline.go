@@ -67,11 +67,13 @@ type count int64
 
 func (a count) plus(b count) count { return a + b }
 
-// halve merges neighbouring buckets pairwise into the first half of s and
-// clears the second half.
-func halve[T interface{ plus(T) T }](s []T) {
+// halve merges neighbouring buckets pairwise with plus into the first half
+// of s and clears the second half. plus is passed as a method expression
+// (timeBucket.plus…) rather than required by a constraint, so every merge
+// a bucket type takes part in is named where the buckets are compacted.
+func halve[T any](s []T, plus func(a, b T) T) {
 	for i := range len(s) / 2 {
-		s[i] = s[2*i].plus(s[2*i+1])
+		s[i] = plus(s[2*i], s[2*i+1])
 	}
 	clear(s[len(s)/2:])
 }
@@ -252,15 +254,15 @@ func (t *Timeline) timeIndex(at time.Time) int {
 
 // compactTime merges time buckets pairwise and doubles their width.
 func (t *Timeline) compactTime() {
-	halve(t.buckets)
+	halve(t.buckets, timeBucket.plus)
 	for _, l := range t.labels.all() {
-		halve(l.time)
+		halve(l.time, labelBucket.plus)
 	}
 	for _, c := range t.codes.all() {
-		halve(c.time)
+		halve(c.time, count.plus)
 	}
 	for _, g := range t.groups.all() {
-		halve(g.time)
+		halve(g.time, sumBucket.plus)
 	}
 	t.width *= 2
 	t.used = (t.used + 1) / 2
@@ -270,9 +272,9 @@ func (t *Timeline) compactTime() {
 func (t *Timeline) threadIndex(n int) int {
 	n = max(n, 0)
 	for n/t.threadWidth >= threadBuckets {
-		halve(t.threadsAll)
+		halve(t.threadsAll, sumBucket.plus)
 		for _, l := range t.labels.all() {
-			halve(l.threads)
+			halve(l.threads, sumBucket.plus)
 		}
 		t.threadWidth *= 2
 	}

@@ -129,6 +129,21 @@ func TestTimelineCompaction(t *testing.T) {
 			if perLabel != int64(n) {
 				t.Errorf("label buckets hold %d samples, want %d", perLabel, n)
 			}
+			// Response codes count hits; thread groups, top-level samples.
+			var perCode, perGroup int64
+			for _, c := range tl.codes.all() {
+				for _, k := range c.time {
+					perCode += int64(k)
+				}
+			}
+			for _, g := range tl.groups.all() {
+				for _, b := range g.time {
+					perGroup += b.n
+				}
+			}
+			if perCode != hits || perGroup != int64(n) {
+				t.Errorf("code buckets hold %d hits, group buckets %d samples; want %d, %d", perCode, perGroup, hits, n)
+			}
 			if tl.used > len(tl.buckets) {
 				t.Errorf("%d buckets used of %d", tl.used, len(tl.buckets))
 			}

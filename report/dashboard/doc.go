@@ -8,4 +8,7 @@
 // Errors is the sink that gathers the error tables; the statistics come
 // from a report.Stats and the charts from report/chart, so a live run and
 // `gojm report` on its JTL produce the same page.
+//
+// It imports report, report/chart and the standard library (html/template)
+// only, nothing of the engine, for the same reason.
 package dashboard

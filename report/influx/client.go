@@ -153,12 +153,12 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// LastError returns the error of the latest send, if any, and how many
-// sends were made.
-func (c *Client) LastError() (error, int) {
+// Sends returns how many sends were made and the error of the latest
+// one, if any.
+func (c *Client) Sends() (n int, lastErr error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.lastErr, c.sent
+	return c.sent, c.lastErr
 }
 
 func (c *Client) annotation(t time.Time, what string) {

@@ -112,7 +112,7 @@ func TestClientLines(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err, n := c.LastError(); err != nil || n != 3 {
+	if n, err := c.Sends(); err != nil || n != 3 {
 		t.Fatalf("sends: %d, last error %v; want 3 without error", n, err)
 	}
 	got := rec.all()
@@ -282,7 +282,7 @@ func TestSendFailureIsLoggedNotFatal(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if err, n := c.LastError(); err == nil || n != 2 || !strings.Contains(err.Error(), "400") {
+	if n, err := c.Sends(); err == nil || n != 2 || !strings.Contains(err.Error(), "400") {
 		t.Errorf("last error %v after %d sends, want a 400", err, n)
 	}
 }

@@ -31,7 +31,7 @@ func TestRealInfluxDB(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err, n := c.LastError(); err != nil {
+	if n, err := c.Sends(); err != nil {
 		t.Fatalf("send %d: %v", n, err)
 	}
 

@@ -30,8 +30,6 @@ func (w *window) add(x float64) {
 
 func (w *window) clear() { w.v, w.next = w.v[:0], 0 }
 
-func (w *window) n() int { return len(w.v) }
-
 // mean, min and max are NaN without values, as in Commons Math.
 func (w *window) mean() float64 {
 	if len(w.v) == 0 {

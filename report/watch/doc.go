@@ -15,4 +15,8 @@
 // reports and comparisons, and the chart in chart.go draws it beside the
 // run's throughput and mean response time. Sampling needs Linux's /proc;
 // elsewhere Start returns ErrNoProc and the run goes on without it.
+//
+// It imports the standard library and gonum/plot only, none of gojm's
+// packages: it knows processes, not samples, and the caller hands it the
+// run's series to draw beside the server's.
 package watch

@@ -4,7 +4,6 @@ package watch
 
 import (
 	"encoding/binary"
-	"errors"
 	"syscall"
 	"unsafe"
 )
@@ -112,9 +111,4 @@ func (d procDir) eachEntry(path, buf []byte, fn func(name []byte)) error {
 		}
 	}
 	return syscall.Close(fd)
-}
-
-// isNotExist reports whether err says the file is not there (the process exited).
-func isNotExist(err error) bool {
-	return errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ESRCH)
 }

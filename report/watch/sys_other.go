@@ -10,4 +10,3 @@ func openProcDir(string) (procDir, error)                         { return procD
 func (procDir) close() error                                      { return nil }
 func (procDir) readFile(path, buf []byte) (int, error)            { return 0, ErrNoProc }
 func (procDir) eachEntry(path, buf []byte, fn func([]byte)) error { return ErrNoProc }
-func isNotExist(error) bool                                       { return false }
