@@ -249,6 +249,7 @@ func newResty(hc *http.Client) *resty.Client {
 			target := req.URL.String()
 			for _, v := range via[1:] {
 				if v.URL.String() == target {
+					//lint:ignore ST1005 HttpClient's CircularRedirectException message word for word, which the engine reports as JMeter does
 					return fmt.Errorf("Circular redirect to '%s'", target)
 				}
 			}

@@ -92,7 +92,6 @@ type h1conn struct {
 	// stop unregisters that.
 	ctx  context.Context
 	stop func() bool
-	body h1body // the body of the response in flight (direct path)
 	// quiet: the connection is new, was checked, or was idle only briefly
 	// (see send); sentWithRead: the request goes out with the response's
 	// first read
