@@ -179,6 +179,7 @@ func New(opt Options) *Client {
 		idleTimeout: 60 * time.Second, // JMeter's httpclient4.time_to_live
 		staleAfter:  staleAfter,
 		quietFor:    quietFor,
+		closeCheck:  closeCheck,
 	}
 	if opt.Cookies {
 		jar, _ := cookiejar.New(nil) // New never fails without options
