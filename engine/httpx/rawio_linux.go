@@ -60,7 +60,7 @@ func newRawIO(c net.Conn) io.ReadWriter {
 	if err != nil {
 		return nil
 	}
-	r := &rawIO{rc: rc, local: tc.LocalAddr(), remote: tc.RemoteAddr(), arr: arrived}
+	r := &rawIO{rc: rc, local: tc.LocalAddr(), remote: tc.RemoteAddr(), arr: arrived()}
 	r.readFn, r.writeFn, r.sendFn = r.readOnce, r.writeAll, r.sendThenRead
 	if rc.Control(r.arr.watch) != nil {
 		return nil
