@@ -1,17 +1,57 @@
-//go:build !race
-
 package httpx
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
+
+// Virtual users at once, each with two lanes, get their own responses
+// over raw connections: requests go out with the reads of their
+// responses, and reads that find nothing spin while other users'
+// responses arrive. In a race-detector build this is the spin's shared
+// state, the lanes' shared pool and the connections' handover from lane to
+// lane under the detector's eye.
+func TestRawConnectionsOfUsersAtOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, r.URL.Path)
+	}))
+	defer srv.Close()
+	const users, requests = 4, 200
+	keep := func(string) bool { return true }
+	var wg sync.WaitGroup
+	for u := range users {
+		c := New(Options{})
+		defer c.CloseIdle()
+		for _, l := range []*Lane{c.Main(), c.NewLane()} {
+			wg.Go(func() {
+				var res Result
+				for i := range requests {
+					path := fmt.Sprintf("/user%d/lane%p/%d", u, l, i)
+					l.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + path, KeepAlive: true, KeepBody: keep}, &res)
+					if res.Err != nil || res.Status != 200 || string(res.Body) != path {
+						t.Errorf("%s: %d %q %v", path, res.Status, res.Body, res.Err)
+						return
+					}
+					if cc, ok := l.idle.nc.(*countingConn); !ok || cc.sender == nil {
+						t.Errorf("%s went out on a connection that is not raw", path)
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+}
 
 // rawIO gives what net.TCPConn's Read and Write give, data and errors
 // alike (the engine names failures from the errors), and so it does
