@@ -179,6 +179,7 @@ func New(opt Options) *Client {
 		idleTimeout: 60 * time.Second, // JMeter's httpclient4.time_to_live
 		staleAfter:  staleAfter,
 		quietFor:    quietFor,
+		closeCheck:  closeCheck,
 	}
 	if opt.Cookies {
 		jar, _ := cookiejar.New(nil) // New never fails without options
@@ -249,6 +250,7 @@ func newResty(hc *http.Client) *resty.Client {
 			target := req.URL.String()
 			for _, v := range via[1:] {
 				if v.URL.String() == target {
+					//lint:ignore ST1005 HttpClient's CircularRedirectException message word for word, which the engine reports as JMeter does
 					return fmt.Errorf("Circular redirect to '%s'", target)
 				}
 			}

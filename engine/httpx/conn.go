@@ -27,6 +27,10 @@ type countingConn struct {
 	// sender is rw when it can write a request with the read of its
 	// response (rawIO), else nil.
 	sender sender
+	// closeCheck is the longest a read through sender waits before it
+	// looks whether the server has closed its end (readChecked): the
+	// transport's, set when it makes the connection.
+	closeCheck time.Duration
 }
 
 // sender writes a request with the next read, the first of its response,
@@ -38,7 +42,7 @@ type sender interface {
 
 // newCountingConn counts the bytes of c.
 func newCountingConn(c net.Conn) *countingConn {
-	cc := &countingConn{Conn: c, rw: c}
+	cc := &countingConn{Conn: c, rw: c, closeCheck: closeCheck}
 	if raw := newRawIO(c); raw != nil {
 		cc.rw = raw
 		cc.sender, _ = raw.(sender)
@@ -94,14 +98,14 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// closeCheck is the longest a read on a raw connection waits before it
-// looks whether the server has closed its end (a variable for tests).
-// Each look costs a wake-up and a system call; at 1 s, against an endpoint
-// that answers in 1 s, 10,000 users took a quarter more CPU.
-var closeCheck = 10 * time.Second
+// closeCheck is how long a read on a raw connection waits, by default,
+// before it looks whether the server has closed its end. Each look costs
+// a wake-up and a system call; at 1 s, against an endpoint that answers
+// in 1 s, 10,000 users took a quarter more CPU.
+const closeCheck = 10 * time.Second
 
 // readChecked reads from a raw connection within the timeout t (0 for
-// none), in waits of at most closeCheck. A request sent with the read
+// none), in waits of at most cc.closeCheck. A request sent with the read
 // (h1conn.send) does not see a close that came before it; a server that
 // closed in full answers it with a reset, which ends the wait, but one
 // that only stopped sending (a half close) would leave the read waiting
@@ -110,7 +114,7 @@ var closeCheck = 10 * time.Second
 // would have ended it. Other reads on the connection wait the same way,
 // to share its deadline (moving a deadline is a timer update).
 func (cc *countingConn) readChecked(p []byte, t time.Duration) (int, error) {
-	wait := closeCheck
+	wait := cc.closeCheck
 	if t > 0 && t < wait {
 		wait = t
 	}

@@ -4,8 +4,7 @@
 // connection). It sends exactly the headers it is given (no User-Agent or
 // Accept-Encoding of its own), follows redirects only when asked, answers
 // Basic and Digest challenges, resolves names through a plan's DNS table and
-// decodes gzip and deflate bodies it keeps. It is the only package that knows
-// the HTTP library in use.
+// decodes gzip and deflate bodies it keeps.
 //
 // A Lane serves one request at a time, as a JMeter thread does; a Client's
 // main lane serves the virtual user, and further lanes (parallel downloads
@@ -19,11 +18,39 @@
 // reads and writes are raw system calls through Go's poller
 // (rawio_linux.go), a request goes out inside the wait for its response,
 // which saves a failed read, and a read that finds nothing spins briefly
-// while other responses keep arriving (spin_linux.go). It writes what net/http
-// writes and reads responses with net/http's parser, or its own for the
-// usual head, whose fields stay that text until something asks for a map
-// (Head). It can keep the request head it wrote and the Cookie header it
-// added, for results files that save them. Only redirects the client
-// follows itself go through resty and net/http's Client, which the same
-// transport serves.
+// while other responses keep arriving (spin_linux.go, whose epoll instance
+// the first such connection makes). Race-detector builds run the same
+// code; only the read and write calls themselves go through package
+// syscall there, so that the detector sees what crosses a socket
+// (sysio_race_linux.go). It writes what net/http writes and reads
+// responses with net/http's parser, or its own for the usual head, whose
+// fields stay that text until something asks for a map (Head). It can keep
+// the request head it wrote and the Cookie header it added, for results
+// files that save them.
+//
+// # Imports
+//
+// The package imports the standard library, two packages of
+// golang.org/x/net and resty, and no other package of gojm:
+//
+//   - from the standard library, net/http's exported API only, nothing
+//     reached through a linkname: its Request, Response and Header types,
+//     http.ReadResponse for every response head fastHead does not parse,
+//     net/http/httptrace for the timing hooks, net/http/cookiejar for the
+//     jar; syscall (and unsafe, for the raw calls' buffers) for the socket
+//     calls of rawio_linux.go, spin_linux.go, sysio_*.go and
+//     alive_unix.go. What net/http keeps unexported (how it writes a
+//     request, canonicalAddr, removeZone) is written out again in h1.go.
+//   - golang.org/x/net/http/httpguts and golang.org/x/net/idna, the
+//     packages net/http itself uses (vendored) to validate header names,
+//     values and hosts and to put host names in ASCII, so that h1 accepts
+//     and refuses what net/http does.
+//   - github.com/go-resty/resty/v2, only for requests whose redirects the
+//     client follows itself (Request.AutoRedirects): resty and an
+//     http.Client, with h1 as their transport, apply JMeter's redirect
+//     rules (client.go, redirecting). Every other request goes straight to
+//     h1.
+//
+// It is the only package of gojm that imports resty, and the engine's
+// only way to send a sampler's request.
 package httpx

@@ -58,6 +58,12 @@ type h1 struct {
 	// quietFor is how long a connection may have been idle, unchecked,
 	// for its next request to go out with the read of the response (send).
 	quietFor time.Duration
+	// closeCheck is how long a read on one of the transport's raw
+	// connections waits before it looks whether the server has closed
+	// its end (countingConn.readChecked); zero leaves the default, the
+	// constant closeCheck. Per transport, so that a test can shorten it
+	// for the client it makes.
+	closeCheck time.Duration
 
 	mu   sync.Mutex
 	idle []*h1conn // shared idle connections, most recently used last
@@ -92,7 +98,6 @@ type h1conn struct {
 	// stop unregisters that.
 	ctx  context.Context
 	stop func() bool
-	body h1body // the body of the response in flight (direct path)
 	// quiet: the connection is new, was checked, or was idle only briefly
 	// (see send); sentWithRead: the request goes out with the response's
 	// first read
@@ -399,6 +404,10 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 	if err != nil {
 		return nil, err
 	}
+	cc, counting := nc.(*countingConn)
+	if counting && t.closeCheck > 0 {
+		cc.closeCheck = t.closeCheck
+	}
 	if scheme == "https" {
 		cfg := t.tlsConfig.Clone()
 		if cfg.ServerName == "" {
@@ -407,7 +416,6 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 		}
 		// Bytes are counted above TLS, as JMeter counts them (what HTTP
 		// sends and receives, not the records and the handshake).
-		cc, counting := nc.(*countingConn)
 		raw := nc
 		if counting {
 			raw = cc.Conn

@@ -217,10 +217,9 @@ func TestH1DropsAConnectionTheServerClosed(t *testing.T) {
 // next request with the end of the stream, whether that request went out
 // before the read of its response or with it (h1conn.send). A server that
 // only stopped sending (a half close) is noticed at once when the request
-// goes out before the read, and after closeCheck when it goes with it.
+// goes out before the read, and after the transport's closeCheck when it
+// goes with it.
 func TestH1RequestOnAConnectionClosedWhileIdle(t *testing.T) {
-	defer func(d time.Duration) { closeCheck = d }(closeCheck)
-	closeCheck = 20 * time.Millisecond
 	for _, tc := range []struct {
 		name     string
 		half     bool
@@ -263,6 +262,7 @@ func TestH1RequestOnAConnectionClosedWhileIdle(t *testing.T) {
 			c := New(Options{})
 			c.tr.staleAfter = time.Hour // no liveness check
 			c.tr.quietFor = tc.quietFor
+			c.tr.closeCheck = 20 * time.Millisecond
 			url := "http://" + ln.Addr().String() + "/"
 			var res Result
 			c.Do(context.Background(), &Request{Method: "GET", URL: url, KeepAlive: true}, &res)
@@ -284,12 +284,10 @@ func TestH1RequestOnAConnectionClosedWhileIdle(t *testing.T) {
 	}
 }
 
-// A read on a raw connection waits in spans of closeCheck, each ending in
-// a look at the socket; together they wait for a slow response as long as
-// the response timeout allows, and no longer.
+// A read on a raw connection waits in spans of the transport's
+// closeCheck, each ending in a look at the socket; together they wait for
+// a slow response as long as the response timeout allows, and no longer.
 func TestH1WaitsAcrossCloseChecks(t *testing.T) {
-	defer func(d time.Duration) { closeCheck = d }(closeCheck)
-	closeCheck = 5 * time.Millisecond
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/never" {
@@ -302,6 +300,7 @@ func TestH1WaitsAcrossCloseChecks(t *testing.T) {
 	defer srv.Close()
 	defer close(release)
 	c := New(Options{})
+	c.tr.closeCheck = 5 * time.Millisecond
 	var res Result
 	c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/slow", KeepAlive: true}, &res)
 	if res.Err != nil || res.Status != 200 {

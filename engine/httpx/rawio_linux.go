@@ -1,5 +1,3 @@
-//go:build !race
-
 package httpx
 
 import (
@@ -7,7 +5,6 @@ import (
 	"net"
 	"os"
 	"syscall"
-	"unsafe"
 )
 
 // rawIO reads and writes a plain TCP connection's socket with raw system
@@ -24,10 +21,8 @@ import (
 // A request may go out inside the read of its response (writeThenRead),
 // and a read that finds nothing may spin a little first (spin_linux.go).
 //
-// Not in race-detector builds (rawio_other.go): the detector learns from
-// net.Conn's system calls that what one end wrote before sending happened
-// before what the other end does after receiving; raw calls do not tell it,
-// and tests would report races that are not there.
+// Race-detector builds run all of this too; only the read and write
+// system calls themselves differ (sysRead and sysWrite, sysio_*.go).
 type rawIO struct {
 	rc            syscall.RawConn
 	local, remote net.Addr
@@ -60,7 +55,7 @@ func newRawIO(c net.Conn) io.ReadWriter {
 	if err != nil {
 		return nil
 	}
-	r := &rawIO{rc: rc, local: tc.LocalAddr(), remote: tc.RemoteAddr(), arr: arrived}
+	r := &rawIO{rc: rc, local: tc.LocalAddr(), remote: tc.RemoteAddr(), arr: arrived()}
 	r.readFn, r.writeFn, r.sendFn = r.readOnce, r.writeAll, r.sendThenRead
 	if rc.Control(r.arr.watch) != nil {
 		return nil
@@ -73,7 +68,7 @@ func newRawIO(c net.Conn) io.ReadWriter {
 func (r *rawIO) readOnce(fd uintptr) bool {
 	c := &r.rd
 	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&c.p[0])), uintptr(len(c.p)))
+		n, e := sysRead(fd, c.p)
 		switch e {
 		case syscall.EINTR:
 			continue
@@ -83,7 +78,7 @@ func (r *rawIO) readOnce(fd uintptr) bool {
 			}
 			return false // wait in the poller
 		case 0:
-			c.n = int(n)
+			c.n = n
 		default:
 			c.errno = e
 		}
@@ -99,10 +94,10 @@ func (r *rawIO) readOnce(fd uintptr) bool {
 func (r *rawIO) writeAll(fd uintptr) bool {
 	c := &r.wr
 	for c.n < len(c.p) {
-		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&c.p[c.n])), uintptr(len(c.p)-c.n))
+		n, e := sysWrite(fd, c.p[c.n:])
 		switch e {
 		case 0:
-			c.n += int(n)
+			c.n += n
 			continue
 		case syscall.EINTR:
 			continue

@@ -1,20 +1,61 @@
-//go:build !race
-
 package httpx
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
+// Virtual users at once, each with two lanes, get their own responses
+// over raw connections: requests go out with the reads of their
+// responses, and reads that find nothing spin while other users'
+// responses arrive. In a race-detector build this is the spin's shared
+// state, the lanes' shared pool and the connections' handover from lane to
+// lane under the detector's eye.
+func TestRawConnectionsOfUsersAtOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, r.URL.Path)
+	}))
+	defer srv.Close()
+	const users, requests = 4, 200
+	keep := func(string) bool { return true }
+	var wg sync.WaitGroup
+	for u := range users {
+		c := New(Options{})
+		defer c.CloseIdle()
+		for _, l := range []*Lane{c.Main(), c.NewLane()} {
+			wg.Go(func() {
+				var res Result
+				for i := range requests {
+					path := fmt.Sprintf("/user%d/lane%p/%d", u, l, i)
+					l.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + path, KeepAlive: true, KeepBody: keep}, &res)
+					if res.Err != nil || res.Status != 200 || string(res.Body) != path {
+						t.Errorf("%s: %d %q %v", path, res.Status, res.Body, res.Err)
+						return
+					}
+					if cc, ok := l.idle.nc.(*countingConn); !ok || cc.sender == nil {
+						t.Errorf("%s went out on a connection that is not raw", path)
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+}
+
 // rawIO gives what net.TCPConn's Read and Write give, data and errors
-// alike (the engine names failures from the errors).
+// alike (the engine names failures from the errors), and so it does
+// without arrivals to spin on, as in a process that could not make them.
 func TestRawIOActsAsTCPConn(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -59,21 +100,36 @@ func TestRawIOActsAsTCPConn(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run := func(raw bool) string {
+			run := func(raw, spins bool) string {
 				return overLoopback(t, tc.server, func(c *net.TCPConn) string {
 					var rw io.ReadWriter = c
 					if raw {
-						rw = newRawIO(c)
+						rw = rawIOOf(t, c, spins)
 					}
 					return tc.client(c, rw)
 				})
 			}
-			want, got := run(false), run(true)
-			if got != want {
-				t.Errorf("rawIO\n%s\nTCPConn\n%s", got, want)
+			want := run(false, false)
+			for _, spins := range []bool{true, false} {
+				if got := run(true, spins); got != want {
+					t.Errorf("rawIO (arrivals %v)\n%s\nTCPConn\n%s", spins, got, want)
+				}
 			}
 		})
 	}
+}
+
+// rawIOOf returns c's rawIO; without the process's arrivals unless spins.
+func rawIOOf(t *testing.T, c *net.TCPConn, spins bool) *rawIO {
+	t.Helper()
+	r, ok := newRawIO(c).(*rawIO)
+	if !ok {
+		t.Fatal("a TCP connection without a rawIO")
+	}
+	if !spins {
+		r.arr = nil
+	}
+	return r
 }
 
 // overLoopback connects client to server over the loopback and returns
@@ -108,7 +164,8 @@ func overLoopback(t *testing.T, server func(c *net.TCPConn), client func(c *net.
 }
 
 // A request written with the read of its response (writeThenRead) gives
-// what a Write and then Reads give, data and errors alike.
+// what a Write and then Reads give, data and errors alike, with arrivals
+// to spin on and without.
 func TestRawIOWriteThenRead(t *testing.T) {
 	big := []byte(strings.Repeat("0123456789abcdef", 1<<12)) // more than a send buffer takes at once
 	for _, tc := range []struct {
@@ -134,15 +191,15 @@ func TestRawIOWriteThenRead(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run := func(raw bool) string {
+			run := func(raw, spins bool) string {
 				return overLoopback(t, tc.server, func(c *net.TCPConn) string {
-					rw := newRawIO(c)
+					rw := rawIOOf(t, c, spins)
 					if tc.before != nil {
 						tc.before(c)
 					}
 					var got string
 					if raw {
-						rw.(*rawIO).writeThenRead(tc.request)
+						rw.writeThenRead(tc.request)
 						got = readAll(rw)
 					} else if _, err := c.Write(tc.request); err != nil {
 						got = fmt.Sprintf("read %q, then %s", "", describe(err))
@@ -155,9 +212,11 @@ func TestRawIOWriteThenRead(t *testing.T) {
 					return got
 				})
 			}
-			want, got := run(false), run(true)
-			if got != want {
-				t.Errorf("writeThenRead\n%s\nWrite, Read\n%s", got, want)
+			want := run(false, false)
+			for _, spins := range []bool{true, false} {
+				if got := run(true, spins); got != want {
+					t.Errorf("writeThenRead (arrivals %v)\n%s\nWrite, Read\n%s", spins, got, want)
+				}
 			}
 		})
 	}

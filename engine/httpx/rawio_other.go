@@ -1,4 +1,4 @@
-//go:build !linux || race
+//go:build !linux
 
 package httpx
 
@@ -7,7 +7,6 @@ import (
 	"net"
 )
 
-// newRawIO has no raw socket calls to offer on other systems, nor in
-// race-detector builds (see rawIO): connections are read and written
-// through net.Conn.
+// newRawIO has no raw socket calls to offer on other systems:
+// connections are read and written through net.Conn.
 func newRawIO(net.Conn) io.ReadWriter { return nil }

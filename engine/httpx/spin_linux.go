@@ -1,9 +1,8 @@
-//go:build !race
-
 package httpx
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -44,11 +43,17 @@ type arrivals struct {
 // epollET is EPOLLET, which package syscall defines as a negative number.
 const epollET = 1 << 31
 
-// arrived serves every connection of the process: the spin is about the
-// process sleeping, whatever client its connections belong to. Nil when
-// no epoll instance could be made: reads then never spin.
-var arrived = newArrivals()
+// arrived returns the arrivals that serve every connection of the process
+// (the spin is about the process sleeping, whatever client its
+// connections belong to). The first raw connection makes it, so that a
+// process that makes none (gojm report) opens no epoll instance;
+// connections made at the same time share the one made. Nil when no
+// epoll instance could be made: that is not tried again, and reads never
+// spin, which loses only what spinning saves.
+var arrived = sync.OnceValue(newArrivals)
 
+// newArrivals makes an arrivals with an epoll instance of its own, or
+// returns nil.
 func newArrivals() *arrivals {
 	ep, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {

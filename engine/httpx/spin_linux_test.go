@@ -1,12 +1,76 @@
-//go:build !race
-
 package httpx
 
 import (
 	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 )
+
+// The process's arrivals, and their epoll instance, are made by the first
+// raw connection, not when the package is loaded (a process that only
+// reads results files has no use for them), and connections made at the
+// same time share them. Looked at in a process of its own, so that no
+// other test has made a connection first.
+func TestArrivalsMadeByTheFirstRawConnection(t *testing.T) {
+	const child = "GOJM_HTTPX_ARRIVALS_CHILD"
+	if os.Getenv(child) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestArrivalsMadeByTheFirstRawConnection$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), child+"=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("in a process of its own: %v\n%s", err, out)
+		}
+		return
+	}
+	before := epollInstances(t)
+	c1, _ := tcpPair(t)
+	c2, _ := tcpPair(t)
+	raws := make([]*rawIO, 2)
+	var wg sync.WaitGroup
+	for i, c := range []*net.TCPConn{c1, c2} {
+		wg.Go(func() { raws[i], _ = newRawIO(c).(*rawIO) })
+	}
+	wg.Wait()
+	if raws[0] == nil || raws[1] == nil {
+		t.Fatal("a TCP connection without a rawIO")
+	}
+	a := raws[0].arr
+	if a == nil {
+		t.Fatal("no arrivals: no epoll instance could be made")
+	}
+	if raws[1].arr != a || arrived() != a {
+		t.Fatal("connections have arrivals of their own")
+	}
+	if before[a.ep] {
+		t.Fatalf("the arrivals' epoll instance (fd %d) was open before the first raw connection", a.ep)
+	}
+	if !epollInstances(t)[a.ep] {
+		t.Fatalf("the arrivals' fd %d is not an epoll instance", a.ep)
+	}
+}
+
+// epollInstances returns the process's open epoll instances, by fd.
+func epollInstances(t *testing.T) map[int]bool {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps := map[int]bool{}
+	for _, e := range ents {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if target, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil && target == "anon_inode:[eventpoll]" {
+			eps[fd] = true
+		}
+	}
+	return eps
+}
 
 // A spin ends as its rules say: at once when another read spins or when
 // spins are being skipped; when another connection's data arrives (and
