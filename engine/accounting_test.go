@@ -76,7 +76,7 @@ func TestAccountingUnderLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	jtl := filepath.Join(t.TempDir(), "results.jtl")
-	w, err := report.OpenJTL(jtl, nil)
+	w, err := report.OpenResultFile(jtl, report.DefaultSaveConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

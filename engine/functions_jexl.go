@@ -460,8 +460,9 @@ func jexlCompare(l, r any) (int, error) {
 	return 0, nil
 }
 
-// jexlRegexps holds the patterns of =~ and String.matches by text.
-var jexlRegexps = cache.NewFunc(1024, regexp.Compile)
+// jexlRegexps holds the patterns of =~ and String.matches by text, in
+// Java's syntax.
+var jexlRegexps = cache.NewFunc(1024, func(p string) (*regexp.Regexp, error) { return java.CompileRegexp(p, false) })
 
 func javaRegexp(p string) (*regexp.Regexp, error) { return jexlRegexps.Get(p) }
 
@@ -725,7 +726,10 @@ func stringMethod(s, name string, args []any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		repl := javaReplacement(argString(args, 1))
+		repl, err := java.Replacement(argString(args, 1))
+		if err != nil {
+			return nil, err
+		}
 		if name == "replaceFirst" {
 			done := false
 			return re.ReplaceAllStringFunc(s, func(m string) string {
@@ -767,30 +771,4 @@ func stringMethod(s, name string, args []any) (any, error) {
 		return int64(h), nil
 	}
 	return nil, fmt.Errorf("String has no method %s", name)
-}
-
-// javaReplacement turns Java's $1 group references into Go's ${1}.
-func javaReplacement(r string) string {
-	var b strings.Builder
-	for i := 0; i < len(r); i++ {
-		switch {
-		case r[i] == '\\' && i+1 < len(r):
-			i++
-			if r[i] == '$' {
-				b.WriteString("$$")
-			} else {
-				b.WriteByte(r[i])
-			}
-		case r[i] == '$' && i+1 < len(r) && r[i+1] >= '0' && r[i+1] <= '9':
-			j := i + 1
-			for j < len(r) && r[j] >= '0' && r[j] <= '9' {
-				j++
-			}
-			b.WriteString("${" + r[i+1:j] + "}")
-			i = j - 1
-		default:
-			b.WriteByte(r[i])
-		}
-	}
-	return b.String()
 }

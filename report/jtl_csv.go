@@ -104,14 +104,6 @@ func OpenResultFile(path string, cfg SaveConfig, varNames []string) (Sink, error
 	return openCSV(path, cfg, varNames)
 }
 
-// OpenJTL opens path for a CSV JTL with JMeter 5.6's default columns.
-//
-// Deprecated: OpenResultFile(path, DefaultSaveConfig(), varNames) opens
-// the same file.
-func OpenJTL(path string, varNames []string) (*CSVWriter, error) {
-	return openCSV(path, DefaultSaveConfig(), varNames)
-}
-
 // openCSV opens path for a CSV JTL. Like JMeter it appends to an existing
 // file; the header is written only when the file is new or empty.
 func openCSV(path string, cfg SaveConfig, varNames []string) (*CSVWriter, error) {

@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gojm/gojm/internal/java"
 )
 
 // WriteStatisticsJSON writes st as the statistics.json of JMeter's HTML
@@ -33,17 +34,17 @@ func WriteStatisticsJSON(w io.Writer, st *Stats) error {
 			{"transaction", jsonString(l.Label)},
 			{"sampleCount", strconv.FormatInt(l.Count, 10)},
 			{"errorCount", strconv.FormatInt(l.Errors, 10)},
-			{"errorPct", jsonNumber(JavaFloat(float32(l.ErrorPct())))},
-			{"meanResTime", jsonNumber(JavaDouble(l.Mean()))},
-			{"medianResTime", jsonNumber(JavaDouble(l.Median()))},
-			{"minResTime", jsonNumber(JavaDouble(float64(l.Min())))},
-			{"maxResTime", jsonNumber(JavaDouble(float64(l.Max())))},
-			{"pct1ResTime", jsonNumber(JavaDouble(l.Percentile(p[0])))},
-			{"pct2ResTime", jsonNumber(JavaDouble(l.Percentile(p[1])))},
-			{"pct3ResTime", jsonNumber(JavaDouble(l.Percentile(p[2])))},
-			{"throughput", jsonNumber(JavaDouble(l.Throughput()))},
-			{"receivedKBytesPerSec", jsonNumber(JavaDouble(l.ReceivedKBPerSec()))},
-			{"sentKBytesPerSec", jsonNumber(JavaDouble(l.SentKBPerSec()))},
+			{"errorPct", jsonNumber(java.FloatString(float32(l.ErrorPct())))},
+			{"meanResTime", jsonNumber(java.DoubleString(l.Mean()))},
+			{"medianResTime", jsonNumber(java.DoubleString(l.Median()))},
+			{"minResTime", jsonNumber(java.DoubleString(float64(l.Min())))},
+			{"maxResTime", jsonNumber(java.DoubleString(float64(l.Max())))},
+			{"pct1ResTime", jsonNumber(java.DoubleString(l.Percentile(p[0])))},
+			{"pct2ResTime", jsonNumber(java.DoubleString(l.Percentile(p[1])))},
+			{"pct3ResTime", jsonNumber(java.DoubleString(l.Percentile(p[2])))},
+			{"throughput", jsonNumber(java.DoubleString(l.Throughput()))},
+			{"receivedKBytesPerSec", jsonNumber(java.DoubleString(l.ReceivedKBPerSec()))},
+			{"sentKBytesPerSec", jsonNumber(java.DoubleString(l.SentKBPerSec()))},
 		}
 		for j, f := range fields {
 			if j > 0 {
@@ -107,42 +108,4 @@ func jsonString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
-}
-
-// JavaDouble formats v as Java's Double.toString does: the shortest digits
-// that round-trip, in plain notation with at least one fraction digit for
-// 1e-3 ≤ |v| < 1e7 ("12.0", "12.5"), else as d.dddE±n ("1.0E7", "1.0E-4").
-func JavaDouble(v float64) string { return javaFloating(v, 64) }
-
-// JavaFloat formats v as Java's Float.toString does ("99.0", "33.333332").
-func JavaFloat(v float32) string { return javaFloating(float64(v), 32) }
-
-func javaFloating(v float64, bitSize int) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
-	case v == 0:
-		if math.Signbit(v) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	if a := math.Abs(v); a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(v, 'f', -1, bitSize)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(v, 'E', -1, bitSize) // 1.2345E+07
-	mant, exp, _ := strings.Cut(s, "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
 }

@@ -161,29 +161,6 @@ func TestWriteStatisticsJSON(t *testing.T) {
 	golden(t, "statistics.json", buf.Bytes())
 }
 
-func TestJavaDouble(t *testing.T) {
-	tests := []struct {
-		in   float64
-		want string
-	}{
-		{0, "0.0"}, {1, "1.0"}, {100, "100.0"}, {0.5, "0.5"}, {1.0 / 3, "0.3333333333333333"},
-		{666.6666666666666, "666.6666666666666"}, {1e7, "1.0E7"}, {12345678.9, "1.23456789E7"},
-		{0.001, "0.001"}, {0.0001, "1.0E-4"}, {-2.5, "-2.5"}, {math.NaN(), "NaN"}, {math.Inf(1), "Infinity"},
-		{1.5625, "1.5625"}, {9999999, "9999999.0"},
-	}
-	for _, tt := range tests {
-		if got := JavaDouble(tt.in); got != tt.want {
-			t.Errorf("JavaDouble(%v) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-	if got := JavaFloat(float32(100.0 / 3)); got != "33.333332" {
-		t.Errorf("JavaFloat(100/3) = %q, want 33.333332", got)
-	}
-	if got := JavaFloat(20); got != "20.0" {
-		t.Errorf("JavaFloat(20) = %q", got)
-	}
-}
-
 func BenchmarkStatsAdd(b *testing.B) {
 	labels := []string{"home", "search", "login", "checkout", "logout", "static"}
 	samples := make([]Sample, 4096)

@@ -18,7 +18,9 @@
 // Compile translates and compiles each distinct text once; Program.Run
 // runs it on a pooled runtime, bounded in time.
 //
-// It imports goja, regexp2 (Java's regex syntax) and golang.org/x/text's
-// charmaps, and none of gojm's packages: the engine imports it and gives
-// it everything a script may touch through the Host interface.
+// It imports goja, regexp2 (Java's regex syntax), golang.org/x/text's
+// charmaps and gojm's internal/java and internal/cache (each Java behaviour
+// and the bounded cache, shared with the engine), and none of the
+// engine's packages: the engine imports it and gives it everything a
+// script may touch through the Host interface.
 package script

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/gojm/gojm/internal/java"
 )
 
 // fmtArg is one String.format argument as the runtime tags it: kind "n"
@@ -349,7 +351,7 @@ func argString(a fmtArg) string {
 	case "b":
 		return strconv.FormatBool(a.b)
 	case "d":
-		return javaDouble(a.f)
+		return java.DoubleString(a.f)
 	case "D":
 		return a.s2
 	case "c":
@@ -444,52 +446,4 @@ func ratSci(r *big.Rat, prec int) string {
 		e = "0" + e
 	}
 	return m + "e" + sign + e
-}
-
-// javaDouble is Double.toString.
-func javaDouble(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
-	case x == 0:
-		if math.Signbit(x) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	neg := x < 0
-	ax := math.Abs(x)
-	e := strconv.FormatFloat(ax, 'e', -1, 64) // d.ddde±XX
-	k := strings.IndexByte(e, 'e')
-	mant := strings.Replace(e[:k], ".", "", 1)
-	exp, _ := strconv.Atoi(e[k+1:])
-	var s string
-	if ax >= 1e-3 && ax < 1e7 {
-		if exp >= 0 {
-			if len(mant) <= exp+1 {
-				mant += strings.Repeat("0", exp+1-len(mant))
-			}
-			ip, fp := mant[:exp+1], mant[exp+1:]
-			if fp == "" {
-				fp = "0"
-			}
-			s = ip + "." + fp
-		} else {
-			s = "0." + strings.Repeat("0", -exp-1) + mant
-		}
-	} else {
-		fp := mant[1:]
-		if fp == "" {
-			fp = "0"
-		}
-		s = mant[:1] + "." + fp + "E" + strconv.Itoa(exp)
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"math"
@@ -14,11 +15,12 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
+	"github.com/gojm/gojm/internal/cache"
+	"github.com/gojm/gojm/internal/java"
 	"golang.org/x/text/encoding/charmap"
 )
 
@@ -34,198 +36,36 @@ func jerr(class, format string, args ...any) error {
 
 // Regular expressions: Java's syntax on regexp2, compiled once per pattern.
 
-var regexCache sync.Map // pattern → *regexp2.Regexp or error
+var regexps = cache.NewFunc(4096, compileJavaRegex)
 
-const regexCacheMax = 4096
+func javaRegex(pat string) (*regexp2.Regexp, error) { return regexps.Get(pat) }
 
-var regexCacheN int64
-var regexCacheMu sync.Mutex
-
-func javaRegex(pat string) (*regexp2.Regexp, error) {
-	if v, ok := regexCache.Load(pat); ok {
-		if re, ok := v.(*regexp2.Regexp); ok {
-			return re, nil
-		}
-		return nil, v.(error)
-	}
-	conv, err := convertJavaRegex(pat)
-	var re *regexp2.Regexp
-	if err == nil {
-		re, err = regexp2.Compile(conv, regexp2.None)
-	}
-	if _, ok := err.(*javaError); ok {
-		return nil, err
-	}
+func compileJavaRegex(pat string) (*regexp2.Regexp, error) {
+	conv, err := java.Regex(pat, java.Backtracking)
 	if err != nil {
-		err = jerr("java.util.regex.PatternSyntaxException", "%s near index 0\n%s", strings.TrimPrefix(err.Error(), "error parsing regexp: "), pat)
+		return nil, javaErr(err)
 	}
-	regexCacheMu.Lock()
-	if regexCacheN < regexCacheMax {
-		regexCacheN++
-		if err != nil {
-			regexCache.Store(pat, err)
-		} else {
-			regexCache.Store(pat, re)
-		}
+	re, err := regexp2.Compile(conv, regexp2.None)
+	if err != nil {
+		return nil, jerr("java.util.regex.PatternSyntaxException", "%s near index 0\n%s", strings.TrimPrefix(err.Error(), "error parsing regexp: "), pat)
 	}
-	regexCacheMu.Unlock()
-	return re, err
+	return re, nil
 }
 
-// posixClasses are Java's \p{…} POSIX classes (US-ASCII).
-var posixClasses = map[string]string{
-	"Lower": "a-z", "Upper": "A-Z", "ASCII": `\x00-\x7F`, "Alpha": "a-zA-Z", "Digit": "0-9",
-	"Alnum": "a-zA-Z0-9", "Punct": `!-/:-@\[-` + "`" + `{-~`, "Graph": `!-~`, "Print": `\x20-\x7E`,
-	"Blank": `\t `, "Cntrl": `\x00-\x1F\x7F`, "XDigit": "0-9a-fA-F", "Space": `\t\n\x0B\f\r `,
-	"javaLowerCase": `\p{Ll}`, "javaUpperCase": `\p{Lu}`, "javaWhitespace": `\s`, "IsAlphabetic": `\p{L}`,
-	"IsDigit": `\p{Nd}`, "IsLetter": `\p{L}`, "L": `\p{L}`, "Lu": `\p{Lu}`, "Ll": `\p{Ll}`, "N": `\p{N}`, "Nd": `\p{Nd}`,
-	"P": `\p{P}`, "IsLatin": `\p{IsBasicLatin}`,
-}
-
-// convertJavaRegex rewrites what differs between Java's and .NET's
-// regular expressions: \Q…\E quoting, POSIX \p{…} classes, possessive
-// quantifiers (as atomic groups), \z and \Z.
-func convertJavaRegex(p string) (string, error) {
-	var b strings.Builder
-	inClass := 0
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\\' && i+1 < len(p):
-			n := p[i+1]
-			switch n {
-			case 'Q':
-				end := strings.Index(p[i+2:], `\E`)
-				lit := p[i+2:]
-				if end >= 0 {
-					lit = p[i+2 : i+2+end]
-					i += 2 + end + 1
-				} else {
-					i = len(p)
-				}
-				if inClass > 0 {
-					for _, r := range lit {
-						if strings.ContainsRune(`\]^-[`, r) {
-							b.WriteByte('\\')
-						}
-						b.WriteRune(r)
-					}
-				} else {
-					b.WriteString(regexp2.Escape(lit))
-				}
-				continue
-			case 'p', 'P':
-				if i+2 < len(p) && p[i+2] == '{' {
-					end := strings.IndexByte(p[i+2:], '}')
-					if end > 0 {
-						name := strings.TrimPrefix(p[i+3:i+2+end], "Is")
-						if cls, ok := posixClasses[p[i+3:i+2+end]]; ok || posixClasses[name] != "" {
-							if !ok {
-								cls = posixClasses[name]
-							}
-							neg := n == 'P'
-							if inClass > 0 {
-								if neg {
-									return "", fmt.Errorf("negated class \\P{%s} inside [...]", name)
-								}
-								b.WriteString(cls)
-							} else if neg {
-								b.WriteString("[^" + cls + "]")
-							} else {
-								b.WriteString("[" + cls + "]")
-							}
-							i += 2 + end
-							continue
-						}
-					}
-				}
-			case 'z':
-				b.WriteString(`\z`)
-				i++
-				continue
-			case 'Z':
-				b.WriteString(`(?=\n?\z)`)
-				i++
-				continue
-			case 'h':
-				b.WriteString(`[ \t\xA0\u1680\u180e\u2000-\u200a\u202f\u205f\u3000]`)
-				i++
-				continue
-			case 'R':
-				b.WriteString(`(?:\r\n|[\n\x0B\f\r\x85\u2028\u2029])`)
-				i++
-				continue
-			}
-			b.WriteByte(c)
-			b.WriteByte(n)
-			i++
-		case c == '[':
-			inClass++
-			b.WriteByte(c)
-			if i+1 < len(p) && p[i+1] == '^' {
-				b.WriteByte('^')
-				i++
-			}
-			if i+1 < len(p) && p[i+1] == ']' {
-				b.WriteString(`\]`)
-				i++
-			}
-		case c == ']' && inClass > 0:
-			inClass--
-			b.WriteByte(c)
-		case c == '+' && inClass == 0 && i > 0 && (p[i-1] == '*' || p[i-1] == '+' || p[i-1] == '?' || p[i-1] == '}') && !(i > 1 && p[i-2] == '\\'):
-			return "", jerr("java.lang.UnsupportedOperationException", "gojm: possessive quantifiers (%s) in a regular expression", p[i-1:i+1])
-		default:
-			b.WriteByte(c)
-		}
+// javaErr turns a Java exception of package java into the runtime's.
+func javaErr(err error) error {
+	var e *java.Exception
+	if errors.As(err, &e) {
+		return jerr(e.Class, "%s", e.Message)
 	}
-	return b.String(), nil
+	return err
 }
 
 // javaReplacement turns Java's replacement syntax ($1, ${name}, \$) into
 // regexp2's ($1, ${name}, $$).
 func javaReplacement(r string) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(r); i++ {
-		c := r[i]
-		switch c {
-		case '\\':
-			i++
-			if i >= len(r) {
-				return "", jerr("java.lang.IllegalArgumentException", "character to be escaped is missing")
-			}
-			if r[i] == '$' {
-				b.WriteString("$$")
-			} else {
-				b.WriteByte(r[i])
-			}
-		case '$':
-			if i+1 >= len(r) {
-				return "", jerr("java.lang.IllegalArgumentException", "Illegal group reference: group index is missing")
-			}
-			if r[i+1] == '{' {
-				end := strings.IndexByte(r[i:], '}')
-				if end < 0 {
-					return "", jerr("java.lang.IllegalArgumentException", "named capturing group is missing trailing '}'")
-				}
-				b.WriteString(r[i : i+end+1])
-				i += end
-				continue
-			}
-			if r[i+1] < '0' || r[i+1] > '9' {
-				return "", jerr("java.lang.IllegalArgumentException", "Illegal group reference")
-			}
-			j := i + 1
-			for j < len(r) && r[j] >= '0' && r[j] <= '9' {
-				j++
-			}
-			b.WriteString("${" + r[i+1:j] + "}")
-			i = j - 1
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String(), nil
+	s, err := java.Replacement(r)
+	return s, javaErr(err)
 }
 
 func reReplace(s, pat, repl string, all bool) (string, error) {

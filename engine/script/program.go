@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/dop251/goja"
+	"github.com/gojm/gojm/internal/cache"
 )
 
 // JavaScript is a script in JavaScript itself, run as written (JMeter's
@@ -34,44 +33,20 @@ func (p *Program) Uses(name string) bool { return p.raw || p.used[name] }
 // Dialect is the program's source language.
 func (p *Program) Dialect() Dialect { return p.dialect }
 
-// progCache holds compiled programs by dialect and text, shared by every
-// plan; it stops growing at progCacheMax entries.
+// programs holds compiled programs by dialect and text, shared by every
+// plan.
+var programs = cache.NewFunc(4096, func(k progKey) (*Program, error) { return compile(k.src, k.d) })
+
 type progKey struct {
 	d   Dialect
 	src string
 }
 
-var (
-	progCache  sync.Map // progKey → *Program or error
-	progCacheN atomic.Int64
-)
-
-const progCacheMax = 4096
-
 // Compile translates a script (Groovy or BeanShell) to JavaScript and
 // compiles it, or compiles a JavaScript script as it is. What gojm cannot
 // translate comes back as an *Error with Refused set, naming the
 // construct. Each distinct text is compiled once.
-func Compile(src string, d Dialect) (*Program, error) {
-	k := progKey{d, src}
-	if v, ok := progCache.Load(k); ok {
-		if p, ok := v.(*Program); ok {
-			return p, nil
-		}
-		return nil, v.(error)
-	}
-	p, err := compile(src, d)
-	if progCacheN.Load() < progCacheMax {
-		var v any = p
-		if err != nil {
-			v = err
-		}
-		if _, loaded := progCache.LoadOrStore(k, v); !loaded {
-			progCacheN.Add(1)
-		}
-	}
-	return p, err
-}
+func Compile(src string, d Dialect) (*Program, error) { return programs.Get(progKey{d, src}) }
 
 // CompileFresh compiles a script without keeping it in the shared cache:
 // for texts made at run time, which may each differ.

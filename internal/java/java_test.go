@@ -1,6 +1,7 @@
 package java
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,7 +119,7 @@ func TestDoubleString(t *testing.T) {
 func TestRegexTranslation(t *testing.T) {
 	cases := []struct{ in, want, err string }{
 		{`a\d+b`, `a\d+b`, ""},
-		{`\p{Alpha}[\p{Digit}_]`, `[[:alpha:]][[:digit:]_]`, ""},
+		{`\p{Alpha}[\p{Digit}_]`, `[a-zA-Z][0-9_]`, ""},
 		{`x\Z`, `x(?:\n?\z)`, ""},
 		{`\e\0101`, `\x1B\x{41}`, ""},
 		{`[]a]`, `[\]a]`, ""},
@@ -133,15 +134,15 @@ func TestRegexTranslation(t *testing.T) {
 		{`[a-z&&[^b]]`, "", "intersection"},
 	}
 	for _, tc := range cases {
-		got, err := Regex(tc.in)
+		got, err := Regex(tc.in, RE2)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("Regex(%q) error = %v, want one mentioning %q", tc.in, err, tc.err)
+				t.Errorf("Regex(%q, RE2) error = %v, want one mentioning %q", tc.in, err, tc.err)
 			}
 			continue
 		}
 		if err != nil || got != tc.want {
-			t.Errorf("Regex(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			t.Errorf("Regex(%q, RE2) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
 }
@@ -199,5 +200,25 @@ func TestUnescape(t *testing.T) {
 		if got := Unescape(in); got != want {
 			t.Errorf("Unescape(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestDoubleAndFloatStrings(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0.0"}, {1, "1.0"}, {100, "100.0"}, {0.5, "0.5"}, {1.0 / 3, "0.3333333333333333"},
+		{666.6666666666666, "666.6666666666666"}, {1e7, "1.0E7"}, {12345678.9, "1.23456789E7"},
+		{0.001, "0.001"}, {0.0001, "1.0E-4"}, {-2.5, "-2.5"}, {math.NaN(), "NaN"}, {math.Inf(1), "Infinity"},
+		{1.5625, "1.5625"}, {9999999, "9999999.0"}, {math.Copysign(0, -1), "-0.0"},
+	}
+	for _, tt := range tests {
+		if got := DoubleString(tt.in); got != tt.want {
+			t.Errorf("DoubleString(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := FloatString(20); got != "20.0" {
+		t.Errorf("FloatString(20) = %q", got)
 	}
 }

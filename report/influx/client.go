@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/report"
 )
 
@@ -271,13 +272,13 @@ func (c *Client) cumulated(now time.Time, meas, app string) {
 
 func (c *Client) optional(name string, v float64) {
 	if !math.IsNaN(v) {
-		c.lines.WriteString("," + name + "=" + report.JavaDouble(v))
+		c.lines.WriteString("," + name + "=" + java.DoubleString(v))
 	}
 }
 
 func (c *Client) percentiles(w *window) {
 	for _, p := range c.cfg.Percentiles {
-		c.lines.WriteString(",pct" + report.JavaFloat(p) + "=" + report.JavaDouble(w.percentile(float64(p), &c.scratch)))
+		c.lines.WriteString(",pct" + java.FloatString(p) + "=" + java.DoubleString(w.percentile(float64(p), &c.scratch)))
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/report"
 )
 
@@ -251,15 +252,15 @@ func TestFormatting(t *testing.T) {
 	for _, tt := range []struct {
 		got, want string
 	}{
-		{report.JavaDouble(12), "12.0"},
-		{report.JavaDouble(12.5), "12.5"},
-		{report.JavaDouble(0), "0.0"},
-		{report.JavaDouble(1e7), "1.0E7"},
-		{report.JavaDouble(12345678.9), "1.23456789E7"},
-		{report.JavaDouble(0.0001), "1.0E-4"},
-		{report.JavaDouble(math.NaN()), "NaN"},
-		{report.JavaFloat(99.9), "99.9"},
-		{report.JavaFloat(90), "90.0"},
+		{java.DoubleString(12), "12.0"},
+		{java.DoubleString(12.5), "12.5"},
+		{java.DoubleString(0), "0.0"},
+		{java.DoubleString(1e7), "1.0E7"},
+		{java.DoubleString(12345678.9), "1.23456789E7"},
+		{java.DoubleString(0.0001), "1.0E-4"},
+		{java.DoubleString(math.NaN()), "NaN"},
+		{java.FloatString(99.9), "99.9"},
+		{java.FloatString(90), "90.0"},
 		{javaInt(2.9), "2"},
 		{javaInt(math.NaN()), "0"},
 		{tagValue(" a b,c=d\ne "), `a\ b\,c\=d\ne`},
