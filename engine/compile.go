@@ -135,6 +135,7 @@ type udv struct {
 
 // compiler holds the state of one compilation.
 type compiler struct {
+	defs     map[string]elementDef // the element table
 	plan     *Plan
 	tp       templater
 	errs     []error
@@ -149,12 +150,18 @@ type compiler struct {
 // at once, each with its element's path; with an error, the plan it returns
 // is only good for listing Elements.
 func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
+	return compile(src, opt, elements)
+}
+
+// compile compiles with a table of elements (a test's own, with test
+// elements added to a copy of the one table).
+func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, error) {
 	log := opt.Log
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	p := &Plan{File: src.File, Dir: src.Dir, Props: NewProps(opt.Props), syms: newSymbols(), log: log}
-	c := &compiler{plan: p, built: map[*jmx.Element]any{}, skip: opt.SkipUnsupported, listener: map[*jmx.Element]int{}}
+	c := &compiler{defs: defs, plan: p, built: map[*jmx.Element]any{}, skip: opt.SkipUnsupported, listener: map[*jmx.Element]int{}}
 	c.tp = templater{syms: p.syms, c: c}
 	c.order = map[*jmx.Element]int{}
 	src.Root.Walk(func(e *jmx.Element) bool { c.order[e] = len(c.order); return true })
@@ -178,7 +185,7 @@ func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
 
 	planFrame := c.frame(tp.Children, 1)
 	for _, e := range tp.Children {
-		d, ok := lookup(e)
+		d, ok := c.lookup(e)
 		switch {
 		case ok && d.kind == kThreadGroup:
 			c.threadGroup(e, planFrame)
@@ -213,7 +220,7 @@ type frame []*jmx.Element
 func (c *compiler) frame(siblings []*jmx.Element, depth int) frame {
 	var f frame
 	for _, e := range siblings {
-		d, ok := lookup(e)
+		d, ok := c.lookup(e)
 		if !ok {
 			continue // refused by the caller's walk
 		}
@@ -233,11 +240,10 @@ func (c *compiler) frame(siblings []*jmx.Element, depth int) frame {
 			f = append(f, e)
 			c.compileScoped(e, d, depth)
 		case kListener:
-			if e.Class == "ResultAction" {
-				c.built[e] = buildResultAction(e)
-				c.recordAt(e, depth, Runs, "")
+			if d.listener != nil {
+				c.compileScoped(e, d, depth)
 				f = append(f, e)
-			} else if c.listenerFor(e, depth) {
+			} else if d.output != nil && d.output(c, e, depth) {
 				f = append(f, e)
 			}
 		case kIgnored:
@@ -260,12 +266,14 @@ func (c *compiler) compileScoped(e *jmx.Element, d elementDef, depth int) {
 		v, err = d.post(c, e)
 	case kAssertion:
 		v, err = d.assertion(c, e)
+	case kListener:
+		v, err = d.listener(c, e)
 	case kConfig:
 		if d.iteration != nil {
 			v, err = d.iteration(c, e) // CSV Data Set, Counter, Random Variable
 		}
-		if e.Class == "Arguments" {
-			c.userVariables(e.Prop("Arguments.arguments"), e)
+		if d.variables != nil {
+			d.variables(c, e)
 		}
 	}
 	if err != nil {
@@ -278,12 +286,9 @@ func (c *compiler) compileScoped(e *jmx.Element, d elementDef, depth int) {
 	c.recordAt(e, depth, Runs, "")
 }
 
-// listenerFor registers a Result Collector that produces output and says
-// whether it does; one that only draws in the GUI is ignored.
-func (c *compiler) listenerFor(e *jmx.Element, depth int) bool {
-	if e.Class == "BackendListener" {
-		return c.backendListener(e, depth)
-	}
+// resultCollector registers a Result Collector that produces output and
+// says whether it does; one that only draws in the GUI is ignored.
+func resultCollector(c *compiler, e *jmx.Element, depth int) bool {
 	// The file name may use properties and user-defined variables
 	// (${__P(CSVFILE)}): JMeter resolves it when the test starts.
 	name, static := c.staticEval(c.prop(e, "filename"))
@@ -316,6 +321,11 @@ func (c *compiler) addListener(e *jmx.Element, depth int, l Listener) bool {
 	c.plan.Listeners = append(c.plan.Listeners, l)
 	c.recordAt(e, depth, Runs, "")
 	return true
+}
+
+// argumentsAtStart reads user-defined variables (an Arguments element).
+func argumentsAtStart(c *compiler, e *jmx.Element) {
+	c.userVariables(e.Prop("Arguments.arguments"), e)
 }
 
 // userVariables adds an Arguments collection to the variables set at the

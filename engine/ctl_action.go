@@ -99,11 +99,11 @@ var resultActions = [...]Next{
 	raNextThreadLoop: NextThreadLoop, raNextIterationCurrent: NextIterationLoop, raBreakCurrentLoop: BreakLoop,
 }
 
-func buildResultAction(e *jmx.Element) *resultAction {
-	return &resultAction{action: jmx.Int(e.Str("OnError.action"), 0)}
+func buildResultAction(_ *compiler, e *jmx.Element) (sampleListener, error) {
+	return &resultAction{action: jmx.Int(e.Str("OnError.action"), 0)}, nil
 }
 
-func (a *resultAction) sampleOccurred(r *result) {
+func (a *resultAction) sampleOccurred(_ *VU, r *result) {
 	if r.Success {
 		return
 	}

@@ -37,11 +37,11 @@ func (c *compiler) indexSlot(name *Template) int {
 }
 
 // newCtlDef makes the shell of a controller: the builder fills in how it runs.
-func (c *compiler) newCtlDef(e *jmx.Element) *ctlDef {
+func (c *compiler) newCtlDef(e *jmx.Element, kd elementDef) *ctlDef {
 	d := &ctlDef{class: e.Class, name: c.template(e, "name", e.Name), path: e.Path(), index: len(c.fl.ctls)}
 	d.idxSlot = c.indexSlot(d.name)
 	c.fl.ctls = append(c.fl.ctls, d)
-	if e.Class == "TransactionController" {
+	if kd.transaction {
 		d.tx = &txDef{
 			parent:        e.Bool("TransactionController.parent", false),
 			includeTimers: e.Bool("TransactionController.includeTimers", true),
@@ -62,8 +62,8 @@ func (c *compiler) children(d *ctlDef, kids []*jmx.Element, extra frame, levels 
 	lv := level{elems: f}
 	shells := make([]*ctlDef, len(kids))
 	for i, e := range kids {
-		if kd, ok := lookup(e); ok && kd.kind == kController && e.Problem == nil {
-			shells[i] = c.newCtlDef(e)
+		if kd, ok := c.lookup(e); ok && kd.kind == kController && e.Problem == nil {
+			shells[i] = c.newCtlDef(e, kd)
 			if shells[i].tx != nil {
 				lv.tcs = append(lv.tcs, shells[i])
 			}
@@ -74,7 +74,7 @@ func (c *compiler) children(d *ctlDef, kids []*jmx.Element, extra frame, levels 
 		d.tx.pack = c.txPack(levels)
 	}
 	for i, e := range kids {
-		kd, ok := lookup(e)
+		kd, ok := c.lookup(e)
 		if !ok {
 			c.refuse(e, depth)
 			continue
@@ -124,19 +124,16 @@ func (c *compiler) listenTo(d *ctlDef, e *jmx.Element) {
 // controller compiles one controller and what is below it.
 func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ctlDef, levels []level, depth int) {
 	kids := e.Children
-	switch e.Class {
-	case "ModuleController":
-		target, err := c.moduleTarget(e)
-		if err != nil {
+	if kd.expand != nil {
+		var done func()
+		var err error
+		if kids, done, err = kd.expand(c, e, depth); err != nil {
 			c.fail(e, err)
 			return
 		}
-		c.fl.modules = append(c.fl.modules, e)
-		defer func() { c.fl.modules = c.fl.modules[:len(c.fl.modules)-1] }()
-		kids = []*jmx.Element{target}
-		c.recordTarget(target, depth+1)
-	case "IncludeController":
-		kids = includedChildren(e)
+		if done != nil {
+			defer done()
+		}
 	}
 	if d.tx != nil && d.tx.parent {
 		prev := c.fl.parentTx
@@ -152,6 +149,19 @@ func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ctlDef, levels [
 	if d.make == nil {
 		d.make = newSimple
 	}
+}
+
+// moduleChildren is what a Module Controller runs: its target, compiled in
+// its place (and listed, when disabled); a Module Controller inside it
+// cannot run it again.
+func moduleChildren(c *compiler, e *jmx.Element, depth int) ([]*jmx.Element, func(), error) {
+	target, err := c.moduleTarget(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.fl.modules = append(c.fl.modules, e)
+	c.recordTarget(target, depth+1)
+	return []*jmx.Element{target}, func() { c.fl.modules = c.fl.modules[:len(c.fl.modules)-1] }, nil
 }
 
 // moduleTarget finds the controller a Module Controller runs, as JMeter
@@ -191,7 +201,7 @@ func (c *compiler) moduleTarget(e *jmx.Element) (*jmx.Element, error) {
 	if found == nil {
 		return nil, fmt.Errorf("the Module Controller's target %q is not in the plan (was an element on the way renamed?)", strings.Join(path[1:], " › "))
 	}
-	if kd, ok := lookup(found); !ok || kd.kind != kController {
+	if kd, ok := c.lookup(found); !ok || kd.kind != kController {
 		return nil, fmt.Errorf("the Module Controller's target %s is a %s, not a controller", found.Path(), found.Class)
 	}
 	for _, m := range c.fl.modules {
@@ -227,7 +237,11 @@ func (c *compiler) recordTarget(t *jmx.Element, depth int) {
 // the first Test Fragment of the included plan (JMeter runs nothing of an
 // included plan without one); elements of the including plan under the
 // controller come first.
-func includedChildren(e *jmx.Element) []*jmx.Element {
+func includedChildren(_ *compiler, e *jmx.Element, _ int) ([]*jmx.Element, func(), error) {
+	return includedKids(e), nil, nil
+}
+
+func includedKids(e *jmx.Element) []*jmx.Element {
 	var own, inc []*jmx.Element
 	for _, k := range e.Children {
 		if k.File == e.File {
@@ -248,24 +262,25 @@ func includedChildren(e *jmx.Element) []*jmx.Element {
 // a chart, a Result Status Action Handler).
 func (c *compiler) hasListener(e *jmx.Element) bool {
 	_, ok := c.listener[e]
-	return ok || e.Class == "ResultAction"
+	_, action := c.built[e].(sampleListener)
+	return ok || action
 }
 
 // txPack resolves what applies to a parent-mode Transaction Controller's
 // own sample: assertions and listeners at every level from its own
 // children up, nearest level first.
 func (c *compiler) txPack(levels []level) *scope {
-	sc := &scope{listeners: mainListener}
+	sc := &scope{outputs: mainListener}
 	for i := len(levels) - 1; i >= 0; i-- {
 		for _, e := range levels[i].elems {
 			switch v := c.built[e].(type) {
 			case assertion:
 				sc.assertions = append(sc.assertions, v)
-			case *resultAction:
-				sc.actions = append(sc.actions, v)
+			case sampleListener:
+				sc.listeners = append(sc.listeners, v)
 			}
 			if n, ok := c.listener[e]; ok {
-				sc.listeners |= 1 << uint(n)
+				sc.outputs |= 1 << uint(n)
 			}
 		}
 		for _, t := range levels[i].tcs {

@@ -183,7 +183,7 @@ func (t *txCtl) notify(vu *VU) {
 		vu.warnf("%s: Could not fetch SamplePackage", t.def.path)
 		return
 	}
-	t.res.Listeners = pack.listeners
+	t.res.Listeners = pack.outputs
 	t.res.Vars = vu.sampleVars()
 	t.th.handOver(&t.res)
 	t.res = report.Sample{}

@@ -32,157 +32,182 @@ type elementDef struct {
 	post      func(c *compiler, e *jmx.Element) (postProcessor, error)
 	assertion func(c *compiler, e *jmx.Element) (assertion, error)
 
+	// listener builds an element that sees each sample in its scope once
+	// the assertions are done (the Result Status Action Handler).
+	listener func(c *compiler, e *jmx.Element) (sampleListener, error)
+	// output registers a listener that writes or draws results (a Result
+	// Collector, a Backend Listener) and reports whether it has output.
+	output func(c *compiler, e *jmx.Element, depth int) bool
+
 	// ctl fills in a controller's compiled form (how one virtual user's
 	// instance is made); the compiler has compiled its children already.
 	ctl func(c *compiler, e *jmx.Element, d *ctlDef) error
+	// transaction marks a Transaction Controller, which the levels below
+	// it know of before they compile (it listens to their samples).
+	transaction bool
+	// expand gives the children a controller runs when they are not its
+	// own (a Module Controller's target, an Include Controller's file);
+	// done is called once they are compiled.
+	expand func(c *compiler, e *jmx.Element, depth int) (kids []*jmx.Element, done func(), err error)
+	// branches compiles a sampler whose children run as branches at once
+	// (the Parallel Controller): it needs the levels above it.
+	branches func(c *compiler, e *jmx.Element, levels []level, depth int) *samplerNode
 	// iteration builds a config element that its controller tells when an
 	// iteration starts (config_iteration.go).
 	iteration func(c *compiler, e *jmx.Element) (iterationListener, error)
+	// variables reads an element whose values the run sets at its start
+	// (user-defined variables).
+	variables func(c *compiler, e *jmx.Element)
+	// users reads a config element that decides what a group's users
+	// keep between iterations (a Cookie Manager: a cookie jar).
+	users func(e *jmx.Element, g *group)
+
+	// phase is when a thread group runs; model, when set, gives it a
+	// schedule of its own (tg_plugins.go).
+	phase groupKind
+	model func(c *compiler, e *jmx.Element, g *group) (groupModel, error)
 }
 
 const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"
 
 // elements is the one table of every test class gojm knows, keyed by the
-// testclass attribute. Anything not here is refused by name.
-var elements map[string]elementDef
+// testclass attribute. Anything not here is refused by name. The compiler
+// reads it through its own field, so that builders that compile a subtree
+// (a Parallel Controller's branches) do not make an initialization cycle.
+var elements = map[string]elementDef{
+	"TestPlan":         {kind: kTestPlan},
+	"ThreadGroup":      {kind: kThreadGroup, phase: mainGroup},
+	"SetupThreadGroup": {kind: kThreadGroup, phase: setUpGroup},
+	"PostThreadGroup":  {kind: kThreadGroup, phase: tearDownGroup},
+	// Thread groups with a schedule of their own (tg_plugins.go, tg_dynamic.go, tg_open.go).
+	ultimateClass:    {kind: kThreadGroup, model: buildUltimateGroup},
+	steppingClass:    {kind: kThreadGroup, model: buildSteppingGroup},
+	concurrencyClass: {kind: kThreadGroup, model: buildConcurrencyGroup},
+	arrivalsClass:    {kind: kThreadGroup, model: buildArrivalsGroup},
+	freeFormClass:    {kind: kThreadGroup, model: buildArrivalsGroup},
+	openModelClass:   {kind: kThreadGroup, model: buildOpenModelGroup},
 
-func init() {
-	elements = map[string]elementDef{
-		"TestPlan":         {kind: kTestPlan},
-		"ThreadGroup":      {kind: kThreadGroup},
-		"SetupThreadGroup": {kind: kThreadGroup},
-		"PostThreadGroup":  {kind: kThreadGroup},
-		// Thread groups with a schedule of their own (tg_plugins.go, tg_dynamic.go, tg_open.go).
-		ultimateClass:    {kind: kThreadGroup},
-		steppingClass:    {kind: kThreadGroup},
-		concurrencyClass: {kind: kThreadGroup},
-		arrivalsClass:    {kind: kThreadGroup},
-		freeFormClass:    {kind: kThreadGroup},
-		openModelClass:   {kind: kThreadGroup},
+	"GenericController":         {kind: kController, ctl: buildSimple},
+	"RecordingController":       {kind: kController, ctl: buildSimple},
+	"TestFragmentController":    {kind: kController, ctl: buildSimple},
+	"IncludeController":         {kind: kController, ctl: buildSimple, expand: includedChildren}, // jmx inlined its file
+	"ModuleController":          {kind: kController, ctl: buildSimple, expand: moduleChildren},   // its target compiled in place
+	"LoopController":            {kind: kController, ctl: buildLoop},
+	"WhileController":           {kind: kController, ctl: buildWhile},
+	"IfController":              {kind: kController, ctl: buildIf},
+	"TransactionController":     {kind: kController, ctl: buildTransaction, transaction: true},
+	"OnceOnlyController":        {kind: kController, ctl: buildOnce},
+	"InterleaveControl":         {kind: kController, ctl: buildInterleave},
+	"RandomController":          {kind: kController, ctl: buildRandomCtl},
+	"RandomOrderController":     {kind: kController, ctl: buildRandomOrder},
+	"ThroughputController":      {kind: kController, ctl: buildThroughput},
+	"RunTime":                   {kind: kController, ctl: buildRuntime},
+	"ForeachController":         {kind: kController, ctl: buildForeach},
+	"SwitchController":          {kind: kController, ctl: buildSwitch},
+	"CriticalSectionController": {kind: kController, ctl: buildCritical},
 
-		"GenericController":         {kind: kController, ctl: buildSimple},
-		"RecordingController":       {kind: kController, ctl: buildSimple},
-		"TestFragmentController":    {kind: kController, ctl: buildSimple},
-		"IncludeController":         {kind: kController, ctl: buildSimple}, // jmx inlined its file
-		"ModuleController":          {kind: kController, ctl: buildSimple}, // its target compiled in place
-		"LoopController":            {kind: kController, ctl: buildLoop},
-		"WhileController":           {kind: kController, ctl: buildWhile},
-		"IfController":              {kind: kController, ctl: buildIf},
-		"TransactionController":     {kind: kController, ctl: buildTransaction},
-		"OnceOnlyController":        {kind: kController, ctl: buildOnce},
-		"InterleaveControl":         {kind: kController, ctl: buildInterleave},
-		"RandomController":          {kind: kController, ctl: buildRandomCtl},
-		"RandomOrderController":     {kind: kController, ctl: buildRandomOrder},
-		"ThroughputController":      {kind: kController, ctl: buildThroughput},
-		"RunTime":                   {kind: kController, ctl: buildRuntime},
-		"ForeachController":         {kind: kController, ctl: buildForeach},
-		"SwitchController":          {kind: kController, ctl: buildSwitch},
-		"CriticalSectionController": {kind: kController, ctl: buildCritical},
+	"TestAction":  {kind: kSampler, sampler: buildTestAction},
+	"JavaSampler": {kind: kSampler, sampler: buildJavaSampler},
 
-		"TestAction":  {kind: kSampler, sampler: buildTestAction},
-		"JavaSampler": {kind: kSampler, sampler: buildJavaSampler},
+	"HTTPSamplerProxy": {kind: kSampler, sampler: buildHTTP},
+	"HTTPSampler":      {kind: kSampler, sampler: buildHTTP},
+	"HTTPSampler2":     {kind: kSampler, sampler: buildHTTP},
+	"DebugSampler":     {kind: kSampler, sampler: buildDebug},
 
-		"HTTPSamplerProxy": {kind: kSampler, sampler: buildHTTP},
-		"HTTPSampler":      {kind: kSampler, sampler: buildHTTP},
-		"HTTPSampler2":     {kind: kSampler, sampler: buildHTTP},
-		"DebugSampler":     {kind: kSampler, sampler: buildDebug},
+	"ConfigTestElement": {kind: kConfig},
+	"HeaderManager":     {kind: kConfig},
+	"CookieManager":     {kind: kConfig, users: cookieUsers},
+	"AuthManager":       {kind: kConfig}, // read by the HTTP sampler (http_managers.go)
+	"DNSCacheManager":   {kind: kConfig},
+	"CacheManager":      {kind: kConfig},
+	"Arguments":         {kind: kConfig, variables: argumentsAtStart}, // user-defined variables
 
-		"ConfigTestElement": {kind: kConfig},
-		"HeaderManager":     {kind: kConfig},
-		"CookieManager":     {kind: kConfig},
-		"AuthManager":       {kind: kConfig}, // read by the HTTP sampler (http_managers.go)
-		"DNSCacheManager":   {kind: kConfig},
-		"CacheManager":      {kind: kConfig},
-		"Arguments":         {kind: kConfig}, // user-defined variables, applied at start
+	"CSVDataSet":           {kind: kConfig, iteration: buildCSVDataSet},
+	"CounterConfig":        {kind: kConfig, iteration: buildCounterConfig},
+	"RandomVariableConfig": {kind: kConfig, iteration: buildRandomVariable},
+	"UserParameters":       {kind: kPre, pre: buildUserParameters},
 
-		"CSVDataSet":           {kind: kConfig, iteration: buildCSVDataSet},
-		"CounterConfig":        {kind: kConfig, iteration: buildCounterConfig},
-		"RandomVariableConfig": {kind: kConfig, iteration: buildRandomVariable},
-		"UserParameters":       {kind: kPre, pre: buildUserParameters},
+	"ConstantTimer":           {kind: kTimer, timer: buildConstantTimer},
+	"UniformRandomTimer":      {kind: kTimer, timer: buildUniformTimer},
+	"GaussianRandomTimer":     {kind: kTimer, timer: buildGaussianTimer},
+	"PoissonRandomTimer":      {kind: kTimer, timer: buildPoissonTimer},
+	"ConstantThroughputTimer": {kind: kTimer, timer: buildConstantThroughputTimer},
+	"PreciseThroughputTimer":  {kind: kTimer, timer: buildPreciseThroughputTimer},
+	"SyncTimer":               {kind: kTimer, timer: buildSyncTimer},
 
-		"ConstantTimer":           {kind: kTimer, timer: buildConstantTimer},
-		"UniformRandomTimer":      {kind: kTimer, timer: buildUniformTimer},
-		"GaussianRandomTimer":     {kind: kTimer, timer: buildGaussianTimer},
-		"PoissonRandomTimer":      {kind: kTimer, timer: buildPoissonTimer},
-		"ConstantThroughputTimer": {kind: kTimer, timer: buildConstantThroughputTimer},
-		"PreciseThroughputTimer":  {kind: kTimer, timer: buildPreciseThroughputTimer},
-		"SyncTimer":               {kind: kTimer, timer: buildSyncTimer},
+	"RegexExtractor":    {kind: kPost, post: buildRegexExtractor},
+	"BoundaryExtractor": {kind: kPost, post: buildBoundaryExtractor},
+	"JSONPostProcessor": {kind: kPost, post: buildJSONExtractor},
+	"HtmlExtractor":     {kind: kPost, post: buildCSSExtractor},
+	"XPathExtractor":    {kind: kPost, post: buildXPathExtractor},
+	"XPath2Extractor":   {kind: kPost, post: buildXPath2Extractor},
+	"DebugPostProcessor": {kind: kIgnored, note: "a debugging aid: JMeter appends a sub-sample dumping the variables " +
+		"(stretching the sample's time and bytes); gojm leaves the sample as it is"},
+	"com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor": {kind: kPost, post: buildPluginJSONExtractor},
 
-		"RegexExtractor":    {kind: kPost, post: buildRegexExtractor},
-		"BoundaryExtractor": {kind: kPost, post: buildBoundaryExtractor},
-		"JSONPostProcessor": {kind: kPost, post: buildJSONExtractor},
-		"HtmlExtractor":     {kind: kPost, post: buildCSSExtractor},
-		"XPathExtractor":    {kind: kPost, post: buildXPathExtractor},
-		"XPath2Extractor":   {kind: kPost, post: buildXPath2Extractor},
-		"DebugPostProcessor": {kind: kIgnored, note: "a debugging aid: JMeter appends a sub-sample dumping the variables " +
-			"(stretching the sample's time and bytes); gojm leaves the sample as it is"},
-		"com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor": {kind: kPost, post: buildPluginJSONExtractor},
+	"ResponseAssertion": {kind: kAssertion, assertion: buildResponseAssertion},
+	"DurationAssertion": {kind: kAssertion, assertion: buildDurationAssertion},
+	"SizeAssertion":     {kind: kAssertion, assertion: buildSizeAssertion},
+	"MD5HexAssertion":   {kind: kAssertion, assertion: buildMD5Assertion},
+	"XMLAssertion":      {kind: kAssertion, assertion: buildXMLAssertion},
+	"JSONPathAssertion": {kind: kAssertion, assertion: buildJSONAssertion},
+	"XPathAssertion":    {kind: kAssertion, assertion: buildXPathAssertion},
+	"XPath2Assertion":   {kind: kAssertion, assertion: buildXPath2Assertion},
+	"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: buildPluginJSONAssertion},
 
-		"ResponseAssertion": {kind: kAssertion, assertion: buildResponseAssertion},
-		"DurationAssertion": {kind: kAssertion, assertion: buildDurationAssertion},
-		"SizeAssertion":     {kind: kAssertion, assertion: buildSizeAssertion},
-		"MD5HexAssertion":   {kind: kAssertion, assertion: buildMD5Assertion},
-		"XMLAssertion":      {kind: kAssertion, assertion: buildXMLAssertion},
-		"JSONPathAssertion": {kind: kAssertion, assertion: buildJSONAssertion},
-		"XPathAssertion":    {kind: kAssertion, assertion: buildXPathAssertion},
-		"XPath2Assertion":   {kind: kAssertion, assertion: buildXPath2Assertion},
-		"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: buildPluginJSONAssertion},
+	// Script elements (script_elements.go).
+	"JSR223Sampler":          {kind: kSampler, sampler: buildScriptSampler},
+	"BeanShellSampler":       {kind: kSampler, sampler: buildScriptSampler},
+	"BSFSampler":             {kind: kSampler, sampler: buildScriptSampler},
+	"JSR223PreProcessor":     {kind: kPre, pre: buildScriptPre},
+	"BeanShellPreProcessor":  {kind: kPre, pre: buildScriptPre},
+	"BSFPreProcessor":        {kind: kPre, pre: buildScriptPre},
+	"JSR223PostProcessor":    {kind: kPost, post: buildScriptPost},
+	"BeanShellPostProcessor": {kind: kPost, post: buildScriptPost},
+	"BSFPostProcessor":       {kind: kPost, post: buildScriptPost},
+	"JSR223Assertion":        {kind: kAssertion, assertion: buildScriptAssertion},
+	"BeanShellAssertion":     {kind: kAssertion, assertion: buildScriptAssertion},
+	"BSFAssertion":           {kind: kAssertion, assertion: buildScriptAssertion},
+	"JSR223Timer":            {kind: kTimer, timer: buildScriptTimer},
+	"BeanShellTimer":         {kind: kTimer, timer: buildScriptTimer},
+	"BSFTimer":               {kind: kTimer, timer: buildScriptTimer},
+	"JSR223Listener":         {kind: kListener, listener: buildScriptListener},
+	"BeanShellListener":      {kind: kListener, listener: buildScriptListener},
+	"BSFListener":            {kind: kListener, listener: buildScriptListener},
 
-		// Script elements (script_elements.go). Listeners stand among
-		// post-processors: the sampler's notify calls them after the assertions.
-		"JSR223Sampler":          {kind: kSampler, sampler: buildScriptSampler},
-		"BeanShellSampler":       {kind: kSampler, sampler: buildScriptSampler},
-		"BSFSampler":             {kind: kSampler, sampler: buildScriptSampler},
-		"JSR223PreProcessor":     {kind: kPre, pre: buildScriptPre},
-		"BeanShellPreProcessor":  {kind: kPre, pre: buildScriptPre},
-		"BSFPreProcessor":        {kind: kPre, pre: buildScriptPre},
-		"JSR223PostProcessor":    {kind: kPost, post: buildScriptPost},
-		"BeanShellPostProcessor": {kind: kPost, post: buildScriptPost},
-		"BSFPostProcessor":       {kind: kPost, post: buildScriptPost},
-		"JSR223Assertion":        {kind: kAssertion, assertion: buildScriptAssertion},
-		"BeanShellAssertion":     {kind: kAssertion, assertion: buildScriptAssertion},
-		"BSFAssertion":           {kind: kAssertion, assertion: buildScriptAssertion},
-		"JSR223Timer":            {kind: kTimer, timer: buildScriptTimer},
-		"BeanShellTimer":         {kind: kTimer, timer: buildScriptTimer},
-		"BSFTimer":               {kind: kTimer, timer: buildScriptTimer},
-		"JSR223Listener":         {kind: kPost, post: buildScriptListener},
-		"BeanShellListener":      {kind: kPost, post: buildScriptListener},
-		"BSFListener":            {kind: kPost, post: buildScriptListener},
+	"ResultCollector": {kind: kListener, output: resultCollector},
+	"BackendListener": {kind: kListener, output: backendListener},     // InfluxDB client only (listener_backend.go)
+	"ResultAction":    {kind: kListener, listener: buildResultAction}, // Result Status Action Handler (ctl_action.go)
+	"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
+	"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
+	"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},
 
-		"ResultCollector": {kind: kListener},
-		"BackendListener": {kind: kListener}, // InfluxDB client only (listener_backend.go)
-		"ResultAction":    {kind: kListener}, // Result Status Action Handler (ctl_action.go)
-		"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
-		"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
-		"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},
+	// jmeter-plugins' graphs are Result Collectors: headless they write
+	// their results file when they have one, and otherwise only draw.
+	"kg.apc.jmeter.vizualizers.CorrectedResultCollector": {kind: kListener, output: resultCollector},
+	"kg.apc.jmeter.vizualizers.CompositeResultCollector": {kind: kListener, output: resultCollector},
+	// jmeter-plugins reporters and monitors (plugin_elements.go).
+	"kg.apc.jmeter.reporters.AutoStop": {kind: kIgnored, note: "AutoStop's criteria are not applied: they will not stop the run " +
+		"(gojm's thresholds can stop a run early)"},
+	"kg.apc.jmeter.reporters.ConsoleStatusLogger":             {kind: kIgnored, note: "gojm prints its own summary and progress lines"},
+	"kg.apc.jmeter.reporters.FlexibleFileWriter":              {kind: kIgnored, note: "its custom-format file is not written: use a results file (JTL)"},
+	"kg.apc.jmeter.reporters.LoadosophiaUploader":             {kind: kIgnored, note: "uploads results to BlazeMeter's online service: never done"},
+	"kg.apc.jmeter.perfmon.PerfMonCollector":                  {kind: kIgnored, note: "server metrics from PerfMon agents are not collected (gojm --watch watches local processes)"},
+	"kg.apc.jmeter.jmxmon.JMXMonCollector":                    {kind: kIgnored, note: "JMX metrics are not collected"},
+	"kg.apc.jmeter.dbmon.DbMonCollector":                      {kind: kIgnored, note: "database metrics are not collected"},
+	"kg.apc.jmeter.listener.GraphsGeneratorListener":          {kind: kIgnored, note: "its graphs are not generated: gojm report draws charts from the results"},
+	"com.blazemeter.jmeter.reporters.FlushingResultCollector": {kind: kIgnored, note: guiOnly},
 
-		// jmeter-plugins' graphs are Result Collectors: headless they write
-		// their results file when they have one, and otherwise only draw.
-		"kg.apc.jmeter.vizualizers.CorrectedResultCollector": {kind: kListener},
-		"kg.apc.jmeter.vizualizers.CompositeResultCollector": {kind: kListener},
-		// jmeter-plugins reporters and monitors (plugin_elements.go).
-		"kg.apc.jmeter.reporters.AutoStop": {kind: kIgnored, note: "AutoStop's criteria are not applied: they will not stop the run " +
-			"(gojm's thresholds can stop a run early)"},
-		"kg.apc.jmeter.reporters.ConsoleStatusLogger":             {kind: kIgnored, note: "gojm prints its own summary and progress lines"},
-		"kg.apc.jmeter.reporters.FlexibleFileWriter":              {kind: kIgnored, note: "its custom-format file is not written: use a results file (JTL)"},
-		"kg.apc.jmeter.reporters.LoadosophiaUploader":             {kind: kIgnored, note: "uploads results to BlazeMeter's online service: never done"},
-		"kg.apc.jmeter.perfmon.PerfMonCollector":                  {kind: kIgnored, note: "server metrics from PerfMon agents are not collected (gojm --watch watches local processes)"},
-		"kg.apc.jmeter.jmxmon.JMXMonCollector":                    {kind: kIgnored, note: "JMX metrics are not collected"},
-		"kg.apc.jmeter.dbmon.DbMonCollector":                      {kind: kIgnored, note: "database metrics are not collected"},
-		"kg.apc.jmeter.listener.GraphsGeneratorListener":          {kind: kIgnored, note: "its graphs are not generated: gojm report draws charts from the results"},
-		"com.blazemeter.jmeter.reporters.FlushingResultCollector": {kind: kIgnored, note: guiOnly},
-
-		// jmeter-plugins samplers, controllers and timers (plugin_elements.go, parallel.go, shaping.go).
-		dummyClass: {kind: kSampler, sampler: buildDummySampler},
-		"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: buildSetVariables},
-		"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: buildParameterized},
-		parallelClass: {kind: kSampler, sampler: buildParallelRefused}, // compiled by parallelSampler
-		"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: buildShapingTimer},
-	}
+	// jmeter-plugins samplers, controllers and timers (plugin_elements.go, parallel.go, shaping.go).
+	dummyClass: {kind: kSampler, sampler: buildDummySampler},
+	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: buildSetVariables},
+	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: buildParameterized},
+	parallelClass: {kind: kSampler, branches: buildParallel},
+	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: buildShapingTimer},
 }
 
 // lookup returns the definition of an element's test class.
-func lookup(e *jmx.Element) (elementDef, bool) {
-	d, ok := elements[e.Class]
+func (c *compiler) lookup(e *jmx.Element) (elementDef, bool) {
+	d, ok := c.defs[e.Class]
 	return d, ok
 }

@@ -17,7 +17,7 @@ const InfluxDBClient = "org.apache.jmeter.visualizers.backend.influxdb.InfluxdbB
 // to a metrics client named by its classname. Only the InfluxDB client is
 // run; any other client (Graphite, Elasticsearch, a plugin's) is refused by
 // name, and skipped with --skip-unsupported.
-func (c *compiler) backendListener(e *jmx.Element, depth int) bool {
+func backendListener(c *compiler, e *jmx.Element, depth int) bool {
 	class := strings.TrimSpace(e.Str("classname"))
 	if class != InfluxDBClient {
 		c.refuseWith(e, depth, fmt.Sprintf("Backend Listener client %q is not supported by gojm: it runs only %s", class, InfluxDBClient))

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -53,7 +52,7 @@ type captured struct {
 
 // parallelSampler compiles a Parallel Controller: its own sample's scope,
 // and its children as one level below it, each the root of a branch.
-func (c *compiler) parallelSampler(e *jmx.Element, levels []level, depth int) *samplerNode {
+func buildParallel(c *compiler, e *jmx.Element, levels []level, depth int) *samplerNode {
 	own := c.frame(e.Children, depth+1)
 	sc := c.resolveScope(append(levels[:len(levels):len(levels)], level{elems: own}))
 	p := &parallelSampler{name: c.template(e, "name", e.Name), parent: e.Bool("PARENT_SAMPLE", false)}
@@ -290,11 +289,3 @@ func mergeVars(dst, snap, src *Vars) {
 		}
 	}
 }
-
-// buildParallelRefused is never called: the compiler builds a Parallel
-// Controller with parallelSampler, which needs the levels above it.
-func buildParallelRefused(*compiler, *jmx.Element, *scope) (sampleFunc, error) {
-	return nil, errParallelCompile
-}
-
-var errParallelCompile = errors.New("the Parallel Controller is compiled with its branches")

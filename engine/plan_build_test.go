@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"maps"
 	"strings"
 	"testing"
 
@@ -133,8 +134,17 @@ func compilePlanXML(t *testing.T, plan string, props map[string]string) (*Plan, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Compile(src, Options{Props: props})
+	return compile(src, Options{Props: props}, testElements)
 }
+
+// testElements is the element table with the tests' own elements.
+var testElements = func() map[string]elementDef {
+	defs := maps.Clone(elements)
+	defs[stallClass] = elementDef{kind: kSampler, sampler: func(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+		return (&stallTarget{windows: c.prop(e, "windows")}).sample, nil
+	}}
+	return defs
+}()
 
 // runXML runs a plan written with the builders and returns every sample
 // that reached the run's outputs.

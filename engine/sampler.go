@@ -22,22 +22,24 @@ type scope struct {
 	pres       []preProcessor
 	posts      []postProcessor
 	assertions []assertion
-	// listeners routes samples: bit i is the plan's listener i, bit 63 the
+	// outputs routes samples: bit i is the plan's listener i, bit 63 the
 	// run's own outputs (the -l results file, the summary), which JMeter
-	// places at plan level. This is every listener in scope, what a
+	// places at plan level. This is every output in scope, what a
 	// non-parent Transaction Controller's sample reaches when this sampler
 	// ran last.
-	listeners uint64
-	// notify are the listeners this sampler's own samples reach: those in
-	// scope less those of an enclosing parent-mode Transaction
+	outputs uint64
+	// ownOutputs are the outputs this sampler's own samples reach: those
+	// in scope less those of an enclosing parent-mode Transaction
 	// Controller, which get the transaction's sample instead.
-	notify uint64
-	// actions are the Result Status Action Handlers the samples reach.
-	actions []*resultAction
+	ownOutputs uint64
+	// listeners are the elements the samples reach once the assertions are
+	// done (Result Status Action Handlers, script listeners), in JMeter's
+	// order: the nearest level first, tree order within a level. Those of
+	// an enclosing parent-mode Transaction Controller get the
+	// transaction's sample instead.
+	listeners []sampleListener
 	// txs are the non-parent Transaction Controllers the samples reach.
 	txs []*ctlDef
-	// listen are the script listeners in scope (script_elements.go).
-	listen []sampleListener
 }
 
 // mainListener is the bit of Sample.Listeners for the run's own outputs.
@@ -93,12 +95,12 @@ type samplerNode struct {
 // sampler compiles a sampler and resolves its scope: the levels above it,
 // outermost first, then its own children.
 func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth int) *samplerNode {
-	if e.Class == parallelClass {
-		return c.parallelSampler(e, levels, depth) // parallel.go
+	if d.branches != nil {
+		return d.branches(c, e, levels, depth)
 	}
 	own := c.frame(e.Children, depth+1)
 	for _, k := range e.Children {
-		kd, ok := lookup(k)
+		kd, ok := c.lookup(k)
 		switch {
 		case !ok:
 			c.refuse(k, depth+1)
@@ -117,14 +119,12 @@ func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth i
 }
 
 func (c *compiler) resolveScope(levels []level) *scope {
-	sc := &scope{listeners: mainListener}
+	sc := &scope{outputs: mainListener}
 	for _, lv := range levels {
 		for _, e := range lv.elems {
 			switch v := c.built[e].(type) {
 			case preProcessor:
 				sc.pres = append(sc.pres, v)
-			case sampleListener:
-				sc.listen = append(sc.listen, v)
 			case postProcessor:
 				sc.posts = append(sc.posts, v)
 			case assertion:
@@ -137,14 +137,14 @@ func (c *compiler) resolveScope(levels []level) *scope {
 			switch v := c.built[e].(type) {
 			case timer:
 				sc.timers = append(sc.timers, v)
-			case *resultAction:
-				sc.actions = append(sc.actions, v)
+			case sampleListener:
+				sc.listeners = append(sc.listeners, v)
 			}
-			if d, _ := lookup(e); d.kind == kConfig {
+			if d, _ := c.lookup(e); d.kind == kConfig {
 				sc.configs = append(sc.configs, e)
 			}
 			if n, ok := c.listener[e]; ok {
-				sc.listeners |= 1 << uint(n)
+				sc.outputs |= 1 << uint(n)
 			}
 		}
 		for _, t := range levels[i].tcs {
@@ -153,11 +153,11 @@ func (c *compiler) resolveScope(levels []level) *scope {
 			}
 		}
 	}
-	sc.notify = sc.listeners
+	sc.ownOutputs = sc.outputs
 	if p := c.fl.parentTx; p != nil {
 		pack := p.tx.pack
-		sc.notify &^= pack.listeners
-		sc.actions = without(sc.actions, pack.actions)
+		sc.ownOutputs &^= pack.outputs
+		sc.listeners = without(sc.listeners, pack.listeners)
 		sc.txs = without(sc.txs, pack.txs)
 	}
 	return sc

@@ -737,20 +737,17 @@ type sampleListener interface {
 	sampleOccurred(vu *VU, r *result)
 }
 
-// scriptListener is JSR223Listener, BeanShellListener and BSFListener. It
-// stands among post-processors in the element table (post does nothing)
-// and is called by the sampler's notify with the final sample.
+// scriptListener is JSR223Listener, BeanShellListener and BSFListener:
+// the thread hands it each final sample in its scope.
 type scriptListener struct{ s *scriptElem }
 
-func buildScriptListener(c *compiler, e *jmx.Element) (postProcessor, error) {
+func buildScriptListener(c *compiler, e *jmx.Element) (sampleListener, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
 	}
 	return &scriptListener{s}, nil
 }
-
-func (l *scriptListener) post(*VU, *result) {}
 
 func (l *scriptListener) sampleOccurred(vu *VU, r *result) {
 	s := l.s

@@ -86,13 +86,13 @@ type concurrencyModel struct {
 	dyn *GroupShared[dynState]
 }
 
-func (c *compiler) concurrencyModel(e *jmx.Element, g *group) groupModel {
+func buildConcurrencyGroup(c *compiler, e *jmx.Element, g *group) (groupModel, error) {
 	m := &concurrencyModel{f: c.dynFields(e), dyn: newDynState(c.plan)}
 	g.loops = nil
 	g.main.make = func(th *thread) ctlHooks {
 		return &vuserCtl{st: m.dyn.Get(th.vu)}
 	}
-	return m
+	return m, nil
 }
 
 func (*concurrencyModel) arrivalRate() bool { return false }
@@ -317,7 +317,7 @@ type arrivalsModel struct {
 	propName string
 }
 
-func (c *compiler) arrivalsModel(e *jmx.Element, g *group) (groupModel, error) {
+func buildArrivalsGroup(c *compiler, e *jmx.Element, g *group) (groupModel, error) {
 	m := &arrivalsModel{f: c.dynFields(e), limit: c.prop(e, "ConcurrencyLimit"), freeForm: e.Class == freeFormClass, dyn: newDynState(c.plan)}
 	if m.freeForm {
 		for i, cells := range tableRows(e.Prop("Schedule"), 3) {

@@ -43,16 +43,16 @@ type openModel struct {
 	schedule, seed *Template
 }
 
-func (c *compiler) openModel(e *jmx.Element, g *group) groupModel {
+func buildOpenModelGroup(c *compiler, e *jmx.Element, g *group) (groupModel, error) {
 	m := &openModel{schedule: c.prop(e, "OpenModelThreadGroup.schedule"), seed: c.prop(e, "OpenModelThreadGroup.random_seed")}
 	g.main.make = func(*thread) ctlHooks { return &openCtl{} }
 	g.loops = nil
 	if s := m.schedule; s.Const() {
 		if _, err := parseOpenSchedule(s.Raw()); err != nil {
-			c.fail(e, err)
+			return nil, err
 		}
 	}
-	return m
+	return m, nil
 }
 
 func (*openModel) arrivalRate() bool { return true }

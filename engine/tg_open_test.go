@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/internal/java"
-	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
 
@@ -204,12 +203,6 @@ func TestOpenModelScheduleErrors(t *testing.T) {
 type stallTarget struct{ windows *Template }
 
 const stallClass = "gojm.test.StallTarget"
-
-func init() {
-	elements[stallClass] = elementDef{kind: kSampler, sampler: func(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
-		return (&stallTarget{windows: c.prop(e, "windows")}).sample, nil
-	}}
-}
 
 func (s *stallTarget) sample(vu *VU, r *result) {
 	r.Start = vu.now()

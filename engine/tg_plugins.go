@@ -43,32 +43,6 @@ const (
 	openModelClass   = "OpenModelThreadGroup"
 )
 
-// groupModel gives a compiled group the model its class asks for; JMeter's
-// own Thread Groups keep none.
-func (c *compiler) groupModel(e *jmx.Element, g *group) {
-	var m groupModel
-	var err error
-	switch e.Class {
-	case ultimateClass:
-		m, err = c.ultimateModel(e)
-	case steppingClass:
-		m = c.steppingModel(e)
-	case concurrencyClass:
-		m = c.concurrencyModel(e, g)
-	case arrivalsClass, freeFormClass:
-		m, err = c.arrivalsModel(e, g)
-	case openModelClass:
-		m = c.openModel(e, g)
-	default:
-		return
-	}
-	if err != nil {
-		c.fail(e, err)
-		return
-	}
-	g.model = m
-}
-
 // contexts gives the group contexts of its own below the run's, so that
 // it can be stopped alone (a Throughput Shaping Timer at the end of its
 // schedule, an Open Model group at the end of its own); the returned
@@ -286,7 +260,7 @@ type ultimateRow [5]*Template
 // time in the same order (at that point + shutdown·k/n); rows overlap
 // freely. The JMeter property threads_schedule ("spawn(threads, delay,
 // startup, hold, shutdown) …", times like 1m30s) replaces the rows.
-func (c *compiler) ultimateModel(e *jmx.Element) (groupModel, error) {
+func buildUltimateGroup(c *compiler, e *jmx.Element, _ *group) (groupModel, error) {
 	data := e.Prop("ultimatethreadgroupdata")
 	if data == nil || data.Kind != "collection" {
 		if alt := e.Prop("threads_schedule"); alt != nil && alt.Kind == "collection" {
@@ -410,7 +384,7 @@ func shortSeconds(s string) (int64, error) {
 // seconds after the last has started, then "Stop users count" threads stop
 // every "Stop users period" seconds. The times are the plugin's, thread by
 // thread.
-func (c *compiler) steppingModel(e *jmx.Element) groupModel {
+func buildSteppingGroup(c *compiler, e *jmx.Element, _ *group) (groupModel, error) {
 	f := func(name string) *Template { return c.prop(e, name) }
 	threads, delay := f("ThreadGroup.num_threads"), f("Threads initial delay")
 	inCount, inBurst, inPeriod := f("Start users count"), f("Start users count burst"), f("Start users period")
@@ -425,7 +399,7 @@ func (c *compiler) steppingModel(e *jmx.Element) groupModel {
 			ramp: n.int("ramp-up", ramp, 0),
 		}
 		return p.spans()
-	}}
+	}}, nil
 }
 
 type steppingParams struct {

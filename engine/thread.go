@@ -286,7 +286,7 @@ func (th *thread) then(n Next) {
 // Action Handlers.
 func (th *thread) notify(r *result, sc *scope) {
 	vu := th.vu
-	r.Listeners = sc.notify
+	r.Listeners = sc.ownOutputs
 	r.Vars = vu.sampleVars()
 	if vu.details() && r.Detail == nil { // an HTTP sample has its own (httpCall.fetch)
 		r.Detail = &report.Detail{ResponseData: bytes.Clone(r.body), SamplerData: r.samplerData}
@@ -297,10 +297,7 @@ func (th *thread) notify(r *result, sc *scope) {
 			c.sampleOccurred(&r.Sample)
 		}
 	}
-	for _, a := range sc.actions {
-		a.sampleOccurred(r)
-	}
-	for _, l := range sc.listen {
+	for _, l := range sc.listeners {
 		l.sampleOccurred(vu, r)
 	}
 }
@@ -417,13 +414,18 @@ func (th *thread) endTransaction(ts *txSampler, parent samplerItem) *report.Samp
 	vu.setLastOK(r.Success)
 	ts.res = r.Sample
 	if _, nested := parent.(*txSampler); !nested {
-		ts.res.Listeners = pack.listeners
+		ts.res.Listeners = pack.outputs
 		ts.res.Vars = vu.sampleVars()
 		th.handOver(&ts.res)
 		for _, tc := range pack.txs {
 			if c, ok := th.ctls[tc.index].(*txCtl); ok {
 				c.sampleOccurred(&ts.res)
 			}
+		}
+		// As in JMeter, what the listeners set on the transaction's sample
+		// (a stop, a loop action) is not acted on.
+		for _, l := range pack.listeners {
+			l.sampleOccurred(vu, r)
 		}
 	}
 	return &ts.res

@@ -91,12 +91,8 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 		sameUser:     e.Bool("ThreadGroup.same_user_on_next_iteration", true),
 		onError:      parseOnError(e.StrOr("ThreadGroup.on_sample_error", "continue")),
 	}
-	switch e.Class {
-	case "SetupThreadGroup":
-		g.kind = setUpGroup
-	case "PostThreadGroup":
-		g.kind = tearDownGroup
-	}
+	d, _ := c.lookup(e)
+	g.kind = d.phase
 	mc := e.Prop("ThreadGroup.main_controller")
 	if mc == nil {
 		c.fail(e, errors.New("no main controller (ThreadGroup.main_controller)"))
@@ -116,20 +112,33 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	c.children(main, e.Children, planFrame, nil, 2)
 	g.main, g.ctls = main, len(c.fl.ctls)
 	c.fl.ctls = nil
-	// One cookie jar per virtual user when a Cookie Manager stands at plan
-	// level or anywhere in the group.
-	cookieManager := func(x *jmx.Element) {
-		if x.Class == "CookieManager" {
-			g.cookies = true
-			g.clearCookies = g.clearCookies || x.Bool("CookieManager.clearEachIteration", false)
+	// What the users keep (a Cookie Manager's jar) is decided by the
+	// configs at plan level and anywhere in the group.
+	users := func(x *jmx.Element) {
+		if xd, ok := c.lookup(x); ok && xd.users != nil {
+			xd.users(x, g)
 		}
 	}
 	for _, x := range planFrame {
-		cookieManager(x)
+		users(x)
 	}
-	e.Walk(func(x *jmx.Element) bool { cookieManager(x); return true })
-	c.groupModel(e, g)
+	e.Walk(func(x *jmx.Element) bool { users(x); return true })
+	if d.model != nil {
+		m, err := d.model(c, e, g)
+		if err != nil {
+			c.fail(e, err)
+			return
+		}
+		g.model = m
+	}
 	c.plan.groups = append(c.plan.groups, g)
+}
+
+// cookieUsers gives each user of a group with a Cookie Manager a cookie
+// jar of its own, emptied each iteration when the manager says so.
+func cookieUsers(e *jmx.Element, g *group) {
+	g.cookies = true
+	g.clearCookies = g.clearCookies || e.Bool("CookieManager.clearEachIteration", false)
 }
 
 // orderGroups puts setUp groups first and tearDown groups last, keeping
