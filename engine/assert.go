@@ -61,14 +61,14 @@ func newAssert(c *compiler, e *jmx.Element, ch checker) *assertNode {
 
 // assertSample applies the assertion to a finished sample and, as its scope
 // says, to the sub-samples, recording each verdict on the sample it judged.
-func (a *assertNode) assertSample(vu *VU, r *result) {
+func (a *assertNode) Assert(vu *VU, r *Result) {
 	if a.scope != scopeChildren {
 		t := mainTarget(r)
 		v := a.check.check(vu, &t)
-		a.record(&r.Sample, v, &r.msgSet)
+		a.record(&r.Sample, v, &r.MsgSet)
 	}
 	if a.scope == scopeChildren || a.scope == scopeAll {
-		a.recurse(vu, &r.Sample, 3, &r.msgSet)
+		a.recurse(vu, &r.Sample, 3, &r.MsgSet)
 	}
 }
 
@@ -152,7 +152,7 @@ type responseAssertion struct {
 	deltaEnd   string
 }
 
-func buildResponseAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+func buildResponseAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	a := &responseAssertion{
 		scope:      readScope(c, e),
 		testType:   jmx.Int(e.Str("Assertion.test_type"), rtContains),
@@ -357,7 +357,7 @@ func (a *responseAssertion) equalsDiff(received, comparison string) string {
 // the cookies sent (gojm sees only a Cookie header the plan set itself).
 func requestData(vu *VU, t *sampleView) string {
 	var req *httpx.Request // gojm keeps no request for this: see below
-	if t.s.URL == "" || t.s != &vu.res.Sample || req == nil || req.Method == "" {
+	if t.s.URL == "" || t.s != &vu.Res.Sample || req == nil || req.Method == "" {
 		return ""
 	}
 	var b strings.Builder
@@ -391,7 +391,7 @@ func requestData(vu *VU, t *sampleView) string {
 
 type durationAssertion struct{ max *Template }
 
-func buildDurationAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+func buildDurationAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	return newAssert(c, e, &durationAssertion{max: c.prop(e, "DurationAssertion.duration")}), nil
 }
 
@@ -422,7 +422,7 @@ type sizeAssertion struct {
 var sizeOps = [...]string{"", "been equal to", "not been equal to", "been greater than", "been less than",
 	"been greater or equal to", "been less than or equal to"}
 
-func buildSizeAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+func buildSizeAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	s := &sizeAssertion{
 		scope: readScope(c, e),
 		what:  e.Str("Assertion.test_field"),
@@ -495,7 +495,7 @@ func (s *sizeAssertion) check(vu *VU, t *sampleView) verdict {
 
 type md5Assertion struct{ want *Template }
 
-func buildMD5Assertion(c *compiler, e *jmx.Element) (assertion, error) {
+func buildMD5Assertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	return newAssert(c, e, &md5Assertion{want: c.prop(e, "MD5HexAssertion.size")}), nil
 }
 
@@ -519,7 +519,7 @@ func (m *md5Assertion) check(vu *VU, t *sampleView) verdict {
 
 type xmlAssertion struct{}
 
-func buildXMLAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+func buildXMLAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	return newAssert(c, e, xmlAssertion{}), nil
 }
 

@@ -22,18 +22,18 @@ type jsonAssertion struct {
 	plugin   bool        // the jp@gc flavour
 }
 
-func buildJSONAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+func buildJSONAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	return newJSONAssertion(c, e, false)
 }
 
-func buildPluginJSONAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+func buildPluginJSONAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
 		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
 	}
 	return newJSONAssertion(c, e, true)
 }
 
-func newJSONAssertion(c *compiler, e *jmx.Element, plugin bool) (assertion, error) {
+func newJSONAssertion(c *compiler, e *jmx.Element, plugin bool) (Assertion, error) {
 	pf := newJSONPathField(c, e, c.prop(e, "JSON_PATH"))
 	a := &jsonAssertion{
 		path:     pf,

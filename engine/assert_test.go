@@ -8,7 +8,7 @@ import (
 	"github.com/gojm/gojm/report"
 )
 
-func runAssert(t *testing.T, e *jmx.Element, build func(*compiler, *jmx.Element) (assertion, error), r *result, pre map[string]string) *result {
+func runAssert(t *testing.T, e *jmx.Element, build func(*compiler, *jmx.Element) (Assertion, error), r *Result, pre map[string]string) *Result {
 	t.Helper()
 	c := testCompiler()
 	a, err := build(c, e)
@@ -22,7 +22,7 @@ func runAssert(t *testing.T, e *jmx.Element, build func(*compiler, *jmx.Element)
 	for k, v := range pre {
 		vu.Vars.Put(k, v)
 	}
-	a.assertSample(vu, r)
+	a.Assert(vu, r)
 	return r
 }
 
@@ -35,7 +35,7 @@ type assertCase struct {
 	msg     string
 }
 
-func runAssertCases(t *testing.T, class string, build func(*compiler, *jmx.Element) (assertion, error), cases []assertCase) {
+func runAssertCases(t *testing.T, class string, build func(*compiler, *jmx.Element) (Assertion, error), cases []assertCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,8 +127,8 @@ func TestFirstMessageWinsAndFailedSamplesStillGetIt(t *testing.T) {
 	vu := testVU(c)
 	a1, _ := buildResponseAssertion(c, el("ResponseAssertion", "Assertion.test_field", "Assertion.response_code", "Assertion.test_type", "8", "Asserion.test_strings", strs("200")))
 	a2, _ := buildResponseAssertion(c, el("ResponseAssertion", "Assertion.test_field", "Assertion.response_data", "Assertion.test_type", "16", "Asserion.test_strings", strs("ok")))
-	a1.assertSample(vu, r)
-	a2.assertSample(vu, r)
+	a1.Assert(vu, r)
+	a2.Assert(vu, r)
 	want := "Test failed: code expected to equal /\n\n****** received  : [[[5]]]00\n\n****** comparison: [[[2]]]00\n\n/"
 	if r.FailureMessage != want || len(r.Assertions) != 2 || !r.Assertions[1].Failure {
 		t.Errorf("message %q, results %+v", r.FailureMessage, r.Assertions)

@@ -16,7 +16,7 @@ type xpathAssertion struct {
 	tolerant bool
 }
 
-func buildXPathAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+func buildXPathAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	t := c.template(e, "XPath.xpath", e.StrOr("XPath.xpath", "/"))
 	q, err := newXPathField(c, e, t, nil)
 	if err != nil {
@@ -27,7 +27,7 @@ func buildXPathAssertion(c *compiler, e *jmx.Element) (assertion, error) {
 	return newAssert(c, e, a), nil
 }
 
-func buildXPath2Assertion(c *compiler, e *jmx.Element) (assertion, error) {
+func buildXPath2Assertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	t := c.template(e, "XPath.xpath", e.StrOr("XPath.xpath", "/"))
 	q, err := newXPathField(c, e, t, parseNamespaces(e.Str("XPath.namespaces")))
 	if err != nil {

@@ -41,7 +41,7 @@ type Plan struct {
 	SampleVars []string
 
 	groups []*group
-	syms   *symbols
+	syms   *Symbols
 	// slots handed out for Local, Shared and GroupShared state, and the
 	// values Once made
 	nlocals, nshared, ngroupShared int
@@ -165,7 +165,7 @@ func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, err
 	c.tp = templater{syms: p.syms, c: c}
 	c.order = map[*jmx.Element]int{}
 	src.Root.Walk(func(e *jmx.Element) bool { c.order[e] = len(c.order); return true })
-	p.lastOKSlot = p.syms.intern("JMeterThread.last_sample_ok")
+	p.lastOKSlot = p.syms.Intern("JMeterThread.last_sample_ok")
 	if s, ok := p.Props.Get("sample_variables"); ok && strings.TrimSpace(s) != "" {
 		for _, n := range strings.Split(s, ",") {
 			p.SampleVars = append(p.SampleVars, strings.TrimSpace(n))
@@ -343,7 +343,7 @@ func (c *compiler) userVariables(args *jmx.Prop, e *jmx.Element) {
 			c.fail(e, fmt.Errorf("variable %q: %w", name, err))
 			continue
 		}
-		c.plan.udv = append(c.plan.udv, udv{slot: c.plan.syms.intern(name), value: t, first: first})
+		c.plan.udv = append(c.plan.udv, udv{slot: c.plan.syms.Intern(name), value: t, first: first})
 		first = false
 	}
 }

@@ -40,7 +40,7 @@ type sharedCount struct {
 	begun  bool
 }
 
-func buildCounterConfig(c *compiler, e *jmx.Element) (iterationListener, error) {
+func buildCounterConfig(c *compiler, e *jmx.Element) (IterationListener, error) {
 	cc := &counterConfig{
 		start:            c.prop(e, "CounterConfig.start"),
 		end:              c.prop(e, "CounterConfig.end"),
@@ -56,7 +56,7 @@ func buildCounterConfig(c *compiler, e *jmx.Element) (iterationListener, error) 
 		}
 		cc.format = df
 	}
-	cc.slot = c.plan.syms.intern(cc.name)
+	cc.slot = c.plan.syms.Intern(cc.name)
 	cc.users = NewLocal(c.plan, func(*VU) *userCount { return &userCount{} })
 	cc.shared = NewShared(c.plan, func(*VU) *sharedCount { return &sharedCount{} })
 	return cc, nil
@@ -80,7 +80,7 @@ func (cc *counterConfig) endValue(vu *VU) int64 {
 	return n
 }
 
-func (cc *counterConfig) iterationStart(vu *VU) {
+func (cc *counterConfig) IterationStart(vu *VU) {
 	start, end, incr := javaLong(cc.start, vu), cc.endValue(vu), javaLong(cc.incr, vu)
 	var v int64
 	if !cc.perUser {
@@ -110,7 +110,7 @@ func (cc *counterConfig) iterationStart(vu *VU) {
 		}
 		st.cur = next
 	}
-	vu.Vars.putSlot(cc.slot, cc.text(v))
+	vu.Vars.PutSlot(cc.slot, cc.text(v))
 }
 
 func (cc *counterConfig) text(v int64) string {

@@ -15,8 +15,8 @@ import (
 // iterationListener is told when its controller starts an iteration. It
 // may stop the virtual user (a CSV Data Set at the end of its file with
 // "stop thread on EOF").
-type iterationListener interface {
-	iterationStart(vu *VU)
+type IterationListener interface {
+	IterationStart(vu *VU)
 }
 
 // staticEval evaluates a template while compiling, with the properties
@@ -28,11 +28,11 @@ func (c *compiler) staticEval(t *Template) (string, bool) {
 		return t.Raw(), true
 	}
 	vu := &VU{
-		plan:  c.plan,
+		Plan:  c.plan,
 		group: &group{},
 		Vars:  newVars(c.plan.syms),
-		rng:   rand.New(rand.NewPCG(1, 2)),
-		log:   c.plan.log,
+		Rand:   rand.New(rand.NewPCG(1, 2)),
+		Log:   c.plan.log,
 	}
 	setUserVariables(vu, c.plan.udv)
 	s := t.Eval(vu)

@@ -33,9 +33,9 @@ type lockedRandom struct {
 	r  java.Random
 }
 
-func buildRandomVariable(c *compiler, e *jmx.Element) (iterationListener, error) {
+func buildRandomVariable(c *compiler, e *jmx.Element) (IterationListener, error) {
 	rv := &randomVariable{perThread: e.Bool("perThread", false)}
-	rv.slot = c.plan.syms.intern(e.Str("variableName"))
+	rv.slot = c.plan.syms.Intern(e.Str("variableName"))
 	eval := func(name string) string {
 		s, _ := c.staticEval(c.prop(e, name))
 		return strings.TrimSpace(s)
@@ -67,7 +67,7 @@ func buildRandomVariable(c *compiler, e *jmx.Element) (iterationListener, error)
 	return rv, nil
 }
 
-func (rv *randomVariable) iterationStart(vu *VU) {
+func (rv *randomVariable) IterationStart(vu *VU) {
 	if rv.rng <= 0 {
 		return
 	}
@@ -81,12 +81,12 @@ func (rv *randomVariable) iterationStart(vu *VU) {
 		n = sh.r.NextInt(rv.rng)
 		sh.mu.Unlock()
 	default:
-		n = vu.rng.Int32N(rv.rng)
+		n = vu.Rand.Int32N(rv.rng)
 	}
 	v := rv.min + int64(n)
 	if rv.format != nil {
-		vu.Vars.putSlot(rv.slot, rv.format.Format(v))
+		vu.Vars.PutSlot(rv.slot, rv.format.Format(v))
 	} else {
-		vu.Vars.putSlot(rv.slot, strconv.FormatInt(v, 10))
+		vu.Vars.PutSlot(rv.slot, strconv.FormatInt(v, 10))
 	}
 }

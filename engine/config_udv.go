@@ -16,7 +16,7 @@ func setUserVariables(vu *VU, udvs []udv) {
 			vals = append(vals, u.value.Eval(vu))
 		}
 		for k, u := range udvs[i:j] {
-			vu.Vars.putSlot(u.slot, vals[k])
+			vu.Vars.PutSlot(u.slot, vals[k])
 		}
 		i = j
 	}

@@ -19,10 +19,10 @@ type userParameters struct {
 // userParametersPerIteration is User Parameters set once per iteration.
 type userParametersPerIteration struct{ *userParameters }
 
-func buildUserParameters(c *compiler, e *jmx.Element) (preProcessor, error) {
+func buildUserParameters(c *compiler, e *jmx.Element) (PreProcessor, error) {
 	up := &userParameters{}
 	for _, n := range e.Prop("UserParameters.names").Members() {
-		up.slots = append(up.slots, c.plan.syms.intern(n.Value))
+		up.slots = append(up.slots, c.plan.syms.Intern(n.Value))
 	}
 	for i, col := range e.Prop("UserParameters.thread_values").Members() {
 		var vals []*Template
@@ -37,7 +37,7 @@ func buildUserParameters(c *compiler, e *jmx.Element) (preProcessor, error) {
 	return up, nil
 }
 
-func (up *userParameters) pre(vu *VU) { up.set(vu) }
+func (up *userParameters) PreProcess(vu *VU) { up.set(vu) }
 
 func (up *userParameters) set(vu *VU) {
 	if len(up.cols) == 0 {
@@ -50,14 +50,14 @@ func (up *userParameters) set(vu *VU) {
 	col := up.cols[n%len(up.cols)]
 	for i, slot := range up.slots {
 		if i < len(col) {
-			vu.Vars.putSlot(slot, col[i].Eval(vu))
+			vu.Vars.PutSlot(slot, col[i].Eval(vu))
 		}
 	}
 }
 
 // pre does nothing: the values are set when the iteration starts.
-func (userParametersPerIteration) pre(*VU) {}
+func (userParametersPerIteration) PreProcess(*VU) {}
 
-func (u userParametersPerIteration) iterationStart(vu *VU) {
+func (u userParametersPerIteration) IterationStart(vu *VU) {
 	u.set(vu)
 }

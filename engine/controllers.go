@@ -61,7 +61,7 @@ type ctlChild struct {
 // controller kids[kid] when el is nil, else an element.
 type listenEntry struct {
 	kid int
-	el  iterationListener
+	el  IterationListener
 }
 
 // item is a child of a controller instance.
@@ -101,13 +101,13 @@ type iterating interface {
 
 // loopListener is a controller instance told when its parent starts a pass.
 type loopListener interface {
-	iterationStart(vu *VU, source ctlHooks, iteration int)
+	IterationStart(vu *VU, source ctlHooks, iteration int)
 }
 
 // elemListener adapts an element's iteration listener to a controller's list.
-type elemListener struct{ l iterationListener }
+type elemListener struct{ l IterationListener }
 
-func (e elemListener) iterationStart(vu *VU, _ ctlHooks, _ int) { e.l.iterationStart(vu) }
+func (e elemListener) IterationStart(vu *VU, _ ctlHooks, _ int) { e.l.IterationStart(vu) }
 
 // maxControllerDepth bounds the recursion of next through controllers that
 // yield no sampler (a While whose only child is an If that is false):
@@ -136,9 +136,9 @@ func (g *gen) next(vu *VU) samplerItem {
 	defer func() { g.th.depth-- }()
 	if g.th.depth > maxControllerDepth {
 		if !vu.stopped {
-			vu.log.Error("controllers loop without reaching a sampler: the thread stops (JMeter ends it with a StackOverflowError)", "thread", vu.Name, "controller", g.def.path)
+			vu.Log.Error("controllers loop without reaching a sampler: the thread stops (JMeter ends it with a StackOverflowError)", "thread", vu.Name, "controller", g.def.path)
 		}
-		vu.stopThread()
+		vu.StopThread()
 		return nil
 	}
 	g.fireIterEvents(vu)
@@ -234,7 +234,7 @@ func (g *gen) fireIterEvents(vu *VU) {
 	if g.first {
 		n := g.self.iterCount()
 		for _, l := range g.listeners {
-			l.iterationStart(vu, g.self, n)
+			l.IterationStart(vu, g.self, n)
 		}
 		g.first = false
 	}
@@ -253,7 +253,7 @@ func (g *gen) updateIndex(vu *VU, n int) {
 		g.idx, g.idxText = n, strconv.Itoa(n)
 	}
 	if g.def.idxSlot >= 0 {
-		vu.Vars.putSlot(g.def.idxSlot, g.idxText)
+		vu.Vars.PutSlot(g.def.idxSlot, g.idxText)
 		return
 	}
 	vu.Vars.Put("__jm__"+g.def.name.Eval(vu)+"__idx", g.idxText)
@@ -294,7 +294,7 @@ func (l *loopCtl) getLoops(vu *VU) int {
 		n, err := strconv.Atoi(txt)
 		if err != nil {
 			if strings.TrimSpace(txt) != "" {
-				vu.warnf("%s: loop count %q is not a number: the loop runs 0 times", l.def.path, txt)
+				vu.Warnf("%s: loop count %q is not a number: the loop runs 0 times", l.def.path, txt)
 			}
 			n = 0
 		}
@@ -369,7 +369,7 @@ func (l *loopCtl) breakLoop(vu *VU) {
 	l.resetLoopCount()
 }
 
-func (l *loopCtl) iterationStart(vu *VU, _ ctlHooks, _ int) {
+func (l *loopCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
 	l.self.reInitialize(vu)
 	l.resetLoopCount()
 }
@@ -405,7 +405,7 @@ func (w *whileCtl) endOfLoop(vu *VU, loopEnd bool) bool {
 // lastSampleFailed reads JMeterThread.last_sample_ok as JMeter's
 // controllers do: only the text "false" counts as a failure.
 func lastSampleFailed(vu *VU) bool {
-	s, _ := vu.Vars.slot(vu.plan.lastOKSlot)
+	s, _ := vu.Vars.Slot(vu.Plan.lastOKSlot)
 	return strings.EqualFold(s, "false")
 }
 
@@ -447,7 +447,7 @@ func (w *whileCtl) breakLoop(vu *VU) {
 	w.count = 0
 }
 
-func (w *whileCtl) iterationStart(vu *VU, _ ctlHooks, _ int) {
+func (w *whileCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
 	w.self.reInitialize(vu)
 	w.count = 0
 }
@@ -462,7 +462,7 @@ func buildOnce(_ *compiler, _ *jmx.Element, d *ctlDef) error {
 	return nil
 }
 
-func (o *onceCtl) iterationStart(vu *VU, source ctlHooks, iteration int) {
+func (o *onceCtl) IterationStart(vu *VU, source ctlHooks, iteration int) {
 	want := 0
 	if _, ok := source.(*loopCtl); ok {
 		want = 1
@@ -573,12 +573,12 @@ func (r *runtimeCtl) isDone(vu *VU) bool {
 }
 
 func (r *runtimeCtl) endOfLoop(vu *VU) bool {
-	return int64(vu.now().Sub(r.start)/time.Second) >= r.runtime(vu)
+	return int64(vu.Now().Sub(r.start)/time.Second) >= r.runtime(vu)
 }
 
 func (r *runtimeCtl) next(vu *VU) samplerItem {
 	if r.start.IsZero() {
-		r.start = vu.now()
+		r.start = vu.Now()
 	}
 	if r.endOfLoop(vu) {
 		r.self.reInitialize(vu)
@@ -730,7 +730,7 @@ func (f *foreachCtl) breakLoop(vu *VU) {
 	f.resetLoopCount(vu)
 }
 
-func (f *foreachCtl) iterationStart(vu *VU, _ ctlHooks, _ int) {
+func (f *foreachCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
 	f.self.reInitialize(vu)
 	f.resetLoopCount(vu)
 }

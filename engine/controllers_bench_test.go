@@ -38,7 +38,7 @@ func BenchmarkControllerWalk(b *testing.B) {
 	th := newThread(vu, g.ctls)
 	th.batch = r.col.NewBatcher()
 	defer th.batch.Flush()
-	vu.setLastOK(true)
+	vu.SetLastOK(true)
 	tg := th.instantiate(g.main)
 	tg.initialize(vu)
 	b.ReportAllocs()

@@ -68,7 +68,7 @@ func parseShareMode(s string) (csvShareMode, string) {
 // buildCSVDataSet compiles a CSV Data Set Config. A file name known when
 // the plan is compiled (text, properties, user-defined variables) must
 // exist; its header line, when it names the variables, is read then too.
-func buildCSVDataSet(c *compiler, e *jmx.Element) (iterationListener, error) {
+func buildCSVDataSet(c *compiler, e *jmx.Element) (IterationListener, error) {
 	ds := &csvDataSet{
 		path:       e.Path(),
 		filename:   c.template(e, "filename", strings.TrimSpace(e.Str("filename"))),
@@ -84,7 +84,7 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (iterationListener, error) {
 	ds.users = NewLocal(c.plan, func(vu *VU) *csvSrc {
 		src, err := ds.attach(vu)
 		if err != nil {
-			ds.warned.Do(func() { vu.warnf("%s: %v", ds.path, err) })
+			ds.warned.Do(func() { vu.Warnf("%s: %v", ds.path, err) })
 			src = &csvSrc{}
 		}
 		return src
@@ -126,12 +126,12 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (iterationListener, error) {
 				return nil, fmt.Errorf("CSV Data Set file %s: %w", path, err)
 			}
 			for _, n := range head {
-				c.plan.syms.intern(n)
+				c.plan.syms.Intern(n)
 			}
 		}
 	}
 	for _, n := range ds.names {
-		c.plan.syms.intern(n)
+		c.plan.syms.Intern(n)
 	}
 	return ds, nil
 }
@@ -153,14 +153,14 @@ type csvSrc struct {
 	slots []int // -1: a name the plan never mentions
 }
 
-func (ds *csvDataSet) iterationStart(vu *VU) {
+func (ds *csvDataSet) IterationStart(vu *VU) {
 	src := ds.users.Get(vu)
 	var vals []string
 	if src.file != nil {
 		var err error
 		vals, err = src.file.next(ds)
 		if err != nil {
-			vu.warnf("%s: %v", ds.path, err) // JMeter treats it as the end of the file
+			vu.Warnf("%s: %v", ds.path, err) // JMeter treats it as the end of the file
 			vals = nil
 		}
 	}
@@ -169,8 +169,8 @@ func (ds *csvDataSet) iterationStart(vu *VU) {
 	}
 	if len(vals) == 0 {
 		if ds.stopThread {
-			vu.log.Info(fmt.Sprintf("End of file detected for CSV DataSet %s configured with stopThread: the thread stops", ds.path), "thread", vu.Name)
-			vu.stopThread()
+			vu.Log.Info(fmt.Sprintf("End of file detected for CSV DataSet %s configured with stopThread: the thread stops", ds.path), "thread", vu.Name)
+			vu.StopThread()
 			return
 		}
 		for i := range src.names {
@@ -181,7 +181,7 @@ func (ds *csvDataSet) iterationStart(vu *VU) {
 
 func (s *csvSrc) put(vu *VU, i int, v string) {
 	if s.slots[i] >= 0 {
-		vu.Vars.putSlot(s.slots[i], v)
+		vu.Vars.PutSlot(s.slots[i], v)
 		return
 	}
 	vu.Vars.Put(s.names[i], v)
@@ -196,7 +196,7 @@ func (ds *csvDataSet) attach(vu *VU) (*csvSrc, error) {
 	}
 	skip := ds.ignoreHead || ds.names == nil
 	open := func() (*csvFile, error) {
-		return openCSVFile(vu.plan.resolvePath(name), ds.encoding, ds.delimRune, skip)
+		return openCSVFile(vu.Plan.resolvePath(name), ds.encoding, ds.delimRune, skip)
 	}
 	var f *csvFile
 	var err error
@@ -207,7 +207,7 @@ func (ds *csvDataSet) attach(vu *VU) (*csvSrc, error) {
 		alias := name
 		switch ds.mode {
 		case shareGroup:
-			alias = fmt.Sprintf("%s@%p", name, vu.grun)
+			alias = fmt.Sprintf("%s@%p", name, vu.Group)
 		case shareKey:
 			alias = name + "@" + ds.key
 		}
@@ -223,7 +223,7 @@ func (ds *csvDataSet) attach(vu *VU) (*csvSrc, error) {
 	src.slots = make([]int, len(src.names))
 	for i, n := range src.names {
 		src.slots[i] = -1
-		if s, ok := vu.plan.syms.index[n]; ok {
+		if s, ok := vu.Plan.syms.index[n]; ok {
 			src.slots[i] = s
 		}
 	}

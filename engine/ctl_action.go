@@ -31,7 +31,7 @@ type testAction struct {
 	duration       *Template
 }
 
-func buildTestAction(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+func buildTestAction(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
 	a := &testAction{
 		action:   jmx.Int(e.Str("ActionProcessor.action"), 0),
 		target:   jmx.Int(e.Str("ActionProcessor.target"), 0),
@@ -40,39 +40,39 @@ func buildTestAction(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) 
 	if a.action < taStop || a.action > taBreakCurrentLoop {
 		return nil, fmt.Errorf("unknown action %d", a.action)
 	}
-	return a.sample, nil
+	return a, nil
 }
 
-func (a *testAction) sample(vu *VU, r *result) {
-	r.none = true
+func (a *testAction) Sample(vu *VU, r *Result) {
+	r.None = true
 	switch a.action {
 	case taPause:
 		s := a.duration.Eval(vu)
 		ms, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			if s != "" {
-				vu.warnf("Flow Control Action: could not parse number %q: no pause", s)
+				vu.Warnf("Flow Control Action: could not parse number %q: no pause", s)
 			}
 			ms = 0
 		}
 		if ms > 0 {
-			vu.pause(time.Duration(ms) * time.Millisecond)
+			vu.Pause(time.Duration(ms) * time.Millisecond)
 		}
 	case taStop, taStopNow:
 		switch {
 		case a.target == taTargetThread:
-			r.next = StopThread
+			r.Next = StopThread
 		case a.target == taTargetTest && a.action == taStopNow:
-			r.next = StopTestNow
+			r.Next = StopTestNow
 		case a.target == taTargetTest:
-			r.next = StopTest
+			r.Next = StopTest
 		}
 	case taRestartNextLoop:
-		r.next = NextThreadLoop
+		r.Next = NextThreadLoop
 	case taNextIterationCurrent:
-		r.next = NextIterationLoop
+		r.Next = NextIterationLoop
 	case taBreakCurrentLoop:
-		r.next = BreakLoop
+		r.Next = BreakLoop
 	}
 }
 
@@ -99,15 +99,15 @@ var resultActions = [...]Next{
 	raNextThreadLoop: NextThreadLoop, raNextIterationCurrent: NextIterationLoop, raBreakCurrentLoop: BreakLoop,
 }
 
-func buildResultAction(_ *compiler, e *jmx.Element) (sampleListener, error) {
+func buildResultAction(_ *compiler, e *jmx.Element) (SampleListener, error) {
 	return &resultAction{action: jmx.Int(e.Str("OnError.action"), 0)}, nil
 }
 
-func (a *resultAction) sampleOccurred(_ *VU, r *result) {
+func (a *resultAction) SampleOccurred(_ *VU, r *Result) {
 	if r.Success {
 		return
 	}
 	if a.action > raContinue && a.action <= raBreakCurrentLoop {
-		r.next = r.next.then(resultActions[a.action])
+		r.Next = r.Next.then(resultActions[a.action])
 	}
 }

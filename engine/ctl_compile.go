@@ -33,7 +33,7 @@ func (c *compiler) indexSlot(name *Template) int {
 	if !name.Const() {
 		return -1
 	}
-	return c.plan.syms.intern("__jm__" + name.Raw() + "__idx")
+	return c.plan.syms.Intern("__jm__" + name.Raw() + "__idx")
 }
 
 // newCtlDef makes the shell of a controller: the builder fills in how it runs.
@@ -116,7 +116,7 @@ func (c *compiler) children(d *ctlDef, kids []*jmx.Element, extra frame, levels 
 // listenTo registers e with d when it listens for iterations (a CSV Data
 // Set, a Counter…).
 func (c *compiler) listenTo(d *ctlDef, e *jmx.Element) {
-	if l, ok := c.built[e].(iterationListener); ok {
+	if l, ok := c.built[e].(IterationListener); ok {
 		d.listens = append(d.listens, listenEntry{el: l})
 	}
 }
@@ -262,7 +262,7 @@ func includedKids(e *jmx.Element) []*jmx.Element {
 // a chart, a Result Status Action Handler).
 func (c *compiler) hasListener(e *jmx.Element) bool {
 	_, ok := c.listener[e]
-	_, action := c.built[e].(sampleListener)
+	_, action := c.built[e].(SampleListener)
 	return ok || action
 }
 
@@ -274,9 +274,9 @@ func (c *compiler) txPack(levels []level) *scope {
 	for i := len(levels) - 1; i >= 0; i-- {
 		for _, e := range levels[i].elems {
 			switch v := c.built[e].(type) {
-			case assertion:
+			case Assertion:
 				sc.assertions = append(sc.assertions, v)
-			case sampleListener:
+			case SampleListener:
 				sc.listeners = append(sc.listeners, v)
 			}
 			if n, ok := c.listener[e]; ok {

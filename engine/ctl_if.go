@@ -62,7 +62,7 @@ func (f *ifCtl) evaluate(vu *VU) bool {
 	}
 	if err != nil {
 		// JMeter logs the script error and takes the condition as false.
-		vu.log.Error(fmt.Sprintf("%s: error while processing [%s]: %v", f.c.path, s, err), "thread", vu.Name)
+		vu.Log.Error(fmt.Sprintf("%s: error while processing [%s]: %v", f.c.path, s, err), "thread", vu.Name)
 		return false
 	}
 	return ok
@@ -96,8 +96,8 @@ func compileJSEngine(c *compiler, e *jmx.Element, t *Template) (*jsProgram, erro
 	}
 	var skel strings.Builder
 	for _, p := range t.parts {
-		if p.kind == litPart {
-			skel.WriteString(p.lit)
+		if p.Kind == LitPart {
+			skel.WriteString(p.Lit)
 		} else {
 			skel.WriteString("_")
 		}

@@ -115,13 +115,13 @@ func (c *interleaveCtl) incrementCurrent(vu *VU) {
 	c.stillSame = false
 	c.current++
 	if c.random {
-		c.current = vu.rng.IntN(max(len(c.kids), 1))
+		c.current = vu.Rand.IntN(max(len(c.kids), 1))
 	}
 }
 
 func (c *interleaveCtl) resetCurrent(vu *VU) {
 	if c.random && len(c.kids) > 0 {
-		c.current = vu.rng.IntN(len(c.kids))
+		c.current = vu.Rand.IntN(len(c.kids))
 		return
 	}
 	c.current = 0
@@ -154,7 +154,7 @@ func (r *randomOrderCtl) reInitialize(vu *VU) {
 }
 
 func (r *randomOrderCtl) shuffle(vu *VU) {
-	vu.rng.Shuffle(len(r.kids), func(i, j int) { r.kids[i], r.kids[j] = r.kids[j], r.kids[i] })
+	vu.Rand.Shuffle(len(r.kids), func(i, j int) { r.kids[i], r.kids[j] = r.kids[j], r.kids[i] })
 }
 
 // Throughput Controller styles.
@@ -210,7 +210,7 @@ func (t *throughputCtl) maxThroughput(vu *VU) int {
 	s := t.t.max.Eval(vu)
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		vu.warnf("%s: maximum throughput %q is not a whole number: using 1", t.def.path, s)
+		vu.Warnf("%s: maximum throughput %q is not a whole number: using 1", t.def.path, s)
 		return 1
 	}
 	return n
@@ -220,7 +220,7 @@ func (t *throughputCtl) percent(vu *VU) float64 {
 	s := strings.TrimSpace(t.t.pct.Eval(vu))
 	f, err := strconv.ParseFloat(strings.TrimRight(s, "fFdD"), 32)
 	if err != nil {
-		vu.warnf("%s: percentage %q is not a number: using 100", t.def.path, s)
+		vu.Warnf("%s: percentage %q is not a number: using 100", t.def.path, s)
 		return 100
 	}
 	return float64(float32(f))
@@ -260,7 +260,7 @@ func (t *throughputCtl) isDone(vu *VU) bool {
 	return t.t.style == byPercent && t.percent(vu) == 0
 }
 
-func (t *throughputCtl) iterationStart(vu *VU, _ ctlHooks, _ int) {
+func (t *throughputCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
 	if !t.t.perThread {
 		s := t.shared
 		s.mu.Lock()
@@ -323,7 +323,7 @@ func (n *namedLocks) get(name string) *namedLock {
 func (c *criticalCtl) next(vu *VU) samplerItem {
 	name := c.lockName.Eval(vu)
 	if name == "" {
-		vu.warnf("Empty lock name in Critical Section Controller: %s", c.def.path)
+		vu.Warnf("Empty lock name in Critical Section Controller: %s", c.def.path)
 		return c.gen.next(vu)
 	}
 	if c.first {
@@ -366,7 +366,7 @@ func (l *namedLock) lock(vu *VU) bool {
 	}
 	select {
 	case l.ch <- struct{}{}:
-	case <-vu.hard.Done():
+	case <-vu.Hard.Done():
 		return false
 	}
 	l.owner.Store(vu)

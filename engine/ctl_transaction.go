@@ -101,7 +101,7 @@ func (t *txCtl) newTransaction(vu *VU) *txSampler {
 	ts.res.ThreadName = vu.Name
 	ts.res.Success = true
 	ts.res.Transaction = true
-	ts.res.Start = vu.now()
+	ts.res.Start = vu.Now()
 	return ts
 }
 
@@ -120,7 +120,7 @@ func (t *txCtl) nextIsAController(vu *VU, c ctlHooks) samplerItem {
 func (t *txCtl) nextPlain(vu *VU) samplerItem {
 	if t.first {
 		t.calls, t.failing = 0, 0
-		t.res = report.Sample{Label: t.def.name.Eval(vu), ThreadName: vu.Name, Success: true, Transaction: true, Start: vu.now()}
+		t.res = report.Sample{Label: t.def.name.Eval(vu), ThreadName: vu.Name, Success: true, Transaction: true, Start: vu.Now()}
 		t.open = true
 		t.prevEnd = t.res.Start
 		t.pauseTime = 0
@@ -129,7 +129,7 @@ func (t *txCtl) nextPlain(vu *VU) samplerItem {
 	s := t.gen.next(vu)
 	if s == nil && isLast {
 		if t.open {
-			now := vu.now()
+			now := vu.Now()
 			if !t.t.includeTimers {
 				t.pauseTime += now.Sub(t.prevEnd)
 			}
@@ -152,7 +152,7 @@ func txMessage(calls, failing int) string {
 }
 
 // sampleOccurred gathers a sample of a child (non-parent mode).
-func (t *txCtl) sampleOccurred(s *report.Sample) {
+func (t *txCtl) SampleOccurred(s *report.Sample) {
 	if t.t.parent || !t.open {
 		return
 	}
@@ -180,11 +180,11 @@ func (t *txCtl) notify(vu *VU) {
 	t.open = false
 	pack := t.th.lastPack
 	if pack == nil {
-		vu.warnf("%s: Could not fetch SamplePackage", t.def.path)
+		vu.Warnf("%s: Could not fetch SamplePackage", t.def.path)
 		return
 	}
 	t.res.Listeners = pack.outputs
-	t.res.Vars = vu.sampleVars()
+	t.res.Vars = vu.SampleVars()
 	t.th.handOver(&t.res)
 	t.res = report.Sample{}
 }
@@ -192,7 +192,7 @@ func (t *txCtl) notify(vu *VU) {
 func (t *txCtl) triggerEndOfLoop(vu *VU) {
 	if !t.t.parent {
 		if t.open {
-			now := vu.now()
+			now := vu.Now()
 			t.res.Idle += t.pauseTime
 			t.res.Elapsed = now.Sub(t.res.Start) - t.res.Idle
 			t.res.Success = !lastSampleFailed(vu) && lastSampleOK(vu)
@@ -211,7 +211,7 @@ func (t *txCtl) triggerEndOfLoop(vu *VU) {
 
 // lastSampleOK is JMeterThread.last_sample_ok == "true".
 func lastSampleOK(vu *VU) bool {
-	s, _ := vu.Vars.slot(vu.plan.lastOKSlot)
+	s, _ := vu.Vars.Slot(vu.Plan.lastOKSlot)
 	return s == "true"
 }
 
@@ -261,7 +261,7 @@ func (ts *txSampler) setDone(vu *VU) {
 		ts.res.Code = "200"
 	}
 	if !ts.tc.t.includeTimers {
-		end := vu.now()
+		end := vu.Now()
 		ts.res.Idle = end.Sub(ts.res.Start) - ts.totalTime
 		ts.end = end
 		ts.res.Elapsed = end.Sub(ts.res.Start) - ts.res.Idle

@@ -11,17 +11,17 @@ import (
 // The Debug Sampler samples the thread's variables as its response.
 type debugSampler struct{ vars bool }
 
-func buildDebug(_ *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+func buildDebug(_ *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
 	d := &debugSampler{vars: e.Bool("displayJMeterVariables", true)}
-	return d.sample, nil
+	return d, nil
 }
 
-func (d *debugSampler) sample(vu *VU, r *result) {
+func (d *debugSampler) Sample(vu *VU, r *Result) {
 	r.Start = time.Now()
 	var b strings.Builder
 	if d.vars {
 		var names []string
-		for i, n := range vu.plan.syms.names {
+		for i, n := range vu.Plan.syms.names {
 			if vu.Vars.set[i] {
 				names = append(names, n)
 			}
@@ -36,8 +36,8 @@ func (d *debugSampler) sample(vu *VU, r *result) {
 			b.WriteString(n + "=" + v + "\n")
 		}
 	}
-	r.body = append(r.body[:0], b.String()...)
+	r.Body = append(r.Body[:0], b.String()...)
 	r.Code, r.Message, r.Success, r.DataType = "200", "OK", true, "text"
-	r.Bytes = int64(len(r.body))
+	r.Bytes = int64(len(r.Body))
 	r.Elapsed = time.Since(r.Start)
 }

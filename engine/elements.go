@@ -26,15 +26,15 @@ type elementDef struct {
 	note string // why an ignored element is ignored
 	// Exactly one of these is set, by kind (configs and listeners are read
 	// by the compiler itself).
-	sampler   func(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error)
-	timer     func(c *compiler, e *jmx.Element) (timer, error)
-	pre       func(c *compiler, e *jmx.Element) (preProcessor, error)
-	post      func(c *compiler, e *jmx.Element) (postProcessor, error)
-	assertion func(c *compiler, e *jmx.Element) (assertion, error)
+	sampler   func(c *compiler, e *jmx.Element, sc *scope) (Sampler, error)
+	timer     func(c *compiler, e *jmx.Element) (Timer, error)
+	pre       func(c *compiler, e *jmx.Element) (PreProcessor, error)
+	post      func(c *compiler, e *jmx.Element) (PostProcessor, error)
+	assertion func(c *compiler, e *jmx.Element) (Assertion, error)
 
 	// listener builds an element that sees each sample in its scope once
 	// the assertions are done (the Result Status Action Handler).
-	listener func(c *compiler, e *jmx.Element) (sampleListener, error)
+	listener func(c *compiler, e *jmx.Element) (SampleListener, error)
 	// output registers a listener that writes or draws results (a Result
 	// Collector, a Backend Listener) and reports whether it has output.
 	output func(c *compiler, e *jmx.Element, depth int) bool
@@ -54,7 +54,7 @@ type elementDef struct {
 	branches func(c *compiler, e *jmx.Element, levels []level, depth int) *samplerNode
 	// iteration builds a config element that its controller tells when an
 	// iteration starts (config_iteration.go).
-	iteration func(c *compiler, e *jmx.Element) (iterationListener, error)
+	iteration func(c *compiler, e *jmx.Element) (IterationListener, error)
 	// variables reads an element whose values the run sets at its start
 	// (user-defined variables).
 	variables func(c *compiler, e *jmx.Element)

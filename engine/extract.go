@@ -55,14 +55,14 @@ type sampleView struct {
 	reqHead string
 }
 
-func mainTarget(r *result) sampleView {
-	return sampleView{s: &r.Sample, body: r.body, head: &r.head, reqHead: r.reqHead}
+func mainTarget(r *Result) sampleView {
+	return sampleView{s: &r.Sample, body: r.Body, head: &r.Head, reqHead: r.ReqHead}
 }
 
 // samples returns the samples the scope covers, in JMeter's order: the main
 // sample, then its sub-samples and theirs (four levels down at most).
 // scopeParent returns the main sample without allocating.
-func (sc sampleScope) samples(r *result, buf []sampleView) []sampleView {
+func (sc sampleScope) samples(r *Result, buf []sampleView) []sampleView {
 	buf = buf[:0]
 	if sc.kind == scopeParent || sc.kind == scopeAll {
 		buf = append(buf, mainTarget(r))
@@ -239,7 +239,7 @@ func pick(vu *VU, number, n int) int {
 		return -1
 	}
 	if number == 0 {
-		return vu.rng.IntN(n)
+		return vu.Rand.IntN(n)
 	}
 	return number - 1
 }

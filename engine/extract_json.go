@@ -766,7 +766,7 @@ func splitJava(s string, keepTrailing bool) []string {
 	return parts
 }
 
-func buildJSONExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+func buildJSONExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 	names := splitJava(e.Str("JSONPostProcessor.referenceNames"), false)
 	paths := splitJava(e.Str("JSONPostProcessor.jsonPathExprs"), false)
 	defs := splitJava(e.Str("JSONPostProcessor.defaultValues"), true)
@@ -804,9 +804,9 @@ func buildJSONExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
 	return x, nil
 }
 
-func (x *jsonExtractor) post(vu *VU, r *result) {
+func (x *jsonExtractor) PostProcess(vu *VU, r *Result) {
 	if x.bad != nil {
-		vu.warnf("JSON Extractor %q: %v", x.name, x.bad)
+		vu.Warnf("JSON Extractor %q: %v", x.name, x.bad)
 		return
 	}
 	var docs []any
@@ -858,7 +858,7 @@ func (x *jsonExtractor) post(vu *VU, r *result) {
 			err = bad
 		}
 		if err != nil {
-			vu.warnf("JSON Extractor %q: %v", x.name, err)
+			vu.Warnf("JSON Extractor %q: %v", x.name, err)
 			vu.Vars.Put(ref, def)
 			continue
 		}
@@ -912,7 +912,7 @@ func (x *jsonExtractor) save(vu *VU, ref, def string, number int, found []any) {
 			vu.Vars.Put(ref+"_ALL", all.String())
 		}
 	case number == 0:
-		vu.Vars.Put(ref, str(found[vu.rng.IntN(len(found))]))
+		vu.Vars.Put(ref, str(found[vu.Rand.IntN(len(found))]))
 	case number > len(found):
 		vu.Vars.Put(ref, def)
 	default:
@@ -934,7 +934,7 @@ type pluginJSONExtractor struct {
 	src     *Template
 }
 
-func buildPluginJSONExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+func buildPluginJSONExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
 		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
 	}
@@ -949,14 +949,14 @@ func buildPluginJSONExtractor(c *compiler, e *jmx.Element) (postProcessor, error
 	}, nil
 }
 
-func (x *pluginJSONExtractor) post(vu *VU, r *result) {
+func (x *pluginJSONExtractor) PostProcess(vu *VU, r *Result) {
 	ref := x.ref.Eval(vu)
 	var in string
 	ok := true
 	if x.fromVar {
 		in, ok = vu.Vars.Get(x.src.Eval(vu))
 	} else {
-		in = bodyString(r.body)
+		in = bodyString(r.Body)
 	}
 	clear := func() {
 		for k := 1; ; k++ {
@@ -968,7 +968,7 @@ func (x *pluginJSONExtractor) post(vu *VU, r *result) {
 		}
 	}
 	fail := func(err error) {
-		vu.warnf("jp@gc JSON Path Extractor %q: %v", x.name, err)
+		vu.Warnf("jp@gc JSON Path Extractor %q: %v", x.name, err)
 		vu.Vars.Put(ref, x.def.Eval(vu))
 		vu.Vars.Put(ref+matchNrSuffix, "0")
 		clear()

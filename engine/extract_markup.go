@@ -61,7 +61,7 @@ func compileCSS(s string) (cascadia.Sel, error) {
 	return sel, nil
 }
 
-func buildCSSExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+func buildCSSExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 	if impl := e.Str("HtmlExtractor.extractor_impl"); impl != "" && impl != "JSOUP" && impl != "JODD" {
 		return nil, fmt.Errorf("extractor implementation %q is unknown", impl)
 	}
@@ -85,7 +85,7 @@ func buildCSSExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
 	return x, nil
 }
 
-func (x *cssExtractor) post(vu *VU, r *result) {
+func (x *cssExtractor) PostProcess(vu *VU, r *Result) {
 	ref := x.ref.Eval(vu)
 	number := intProp(vu, x.match, 0)
 	if def := x.def.Eval(vu); def != "" || x.emptyDef {
@@ -95,7 +95,7 @@ func (x *cssExtractor) post(vu *VU, r *result) {
 	if sel == nil {
 		var err error
 		if sel, err = compileCSS(x.sel.Eval(vu)); err != nil {
-			vu.warnf("CSS Selector Extractor %q: %v", x.name, err)
+			vu.Warnf("CSS Selector Extractor %q: %v", x.name, err)
 			return
 		}
 	}
@@ -364,10 +364,10 @@ func xpathNumber(f float64) string {
 // addAssertionFailure records an extractor's trouble on the sample as a
 // failed assertion result, as JMeter's XPath extractors do; failSample also
 // marks the sample failed.
-func addAssertionFailure(r *result, name, msg string, failSample bool) {
+func addAssertionFailure(r *Result, name, msg string, failSample bool) {
 	r.Assertions = append(r.Assertions, report.AssertionResult{Name: name, Failure: true, Message: msg})
-	if !r.msgSet {
-		r.FailureMessage, r.msgSet = msg, true
+	if !r.MsgSet {
+		r.FailureMessage, r.MsgSet = msg, true
 	}
 	if failSample {
 		r.Success = false
@@ -388,7 +388,7 @@ type xpathExtractor struct {
 	tolerant bool
 }
 
-func buildXPathExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+func buildXPathExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 	q, err := newXPathField(c, e, c.prop(e, "XPathExtractor.xpathQuery"), nil)
 	if err != nil {
 		return nil, err
@@ -405,7 +405,7 @@ func buildXPathExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
 	}, nil
 }
 
-func buildXPath2Extractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+func buildXPath2Extractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 	q, err := newXPathField(c, e, c.prop(e, "XPathExtractor2.xpathQuery"), parseNamespaces(e.Str("XPathExtractor2.namespaces")))
 	if err != nil {
 		return nil, err
@@ -438,7 +438,7 @@ func parseNamespaces(s string) map[string]string {
 	return m
 }
 
-func (x *xpathExtractor) post(vu *VU, r *result) {
+func (x *xpathExtractor) PostProcess(vu *VU, r *Result) {
 	ref := x.ref.Eval(vu)
 	vu.Vars.Put(ref, x.def.Eval(vu))
 	nr := ref + "_matchNr"
@@ -462,7 +462,7 @@ func (x *xpathExtractor) post(vu *VU, r *result) {
 			if x.v2 {
 				// JMeter's XPath2 Extractor reads the main sample once per
 				// sample in scope.
-				inputs = append(inputs, bodyString(r.body))
+				inputs = append(inputs, bodyString(r.Body))
 			} else {
 				inputs = append(inputs, bodyString(t.body))
 			}
@@ -471,7 +471,7 @@ func (x *xpathExtractor) post(vu *VU, r *result) {
 	for _, in := range inputs {
 		doc, err := parseXPathDoc(in, x.tolerant)
 		if err != nil {
-			vu.warnf("XPath Extractor %q: %v", x.name, err)
+			vu.Warnf("XPath Extractor %q: %v", x.name, err)
 			addAssertionFailure(r, x.name, err.Error()+"\nSee log file for further details.", x.tolerant)
 			return
 		}
@@ -530,7 +530,7 @@ func (x *xpathExtractor) values(vu *VU, doc *xpathDoc, expr *xpath.Expr, number 
 	}
 	pickOne := number
 	if number == 0 && len(nodes) > 0 {
-		pickOne = vu.rng.IntN(len(nodes)) + 1
+		pickOne = vu.Rand.IntN(len(nodes)) + 1
 	}
 	for i, n := range nodes {
 		if pickOne >= 0 && pickOne != i+1 {

@@ -25,8 +25,8 @@ func testCompiler() *compiler {
 }
 
 func testVU(c *compiler) *VU {
-	return &VU{plan: c.plan, group: &group{}, grun: newGroupRun(&group{}, c.plan), Name: "TG 1-1", Vars: newVars(c.plan.syms),
-		rng: rand.New(rand.NewPCG(1, 2)), log: c.plan.log}
+	return &VU{Plan: c.plan, group: &group{}, Group: newGroupRun(&group{}, c.plan), Name: "TG 1-1", Vars: newVars(c.plan.syms),
+		Rand: rand.New(rand.NewPCG(1, 2)), Log: c.plan.log}
 }
 
 // el builds an element from name/value pairs; a value starting with "\x00"
@@ -50,13 +50,13 @@ func el(class string, kv ...string) *jmx.Element {
 func strs(s ...string) string { return "\x00" + strings.Join(s, "\x00") }
 
 // fakeResult is an HTTP-like sample with a body and headers.
-func fakeResult(body string) *result {
-	return &result{
+func fakeResult(body string) *Result {
+	return &Result{
 		Sample: report.Sample{Label: "req", Code: "200", Message: "OK", Success: true,
 			URL: "http://127.0.0.1:8080/login?x=1", Elapsed: 1500 * time.Millisecond, Bytes: int64(len(body) + 100)},
-		body:    []byte(body),
-		head:    httpx.HeadOf(http.Header{"Content-Type": {"text/html"}, "Set-Cookie": {"sid=abc"}}),
-		reqHead: "Accept: */*\n",
+		Body:    []byte(body),
+		Head:    httpx.HeadOf(http.Header{"Content-Type": {"text/html"}, "Set-Cookie": {"sid=abc"}}),
+		ReqHead: "Accept: */*\n",
 	}
 }
 
@@ -73,7 +73,7 @@ func vars(vu *VU, names ...string) string {
 	return strings.Join(out, "; ")
 }
 
-func runPost(t *testing.T, e *jmx.Element, build func(*compiler, *jmx.Element) (postProcessor, error), r *result, pre map[string]string) *VU {
+func runPost(t *testing.T, e *jmx.Element, build func(*compiler, *jmx.Element) (PostProcessor, error), r *Result, pre map[string]string) *VU {
 	t.Helper()
 	c := testCompiler()
 	p, err := build(c, e)
@@ -87,7 +87,7 @@ func runPost(t *testing.T, e *jmx.Element, build func(*compiler, *jmx.Element) (
 	for k, v := range pre {
 		vu.Vars.Put(k, v)
 	}
-	p.post(vu, r)
+	p.PostProcess(vu, r)
 	return vu
 }
 
@@ -158,7 +158,7 @@ func TestRegexExtractorRandomMatchIsOneOfThem(t *testing.T) {
 	}
 	vu := testVU(c)
 	for range 50 {
-		p.post(vu, fakeResult("1 2 3"))
+		p.PostProcess(vu, fakeResult("1 2 3"))
 		v, _ := vu.Vars.Get("v")
 		seen[v] = true
 	}
@@ -219,7 +219,7 @@ func TestExtractedValuesDoNotAliasTheBody(t *testing.T) {
 	r := fakeResult(`id=12`)
 	vu := runPost(t, el("RegexExtractor", "RegexExtractor.regex", `id=(\d+)`, "RegexExtractor.template", "$1$",
 		"RegexExtractor.match_number", "1", "RegexExtractor.refname", "v"), buildRegexExtractor, r, nil)
-	copy(r.body, "XXXXX")
+	copy(r.Body, "XXXXX")
 	if got := vars(vu, "v", "v_g1"); got != "v=12; v_g1=12" {
 		t.Errorf("after the body buffer was reused: %s", got)
 	}
@@ -243,8 +243,8 @@ func BenchmarkRegexExtractorAndAssertion(b *testing.B) {
 	r := fakeResult(body)
 	b.ReportAllocs()
 	for b.Loop() {
-		r.Assertions, r.msgSet = r.Assertions[:0], false
-		x.post(vu, r)
-		a.assertSample(vu, r)
+		r.Assertions, r.MsgSet = r.Assertions[:0], false
+		x.PostProcess(vu, r)
+		a.Assert(vu, r)
 	}
 }

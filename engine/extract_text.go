@@ -62,7 +62,7 @@ func parseRegexTemplate(s string) []tmplPart {
 	return out
 }
 
-func buildRegexExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+func buildRegexExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 	f, err := extractField(e, "RegexExtractor.useHeaders")
 	if err != nil {
 		return nil, err
@@ -101,7 +101,7 @@ func (m *reMatch) group(i int) (string, bool) {
 	return m.in[m.idx[2*i]:m.idx[2*i+1]], true
 }
 
-func (x *regexExtractor) post(vu *VU, r *result) {
+func (x *regexExtractor) PostProcess(vu *VU, r *Result) {
 	ref := x.ref.Eval(vu)
 	number := intProp(vu, x.match, 0)
 	if def := x.def.Eval(vu); def != "" || x.emptyDef {
@@ -109,7 +109,7 @@ func (x *regexExtractor) post(vu *VU, r *result) {
 	}
 	re, pattern, err := x.re.get(vu)
 	if err != nil {
-		vu.warnf("Regular Expression Extractor %q: error in pattern %q: %v", x.name, pattern, err)
+		vu.Warnf("Regular Expression Extractor %q: error in pattern %q: %v", x.name, pattern, err)
 		return
 	}
 	var matches []reMatch
@@ -234,7 +234,7 @@ type boundaryExtractor struct {
 	emptyDef    bool
 }
 
-func buildBoundaryExtractor(c *compiler, e *jmx.Element) (postProcessor, error) {
+func buildBoundaryExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 	f, err := extractField(e, "BoundaryExtractor.useHeaders")
 	if err != nil {
 		return nil, err
@@ -257,10 +257,10 @@ func buildBoundaryExtractor(c *compiler, e *jmx.Element) (postProcessor, error) 
 	return x, nil
 }
 
-func (x *boundaryExtractor) post(vu *VU, r *result) {
+func (x *boundaryExtractor) PostProcess(vu *VU, r *Result) {
 	ref := x.ref.Eval(vu)
 	if ref == "" {
-		vu.warnf("Boundary Extractor %q: no variable name", x.name)
+		vu.Warnf("Boundary Extractor %q: no variable name", x.name)
 		return
 	}
 	if def := x.def.Eval(vu); strings.TrimSpace(def) != "" || x.emptyDef {
@@ -294,7 +294,7 @@ func (x *boundaryExtractor) post(vu *VU, r *result) {
 	switch {
 	case number >= 0 && len(matches) == 0:
 	case number == 0:
-		putVar(vu, ref, matches[vu.rng.IntN(len(matches))])
+		putVar(vu, ref, matches[vu.Rand.IntN(len(matches))])
 	case number > 0:
 		if len(matches) == 1 {
 			putVar(vu, ref, matches[0])

@@ -36,7 +36,7 @@ func init() {
 		"__isPropDefined":          {1, 1, fnIsPropDefined},
 		"__threadNum":              {0, 0, constFn(func(vu *VU) string { return strconv.Itoa(vu.Num) })},
 		"__threadGroupName":        {0, 0, constFn(func(vu *VU) string { return vu.group.name })},
-		"__TestPlanName":           {0, 0, constFn(func(vu *VU) string { return vu.plan.testPlanFile() })},
+		"__TestPlanName":           {0, 0, constFn(func(vu *VU) string { return vu.Plan.testPlanFile() })},
 		"__samplerName":            {0, 1, fnSamplerName},
 		"__Random":                 {2, 3, fnRandom},
 		"__RandomString":           {1, 3, fnRandomString},
@@ -137,7 +137,7 @@ func evalOr(t *Template, vu *VU, def string) string {
 // propDefault is JMeter's JMeterUtils.getPropDefault: the property, or the
 // default, trimmed either way.
 func propDefault(vu *VU, name, def string) string {
-	if s, ok := vu.plan.Props.Get(name); ok {
+	if s, ok := vu.Plan.Props.Get(name); ok {
 		return strings.TrimSpace(s)
 	}
 	return strings.TrimSpace(def)
@@ -170,7 +170,7 @@ type propValue struct {
 }
 
 func (f *constProp) Eval(vu *VU) string {
-	props := vu.plan.Props
+	props := vu.Plan.Props
 	v := props.Version() // before reading: a change after it is seen next time
 	if last := f.last.Load(); last != nil && last.version == v && last.props == props {
 		return last.value
@@ -195,8 +195,8 @@ func fnSetProperty(_ *templater, args []*Template) (Function, error) {
 	name, value, ret := args[0], args[1], optArg(args, 2)
 	return FuncFunc(func(vu *VU) string {
 		n := name.Eval(vu)
-		old, _ := vu.plan.Props.Get(n)
-		vu.plan.Props.Set(n, value.Eval(vu))
+		old, _ := vu.Plan.Props.Get(n)
+		vu.Plan.Props.Set(n, value.Eval(vu))
 		if ret != nil && strings.EqualFold(strings.TrimSpace(ret.Eval(vu)), "true") {
 			return old
 		}
@@ -207,7 +207,7 @@ func fnSetProperty(_ *templater, args []*Template) (Function, error) {
 // ${__isPropDefined(name)}: "true" or "false".
 func fnIsPropDefined(_ *templater, args []*Template) (Function, error) {
 	return FuncFunc(func(vu *VU) string {
-		_, ok := vu.plan.Props.Get(args[0].Eval(vu))
+		_, ok := vu.Plan.Props.Get(args[0].Eval(vu))
 		return strconv.FormatBool(ok)
 	}), nil
 }
@@ -232,14 +232,14 @@ func fnRandom(_ *templater, args []*Template) (Function, error) {
 		a, err1 := strconv.ParseInt(strings.TrimSpace(lo.Eval(vu)), 10, 64)
 		b, err2 := strconv.ParseInt(strings.TrimSpace(hi.Eval(vu)), 10, 64)
 		if err1 != nil || err2 != nil || b < a {
-			vu.warnf("__Random(%s,%s): the bounds are not whole numbers with min <= max", lo.Eval(vu), hi.Eval(vu))
+			vu.Warnf("__Random(%s,%s): the bounds are not whole numbers with min <= max", lo.Eval(vu), hi.Eval(vu))
 			return ""
 		}
 		span := uint64(b-a) + 1
 		if span == 0 { // the whole int64 range
-			return strconv.FormatInt(int64(vu.rng.Uint64()), 10)
+			return strconv.FormatInt(int64(vu.Rand.Uint64()), 10)
 		}
-		return strconv.FormatInt(a+int64(vu.rng.Uint64N(span)), 10)
+		return strconv.FormatInt(a+int64(vu.Rand.Uint64N(span)), 10)
 	}), nil
 }
 
@@ -254,7 +254,7 @@ func fnRandomString(_ *templater, args []*Template) (Function, error) {
 	return storeAs(v, func(vu *VU) string {
 		n, err := strconv.Atoi(length.Eval(vu))
 		if err != nil || n < 0 {
-			vu.warnf("__RandomString: length %q is not a whole number", length.Eval(vu))
+			vu.Warnf("__RandomString: length %q is not a whole number", length.Eval(vu))
 			return ""
 		}
 		set := constChars
@@ -265,11 +265,11 @@ func fnRandomString(_ *templater, args []*Template) (Function, error) {
 		b.Grow(n)
 		for range n {
 			if len(set) > 0 {
-				b.WriteRune(set[vu.rng.IntN(len(set))])
+				b.WriteRune(set[vu.Rand.IntN(len(set))])
 				continue
 			}
 			for {
-				r := rune(0x20 + vu.rng.IntN(0xFFFD-0x20))
+				r := rune(0x20 + vu.Rand.IntN(0xFFFD-0x20))
 				if unicode.IsPrint(r) && !unicode.Is(unicode.Cs, r) {
 					b.WriteRune(r)
 					break
@@ -302,7 +302,7 @@ func fnRandomFromMultipleVars(_ *templater, args []*Template) (Function, error) 
 		if len(vals) == 0 {
 			return ""
 		}
-		return vals[vu.rng.IntN(len(vals))]
+		return vals[vu.Rand.IntN(len(vals))]
 	}), nil
 }
 
@@ -356,7 +356,7 @@ func (c *evalCache) eval(vu *VU, src string) string {
 	}
 	t, err := c.texts.Get(src)
 	if err != nil {
-		vu.warnf("__eval: %v", err)
+		vu.Warnf("__eval: %v", err)
 		return src
 	}
 	return t.Eval(vu)
@@ -407,7 +407,7 @@ func fnSum(bits int) func(*templater, []*Template) (Function, error) {
 			for _, a := range args[:len(args)-1] {
 				n, err := strconv.ParseInt(a.Eval(vu), 10, bits)
 				if err != nil {
-					vu.warnf("%s: %v", name, err)
+					vu.Warnf("%s: %v", name, err)
 					return ""
 				}
 				sum += n
@@ -498,7 +498,7 @@ func fnChar(_ *templater, args []*Template) (Function, error) {
 			s := strings.TrimSpace(a.Eval(vu))
 			n, err := java.DecodeLong(s)
 			if err != nil {
-				vu.warnf("__char: could not parse %q", s)
+				vu.Warnf("__char: could not parse %q", s)
 				continue
 			}
 			b.WriteRune(rune(uint16(n))) // Java's (char) cast
@@ -524,7 +524,7 @@ func fnChangeCase(_ *templater, args []*Template) (Function, error) {
 			}
 			return string(unicode.ToTitle(r)) + s[n:]
 		default:
-			vu.warnf("__changeCase: unknown mode %s, text left unchanged", m)
+			vu.Warnf("__changeCase: unknown mode %s, text left unchanged", m)
 			return s
 		}
 	}), nil
@@ -587,13 +587,13 @@ func fnLog(ret bool) func(*templater, []*Template) (Function, error) {
 			case "ERR":
 				fmt.Fprintln(os.Stderr, msg)
 			case "ERROR", "FATAL_ERROR", "FATAL":
-				vu.log.Error(msg)
+				vu.Log.Error(msg)
 			case "WARN":
-				vu.log.Warn(msg)
+				vu.Log.Warn(msg)
 			case "DEBUG":
-				vu.log.Debug(msg)
+				vu.Log.Debug(msg)
 			default:
-				vu.log.Info(msg)
+				vu.Log.Info(msg)
 			}
 			if ret {
 				return s

@@ -167,7 +167,7 @@ func BenchmarkCSVDataSetIteration(b *testing.B) {
 	vu := fnVU(c, 1, nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		ds.iterationStart(vu)
+		ds.IterationStart(vu)
 	}
 	if v, _ := vu.Vars.Get("pass"); !strings.HasPrefix(v, "secret,") {
 		b.Fatalf("pass = %q", v)

@@ -91,7 +91,7 @@ func (s *stringFromFile) next(vu *VU) string {
 	}
 	line, ok, err := java.ReadLine(s.r)
 	if err != nil {
-		vu.warnf("__StringFromFile: reading %s: %v", s.path, err)
+		vu.Warnf("__StringFromFile: reading %s: %v", s.path, err)
 		return errText
 	}
 	if !ok {
@@ -100,8 +100,8 @@ func (s *stringFromFile) next(vu *VU) string {
 		if s.r == nil {
 			if s.to != seqUnused {
 				// JMeter throws JMeterStopThreadException: the thread ends.
-				vu.warnf("__StringFromFile: end of the file sequence: the thread stops")
-				vu.stopThread()
+				vu.Warnf("__StringFromFile: end of the file sequence: the thread stops")
+				vu.StopThread()
 			}
 			return errText
 		}
@@ -144,10 +144,10 @@ func (s *stringFromFile) open(vu *VU) {
 		}
 		s.cur++
 	}
-	s.path = vu.plan.resolvePath(name)
+	s.path = vu.Plan.resolvePath(name)
 	f, err := java.OpenText(s.path, "")
 	if err != nil {
-		vu.warnf("__StringFromFile: %v", err)
+		vu.Warnf("__StringFromFile: %v", err)
 		return
 	}
 	s.file, s.r = f, bufio.NewReader(f)
@@ -170,11 +170,11 @@ type cachedFile struct {
 func fnFileToString(_ *templater, args []*Template) (Function, error) {
 	name, enc, v := args[0], optArg(args, 1), optArg(args, 2)
 	return storeAs(v, func(vu *VU) string {
-		path := vu.plan.resolvePath(name.Eval(vu))
+		path := vu.Plan.resolvePath(name.Eval(vu))
 		e := evalOr(enc, vu, "")
 		text, err := readWholeFile(path, e)
 		if err != nil {
-			vu.warnf("__FileToString: %v", err)
+			vu.Warnf("__FileToString: %v", err)
 			return errText
 		}
 		return text
@@ -245,9 +245,9 @@ func fnCSVRead(tp *templater, args []*Template) (Function, error) {
 		rows := *users.Get(vu)
 		if strings.HasPrefix(c, "*") {
 			if _, ok := rows[c]; !ok {
-				f, err := files.openCSVRead(vu.plan, n, c)
+				f, err := files.openCSVRead(vu.Plan, n, c)
 				if err != nil {
-					vu.warnf("__CSVRead: %v", err)
+					vu.Warnf("__CSVRead: %v", err)
 					return ""
 				}
 				rows[c] = &csvReadRow{file: f, row: -1}
@@ -263,12 +263,12 @@ func fnCSVRead(tp *templater, args []*Template) (Function, error) {
 		}
 		if pos == nil {
 			if strings.HasPrefix(n, "*") {
-				vu.warnf("__CSVRead: alias %s was never opened", n)
+				vu.Warnf("__CSVRead: alias %s was never opened", n)
 				return ""
 			}
-			f, err := files.openCSVRead(vu.plan, n, n)
+			f, err := files.openCSVRead(vu.Plan, n, n)
 			if err != nil {
-				vu.warnf("__CSVRead: %v", err)
+				vu.Warnf("__CSVRead: %v", err)
 				return ""
 			}
 			pos = &csvReadRow{file: f, row: -1}
@@ -276,7 +276,7 @@ func fnCSVRead(tp *templater, args []*Template) (Function, error) {
 		}
 		k, err := strconv.Atoi(c)
 		if err != nil {
-			vu.warnf("__CSVRead: can't parse column number %q", c)
+			vu.Warnf("__CSVRead: can't parse column number %q", c)
 			return ""
 		}
 		if len(pos.file.rows) == 0 {
@@ -287,7 +287,7 @@ func fnCSVRead(tp *templater, args []*Template) (Function, error) {
 		}
 		row := pos.file.rows[pos.row]
 		if k < 0 || k >= len(row) {
-			vu.warnf("__CSVRead: invalid column number %d at row %d", k, pos.row)
+			vu.Warnf("__CSVRead: invalid column number %d at row %d", k, pos.row)
 			return ""
 		}
 		return row[k]

@@ -72,7 +72,7 @@ func newJSRuntime() *jsRuntime {
 	_ = vars.Set("putObject", vars.Get("put"))
 	props := obj(map[string]func(goja.FunctionCall) goja.Value{
 		"get": func(c goja.FunctionCall) goja.Value {
-			if s, ok := r.vu.plan.Props.Get(str(c, 0)); ok {
+			if s, ok := r.vu.Plan.Props.Get(str(c, 0)); ok {
 				return rt.ToValue(s)
 			}
 			if len(c.Arguments) > 1 {
@@ -82,8 +82,8 @@ func newJSRuntime() *jsRuntime {
 		},
 		"put": func(c goja.FunctionCall) goja.Value {
 			n := str(c, 0)
-			old, ok := r.vu.plan.Props.Get(n)
-			r.vu.plan.Props.Set(n, str(c, 1))
+			old, ok := r.vu.Plan.Props.Get(n)
+			r.vu.Plan.Props.Set(n, str(c, 1))
 			if !ok {
 				return goja.Null()
 			}
@@ -106,13 +106,13 @@ func newJSRuntime() *jsRuntime {
 			msg, vu := str(c, 0), r.vu
 			switch level {
 			case "warn":
-				vu.log.Warn(msg, "thread", vu.Name)
+				vu.Log.Warn(msg, "thread", vu.Name)
 			case "error":
-				vu.log.Error(msg, "thread", vu.Name)
+				vu.Log.Error(msg, "thread", vu.Name)
 			case "debug":
-				vu.log.Debug(msg, "thread", vu.Name)
+				vu.Log.Debug(msg, "thread", vu.Name)
 			default:
-				vu.log.Info(msg, "thread", vu.Name)
+				vu.Log.Info(msg, "thread", vu.Name)
 			}
 			return goja.Undefined()
 		}
@@ -215,7 +215,7 @@ func fnJavaScript(tp *templater, args []*Template) (Function, error) {
 	return storeAs(v, func(vu *VU) string {
 		s, err := p.eval(vu)
 		if err != nil {
-			vu.warnf("__javaScript: %v", err)
+			vu.Warnf("__javaScript: %v", err)
 			return ""
 		}
 		return s

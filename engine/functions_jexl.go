@@ -204,7 +204,7 @@ func fnJexl(tp *templater, args []*Template) (Function, error) {
 		s := src.Eval(vu)
 		p, err := jexlPrograms.Get(s)
 		if err != nil {
-			vu.warnf("__jexl3: %v", err)
+			vu.Warnf("__jexl3: %v", err)
 			return ""
 		}
 		return runJexl(users.Get(vu), vu, p, s)
@@ -222,7 +222,7 @@ func jlexCompileConst(src string) (*vm.Program, error) {
 func runJexl(j *jexlEnv, vu *VU, p *vm.Program, src string) string {
 	out, err := j.vm.Run(p, j.env)
 	if err != nil {
-		vu.warnf("__jexl3(%s): %v", src, err)
+		vu.Warnf("__jexl3(%s): %v", src, err)
 		return ""
 	}
 	return jexlText(out)
@@ -535,7 +535,7 @@ func jexlCall(a ...any) (any, error) {
 	case jexlProps:
 		switch name {
 		case "get", "getProperty":
-			if v, ok := x.vu.plan.Props.Get(s0); ok {
+			if v, ok := x.vu.Plan.Props.Get(s0); ok {
 				return v, nil
 			}
 			if len(args) > 1 {
@@ -543,11 +543,11 @@ func jexlCall(a ...any) (any, error) {
 			}
 			return nil, nil
 		case "put", "setProperty":
-			old, _ := x.vu.plan.Props.Get(s0)
-			x.vu.plan.Props.Set(s0, argString(args, 1))
+			old, _ := x.vu.Plan.Props.Get(s0)
+			x.vu.Plan.Props.Set(s0, argString(args, 1))
 			return old, nil
 		case "containsKey":
-			_, ok := x.vu.plan.Props.Get(s0)
+			_, ok := x.vu.Plan.Props.Get(s0)
 			return ok, nil
 		}
 	case *jexlCtx:
@@ -570,7 +570,7 @@ func jexlCall(a ...any) (any, error) {
 		case "getName":
 			return x.vu.group.name, nil
 		case "getNumThreads", "getNumberOfThreads":
-			return x.vu.grun.active.Load(), nil
+			return x.vu.Group.active.Load(), nil
 		}
 	case *jexlSampler:
 		switch name {
@@ -581,13 +581,13 @@ func jexlCall(a ...any) (any, error) {
 		msg := s0
 		switch name {
 		case "info":
-			x.vu.log.Info(msg, "thread", x.vu.Name)
+			x.vu.Log.Info(msg, "thread", x.vu.Name)
 		case "warn":
-			x.vu.log.Warn(msg, "thread", x.vu.Name)
+			x.vu.Log.Warn(msg, "thread", x.vu.Name)
 		case "error":
-			x.vu.log.Error(msg, "thread", x.vu.Name)
+			x.vu.Log.Error(msg, "thread", x.vu.Name)
 		case "debug":
-			x.vu.log.Debug(msg, "thread", x.vu.Name)
+			x.vu.Log.Debug(msg, "thread", x.vu.Name)
 		default:
 			return nil, fmt.Errorf("log has no method %s", name)
 		}

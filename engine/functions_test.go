@@ -35,9 +35,9 @@ func fnVU(c *compiler, n int, vars map[string]string) *VU {
 	g := &group{name: "TG", index: 1}
 	v, _ := testRuns.LoadOrStore(c, &Run{plan: c.plan, cells: make([]cell, c.plan.nshared)})
 	run := v.(*Run)
-	vu := &VU{plan: c.plan, group: g, grun: newGroupRun(g, c.plan), run: run, Num: n, Name: "TG 1-" + strconv.Itoa(n), locals: make([]any, c.plan.nlocals),
-		Vars: newVars(c.plan.syms), rng: rand.New(rand.NewPCG(1, uint64(n))),
-		log: c.plan.log, SamplerName: "Login", Iteration: 1}
+	vu := &VU{Plan: c.plan, group: g, Group: newGroupRun(g, c.plan), Run: run, Num: n, Name: "TG 1-" + strconv.Itoa(n), locals: make([]any, c.plan.nlocals),
+		Vars: newVars(c.plan.syms), Rand: rand.New(rand.NewPCG(1, uint64(n))),
+		Log: c.plan.log, SamplerName: "Login", Iteration: 1}
 	for k, v := range vars {
 		vu.Vars.Put(k, v)
 	}

@@ -30,7 +30,7 @@ func fnURLDecode(_ *templater, args []*Template) (Function, error) {
 	return FuncFunc(func(vu *VU) string {
 		s, err := javaURLDecode(args[0].Eval(vu))
 		if err != nil {
-			vu.warnf("__urldecode: %v", err)
+			vu.Warnf("__urldecode: %v", err)
 		}
 		return s
 	}), nil
@@ -269,7 +269,7 @@ func fnDigest(_ *templater, args []*Template) (Function, error) {
 		a := strings.ToUpper(strings.TrimSpace(alg.Eval(vu)))
 		mk, ok := digests[a]
 		if !ok {
-			vu.warnf("__digest: unknown algorithm %q", a)
+			vu.Warnf("__digest: unknown algorithm %q", a)
 			return ""
 		}
 		h := mk()
@@ -299,7 +299,7 @@ func fnBase64Decode(_ *templater, args []*Template) (Function, error) {
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
 			if b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "=")); err != nil {
-				vu.warnf("__base64Decode: %v", err)
+				vu.Warnf("__base64Decode: %v", err)
 				return ""
 			}
 		}

@@ -36,7 +36,7 @@ func fnTime(_ *templater, args []*Template) (Function, error) {
 		}
 		jf, err := java.TimeFormatOf(f)
 		if err != nil {
-			vu.warnf("__time: %v", err)
+			vu.Warnf("__time: %v", err)
 			return ""
 		}
 		return jf.Format(now)
@@ -58,7 +58,7 @@ func fnTimeShift(_ *templater, args []*Template) (Function, error) {
 		if f != "" {
 			var err error
 			if jf, err = java.TimeFormatOf(f); err != nil {
-				vu.warnf("__timeShift: %v", err)
+				vu.Warnf("__timeShift: %v", err)
 				return ""
 			}
 		}
@@ -68,18 +68,18 @@ func fnTimeShift(_ *templater, args []*Template) (Function, error) {
 				if p, err := jf.Parse(d, time.Local); err == nil {
 					t = p
 				} else {
-					vu.warnf("__timeShift: date %q does not match %q: %v", d, f, err)
+					vu.Warnf("__timeShift: date %q does not match %q: %v", d, f, err)
 				}
 			} else if ms, err := strconv.ParseInt(d, 10, 64); err == nil {
 				t = time.UnixMilli(ms)
 			} else {
-				vu.warnf("__timeShift: date %q is not milliseconds", d)
+				vu.Warnf("__timeShift: date %q is not milliseconds", d)
 			}
 		}
 		if s := strings.TrimSpace(shift.Eval(vu)); s != "" {
 			d, err := java.ParseDuration(s)
 			if err != nil {
-				vu.warnf("__timeShift: %v", err)
+				vu.Warnf("__timeShift: %v", err)
 			} else {
 				t = t.Add(d)
 			}
@@ -99,14 +99,14 @@ func fnDateTimeConvert(_ *templater, args []*Template) (Function, error) {
 		d, sf := date.Eval(vu), src.Eval(vu)
 		tf, err := java.TimeFormatOf(dst.Eval(vu))
 		if err != nil {
-			vu.warnf("__dateTimeConvert: %v", err)
+			vu.Warnf("__dateTimeConvert: %v", err)
 			return ""
 		}
 		var t time.Time
 		if sf == "" {
 			ms, err := strconv.ParseInt(d, 10, 64)
 			if err != nil {
-				vu.warnf("__dateTimeConvert: %q is not milliseconds", d)
+				vu.Warnf("__dateTimeConvert: %q is not milliseconds", d)
 				return ""
 			}
 			t = time.UnixMilli(ms)
@@ -116,7 +116,7 @@ func fnDateTimeConvert(_ *templater, args []*Template) (Function, error) {
 				t, err = jf.Parse(d, time.Local)
 			}
 			if err != nil {
-				vu.warnf("__dateTimeConvert: %v", err)
+				vu.Warnf("__dateTimeConvert: %v", err)
 				return ""
 			}
 		}
@@ -136,7 +136,7 @@ func fnRandomDate(_ *templater, args []*Template) (Function, error) {
 		}
 		jf, err := java.TimeFormatOf(f)
 		if err != nil {
-			vu.warnf("__RandomDate: %v", err)
+			vu.Warnf("__RandomDate: %v", err)
 			return ""
 		}
 		day := func(s string) (int64, error) {
@@ -149,7 +149,7 @@ func fnRandomDate(_ *templater, args []*Template) (Function, error) {
 		var from int64
 		if s := strings.TrimSpace(start.Eval(vu)); s != "" {
 			if from, err = day(s); err != nil {
-				vu.warnf("__RandomDate: start date %q: %v", s, err)
+				vu.Warnf("__RandomDate: start date %q: %v", s, err)
 			}
 		} else {
 			y, m, d := time.Now().Date()
@@ -157,15 +157,15 @@ func fnRandomDate(_ *templater, args []*Template) (Function, error) {
 		}
 		to, err := day(strings.TrimSpace(end.Eval(vu)))
 		if err != nil {
-			vu.warnf("__RandomDate: end date %q: %v", end.Eval(vu), err)
+			vu.Warnf("__RandomDate: end date %q: %v", end.Eval(vu), err)
 		}
 		if to < from {
-			vu.warnf("__RandomDate: end date %q must not be before the start date", end.Eval(vu))
+			vu.Warnf("__RandomDate: end date %q must not be before the start date", end.Eval(vu))
 			return ""
 		}
 		pick := from
 		if to > from {
-			pick = from + vu.rng.Int64N(to-from)
+			pick = from + vu.Rand.Int64N(to-from)
 		}
 		return jf.Format(time.Unix(pick*86400, 0).UTC())
 	}), nil

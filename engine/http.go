@@ -92,7 +92,7 @@ func httpBool(e *jmx.Element, defaults []*jmx.Element, name string, def bool) bo
 	return strings.EqualFold(v, "true")
 }
 
-func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error) {
+func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (Sampler, error) {
 	defaults := sc.configsOf("ConfigTestElement")
 	field := func(name string) *Template {
 		return c.template(e, name, httpField(e, defaults, name))
@@ -197,7 +197,7 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (sampleFunc, error) {
 	case h.embedded != nil:
 		h.keep = keepParsable
 	}
-	return h.sample, nil
+	return h, nil
 }
 
 // lastOf returns the outermost of the managers in scope: JMeter sets each
@@ -249,7 +249,7 @@ func hasHeaderNamed(hs []httpHeader, name string) bool {
 // sample makes one HTTP sample as JMeter's HTTPSamplerBase.sample does: the
 // request, then (by the sampler's settings) the redirects it follows and the
 // embedded resources it downloads, as sub-samples of this one.
-func (h *httpSampler) sample(vu *VU, r *result) {
+func (h *httpSampler) Sample(vu *VU, r *Result) {
 	st := h.users.Get(vu)
 	c := &st.call
 	c.begin(h, vu, st, r.Label)
@@ -263,19 +263,19 @@ func (h *httpSampler) sample(vu *VU, r *result) {
 	}
 	hp := &st.mainHop
 	if !c.fetch(&st.main, u, method, true, false, 0, &r.Sample, hp) {
-		r.none = true // JMeter's cached resource: no sample at all
+		r.None = true // JMeter's cached resource: no sample at all
 		return
 	}
 	c.process(&st.main, false, 0, &r.Sample, hp)
 	if h.reads {
-		r.body, r.head = hp.body, hp.head
-		r.reqHead = st.main.requestHeaders()
+		r.Body, r.Head = hp.body, hp.head
+		r.ReqHead = st.main.requestHeaders()
 	}
 	for _, s := range r.Sub {
 		// JMeterThread fills the thread information of direct sub-samples.
 		s.ThreadName = vu.Name
-		s.GrpThreads = int(vu.grun.active.Load())
-		s.AllThreads = int(vu.run.active.Load())
+		s.GrpThreads = int(vu.Group.active.Load())
+		s.AllThreads = int(vu.Run.active.Load())
 	}
 	c.end()
 }

@@ -51,7 +51,7 @@ func httpUsers(p *Plan) *Local[httpState] {
 func newHTTPUser(vu *VU) *httpState {
 	g := vu.group
 	c := httpx.New(httpx.Options{Cookies: g.cookies})
-	vu.onIteration(func(*VU) {
+	vu.OnIteration(func(*VU) {
 		if !g.sameUser {
 			c.CloseIdle()
 			c.ResetCookies()
@@ -59,7 +59,7 @@ func newHTTPUser(vu *VU) *httpState {
 			c.ResetCookies()
 		}
 	})
-	vu.atEnd(func(*VU) { c.CloseIdle() })
+	vu.AtEnd(func(*VU) { c.CloseIdle() })
 	return &httpState{client: c, main: httpLane{l: c.Main()}}
 }
 
@@ -322,7 +322,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	if !first && !following {
 		req.KeepBody = keepParsable // a resource is read only for its own resources
 	}
-	if c.vu.details() {
+	if c.vu.Details() {
 		// the results file keeps every response's data and request head
 		req.KeepBody, req.KeepHead = keepAll, true
 	}
@@ -360,7 +360,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	ln.hdr = req.Header[:0]
 
 	res := &ln.res
-	ln.l.Do(c.vu.hard, req, res)
+	ln.l.Do(c.vu.Hard, req, res)
 	s.Start = res.Start
 	s.Elapsed = res.Elapsed
 	s.Latency = res.Latency
@@ -370,7 +370,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	s.URL = res.URL
 	hp.head = res.Head
 	hp.body = res.Body
-	if c.vu.details() {
+	if c.vu.Details() {
 		s.Detail = httpDetail(ln, req, res)
 	}
 	if res.Err != nil && res.Status == 0 {

@@ -75,14 +75,14 @@ func (m *embeddedConfig) patterns(vu *VU) (inc, exc *regexp.Regexp) {
 	if !m.include.Const() {
 		var err error
 		if inc, err = urlPattern(m.include.Eval(vu)); err != nil {
-			vu.warnf("ignoring the embedded URL pattern: %v", err)
+			vu.Warnf("ignoring the embedded URL pattern: %v", err)
 			inc = nil
 		}
 	}
 	if !m.exclude.Const() {
 		var err error
 		if exc, err = urlPattern(m.exclude.Eval(vu)); err != nil {
-			vu.warnf("ignoring the embedded URL exclude pattern: %v", err)
+			vu.Warnf("ignoring the embedded URL exclude pattern: %v", err)
 			exc = nil
 		}
 	}
@@ -96,7 +96,7 @@ func (m *embeddedConfig) poolSize(vu *VU) int {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(m.pool.Eval(vu)))
 	if err != nil {
-		vu.warnf("concurrent download of embedded resources: pool size %q is not a number; using %d", m.pool.Eval(vu), defaultPool)
+		vu.Warnf("concurrent download of embedded resources: pool size %q is not a number; using %d", m.pool.Eval(vu), defaultPool)
 		return defaultPool
 	}
 	return max(n, 1)

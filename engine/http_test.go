@@ -1053,13 +1053,13 @@ func hBench(b *testing.B, spec httpSpec) {
 		b.Fatal(err)
 	}
 	vu := testVU(c)
-	vu.hard = context.Background()
-	r := &vu.res
+	vu.Hard = context.Background()
+	r := &vu.Res
 	b.ReportAllocs()
 	for b.Loop() {
-		r.reset()
+		r.Reset()
 		r.Label = "x"
-		fn(vu, r)
+		fn.Sample(vu, r)
 		if !r.Success {
 			b.Fatal(r.Code, r.Message)
 		}

@@ -22,7 +22,7 @@ type javaTest struct {
 
 const javaTestClass = "org.apache.jmeter.protocol.java.test.JavaTest"
 
-func buildJavaSampler(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+func buildJavaSampler(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
 	if cls := strings.TrimSpace(e.Str("classname")); cls != javaTestClass {
 		return nil, errUnsupportedJava(cls)
 	}
@@ -46,7 +46,7 @@ func buildJavaSampler(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error)
 	j.status, j.hasStatus = arg("Status")
 	j.samplerData, _ = arg("SamplerData")
 	j.resultData, _ = arg("ResultData")
-	return j.sample, nil
+	return j, nil
 }
 
 type errUnsupportedJava string
@@ -55,7 +55,7 @@ func (e errUnsupportedJava) Error() string {
 	return "the Java Request runs Java class " + strconv.Quote(string(e)) + "; gojm runs only JMeter's built-in " + javaTestClass
 }
 
-func (j *javaTest) sample(vu *VU, r *result) {
+func (j *javaTest) Sample(vu *VU, r *Result) {
 	sleep := int64(100)
 	if j.hasSleep {
 		sleep = decodeLongOr(j.sleep.Eval(vu), 100)
@@ -77,13 +77,13 @@ func (j *javaTest) sample(vu *VU, r *result) {
 	}
 	data := j.samplerData.Eval(vu)
 	r.SentBytes = int64(len(data))
-	r.samplerData = data
+	r.SamplerData = data
 	if d := j.resultData.Eval(vu); d != "" {
-		r.body = append(r.body[:0], d...)
+		r.Body = append(r.Body[:0], d...)
 		r.Bytes = int64(len(d))
 	}
 	r.DataType = "text"
-	r.Start = vu.now()
+	r.Start = vu.Now()
 	if sleep > 0 && mask > 0 {
 		sleep += r.Start.UnixMilli() % mask
 	}
@@ -94,13 +94,13 @@ func (j *javaTest) sample(vu *VU, r *result) {
 		t := time.NewTimer(time.Duration(sleep) * time.Millisecond)
 		select {
 		case <-t.C:
-		case <-vu.hard.Done():
+		case <-vu.Hard.Done():
 			t.Stop()
 			slept = false
 		}
 	}
 	r.Success = ok && slept
-	r.Elapsed = vu.now().Sub(r.Start)
+	r.Elapsed = vu.Now().Sub(r.Start)
 }
 
 // decodeLongOr is JavaSamplerContext.getLongParameter: Long.decode, or def.

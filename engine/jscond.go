@@ -47,8 +47,8 @@ func compileJSCondition(t *Template) (*jsCondition, error) {
 	}
 	var skel strings.Builder
 	for _, p := range t.parts {
-		if p.kind == litPart {
-			skel.WriteString(p.lit)
+		if p.Kind == LitPart {
+			skel.WriteString(p.Lit)
 		} else {
 			skel.WriteString("0")
 		}

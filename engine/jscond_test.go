@@ -119,7 +119,7 @@ func TestJSConditionWithReferences(t *testing.T) {
 			t.Errorf("%s: %v, want ok %v", tt.cond, err, tt.ok)
 		}
 	}
-	c, _ := compileJSCondition(&Template{raw: `"${v}" == "abc"`, parts: []part{{kind: litPart, lit: `"`}, {kind: varPart}, {kind: litPart, lit: `" == "abc"`}}})
+	c, _ := compileJSCondition(&Template{raw: `"${v}" == "abc"`, parts: []Part{{Kind: LitPart, Lit: `"`}, {Kind: VarPart}, {Kind: LitPart, Lit: `" == "abc"`}}})
 	for _, tt := range []struct {
 		src  string
 		want bool
@@ -131,7 +131,7 @@ func TestJSConditionWithReferences(t *testing.T) {
 }
 
 func BenchmarkJSConditionCached(b *testing.B) {
-	c, _ := compileJSCondition(&Template{raw: `x`, parts: []part{{kind: varPart}}})
+	c, _ := compileJSCondition(&Template{raw: `x`, parts: []Part{{Kind: VarPart}}})
 	b.ReportAllocs()
 	for b.Loop() {
 		if ok, err := c.eval(`"abc" == "abc" && 3 > 2`); !ok || err != nil {

@@ -57,9 +57,9 @@ func (c *compiler) refuseWith(e *jmx.Element, depth int, reason string) {
 func (c *compiler) staticVU() *VU {
 	r := &Run{plan: c.plan}
 	vu := r.newVU(newGroupRun(&group{name: "", path: c.plan.Name}, c.plan), 0, context.Background())
-	vu.hard = context.Background()
+	vu.Hard = context.Background()
 	for _, u := range c.plan.udv {
-		vu.Vars.putSlot(u.slot, u.value.Eval(vu))
+		vu.Vars.PutSlot(u.slot, u.value.Eval(vu))
 	}
 	return vu
 }

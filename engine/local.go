@@ -92,8 +92,8 @@ func NewShared[T any](p *Plan, mk func(vu *VU) *T) *Shared[T] {
 // Get returns the run's value.
 func (s *Shared[T]) Get(vu *VU) *T {
 	var cells []cell
-	if vu.run != nil {
-		cells = vu.run.cells
+	if vu.Run != nil {
+		cells = vu.Run.cells
 	}
 	return get(cells, s.slot, vu, s.make)
 }
@@ -129,8 +129,8 @@ func NewGroupShared[T any](p *Plan, mk func(vu *VU) *T) *GroupShared[T] {
 // Get returns the value of vu's group.
 func (s *GroupShared[T]) Get(vu *VU) *T {
 	var cells []cell
-	if vu.grun != nil {
-		cells = vu.grun.cells
+	if vu.Group != nil {
+		cells = vu.Group.cells
 	}
 	return get(cells, s.slot, vu, s.make)
 }

@@ -63,7 +63,7 @@ func buildParallel(c *compiler, e *jmx.Element, levels []level, depth int) *samp
 	c.fl.ctls = append(c.fl.ctls, d)
 	c.children(d, e.Children, nil, levels, depth+1)
 	p.kids, p.def = d.kids, d
-	return &samplerNode{name: p.name, sc: sc, threadSample: p.sample}
+	return &samplerNode{name: p.name, sc: sc, threadSample: p.Sample}
 }
 
 // parallelRun is one virtual user's branches of one Parallel Controller.
@@ -88,10 +88,10 @@ func (p *parallelSampler) branchesOf(th *thread) *parallelRun {
 		return pr
 	}
 	vu := th.vu
-	pr := &parallelRun{snap: newVars(vu.plan.syms)}
+	pr := &parallelRun{snap: newVars(vu.Plan.syms)}
 	pname := p.name.Eval(vu)
 	for _, k := range p.kids {
-		b := &branch{th: newThread(vu.fork(), len(th.ctls))}
+		b := &branch{th: newThread(vu.Fork(), len(th.ctls))}
 		var kname string
 		if k.c != nil {
 			b.h = b.th.instantiate(k.c)
@@ -110,14 +110,14 @@ func (p *parallelSampler) branchesOf(th *thread) *parallelRun {
 	return pr
 }
 
-func (p *parallelSampler) sample(th *thread, r *result) {
+func (p *parallelSampler) Sample(th *thread, r *Result) {
 	vu := th.vu
 	pr := p.branchesOf(th)
-	pr.snap.copyFrom(vu.Vars)
+	pr.snap.CopyFrom(vu.Vars)
 	for _, b := range pr.branches {
 		b.ready(vu)
 	}
-	r.Start = vu.now()
+	r.Start = vu.Now()
 	workers := len(pr.branches)
 	if p.limit > 0 {
 		workers = min(workers, p.limit)
@@ -134,17 +134,17 @@ func (p *parallelSampler) sample(th *thread, r *result) {
 		}()
 	}
 	wg.Wait()
-	end := vu.now()
+	end := vu.Now()
 	restart := false
 	for _, b := range pr.branches {
 		mergeVars(vu.Vars, pr.snap, b.th.vu.Vars)
 		restart = restart || b.restart
 	}
 	if restart {
-		r.next = NextThreadLoop
+		r.Next = NextThreadLoop
 	}
 	if !p.parent {
-		r.none = true
+		r.None = true
 		for _, b := range pr.branches {
 			for i := range b.out {
 				c := &b.out[i]
@@ -154,7 +154,7 @@ func (p *parallelSampler) sample(th *thread, r *result) {
 				}
 				for _, t := range c.sc.txs {
 					if tc, ok := th.ctls[t.index].(*txCtl); ok {
-						tc.sampleOccurred(&c.s)
+						tc.SampleOccurred(&c.s)
 					}
 				}
 			}
@@ -181,9 +181,9 @@ func (p *parallelSampler) sample(th *thread, r *result) {
 // ready prepares a branch for a run of its controller by vu.
 func (b *branch) ready(vu *VU) {
 	bv := b.th.vu
-	bv.Vars.copyFrom(vu.Vars)
+	bv.Vars.CopyFrom(vu.Vars)
 	bv.Iteration = vu.Iteration
-	bv.soft, bv.hard, bv.stopAt = vu.soft, vu.hard, vu.stopAt
+	bv.Soft, bv.Hard, bv.StopAt = vu.Soft, vu.Hard, vu.StopAt
 	bv.stopped = false
 	b.th.action = Continue
 	b.out = b.out[:0]
@@ -205,7 +205,7 @@ func (p *parallelSampler) runBranch(b *branch) {
 		b.restart = bt.action == NextThreadLoop || onError == NextThreadLoop && !lastSampleOK(bv)
 		return
 	}
-	for bv.running() {
+	for bv.Running() {
 		sam := b.h.next(bv)
 		if sam == nil {
 			return
@@ -217,7 +217,7 @@ func (p *parallelSampler) runBranch(b *branch) {
 		}
 		act := bt.action
 		bt.action = Continue
-		bv.setLastOK(true)
+		bv.SetLastOK(true)
 		if onErrorNext {
 			act = NextThreadLoop
 		}

@@ -140,8 +140,8 @@ func compilePlanXML(t *testing.T, plan string, props map[string]string) (*Plan, 
 // testElements is the element table with the tests' own elements.
 var testElements = func() map[string]elementDef {
 	defs := maps.Clone(elements)
-	defs[stallClass] = elementDef{kind: kSampler, sampler: func(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
-		return (&stallTarget{windows: c.prop(e, "windows")}).sample, nil
+	defs[stallClass] = elementDef{kind: kSampler, sampler: func(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
+		return &stallTarget{windows: c.prop(e, "windows")}, nil
 	}}
 	return defs
 }()

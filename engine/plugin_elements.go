@@ -27,14 +27,14 @@ type dummySampler struct {
 
 const dummyClass = "kg.apc.jmeter.samplers.DummySampler"
 
-func buildDummySampler(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+func buildDummySampler(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
 	d := &dummySampler{
 		success: e.Bool("SUCCESFULL", false), waiting: e.Bool("WAITING", false),
 		code: c.prop(e, "RESPONSE_CODE"), message: c.prop(e, "RESPONSE_MESSAGE"), data: c.prop(e, "RESPONSE_DATA"),
 		respTime: c.prop(e, "RESPONSE_TIME"), latency: c.prop(e, "LATENCY"), conn: c.prop(e, "CONNECT"),
 		url: c.prop(e, "URL"),
 	}
-	return d.sample, nil
+	return d, nil
 }
 
 // dummyMillis is the plugin's Integer.valueOf: no spaces, 0 when not a number.
@@ -46,14 +46,14 @@ func dummyMillis(s string) time.Duration {
 	return time.Duration(n) * time.Millisecond
 }
 
-func (d *dummySampler) sample(vu *VU, r *result) {
+func (d *dummySampler) Sample(vu *VU, r *Result) {
 	rt := dummyMillis(d.respTime.Eval(vu))
 	r.Code = d.code.Eval(vu)
 	r.Message = d.message.Eval(vu)
 	r.Success = d.success
 	r.DataType = "text"
 	body := d.data.Eval(vu)
-	r.body = append(r.body[:0], body...)
+	r.Body = append(r.Body[:0], body...)
 	r.Bytes = int64(len(body))
 	if u := d.url.Eval(vu); u != "" {
 		if p, err := url.Parse(u); err == nil && javaURLScheme(p.Scheme) {
@@ -62,7 +62,7 @@ func (d *dummySampler) sample(vu *VU, r *result) {
 	}
 	r.Latency = dummyMillis(d.latency.Eval(vu))
 	r.Connect = dummyMillis(d.conn.Eval(vu))
-	r.Start = vu.now()
+	r.Start = vu.Now()
 	if !d.waiting {
 		r.Elapsed = rt
 		return
@@ -72,11 +72,11 @@ func (d *dummySampler) sample(vu *VU, r *result) {
 		t := time.NewTimer(rt)
 		select {
 		case <-t.C:
-		case <-vu.hard.Done():
+		case <-vu.Hard.Done():
 			t.Stop()
 		}
 	}
-	r.Elapsed = vu.now().Sub(r.Start)
+	r.Elapsed = vu.Now().Sub(r.Start)
 }
 
 // javaURLScheme reports whether java.net.URL knows the scheme.
@@ -140,12 +140,12 @@ func (u *udvValues) set(vu *VU) {
 
 // buildSetVariables is jmeter-plugins' Set Variables Action: a sampler
 // that sets its variables and makes no sample.
-func buildSetVariables(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+func buildSetVariables(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
 	u := c.udvValues(e, "SetVariablesAction")
-	return func(vu *VU, r *result) {
+	return SamplerFunc(func(vu *VU, r *Result) {
 		u.set(vu)
-		r.none = true
-	}, nil
+		r.None = true
+	}), nil
 }
 
 // paramCtl is jmeter-plugins' Parameterized Controller: a Simple

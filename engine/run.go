@@ -234,9 +234,9 @@ func (r *Run) runGroup(gr *groupRun, base *VU, soft, hard context.Context) {
 	var wg sync.WaitGroup
 	startVU := func(i int, stopAt time.Time) {
 		vu := r.newVU(gr, i+1, soft)
-		vu.hard = hard
-		vu.Vars.copyFrom(base.Vars)
-		vu.stopAt = stopAt
+		vu.Hard = hard
+		vu.Vars.CopyFrom(base.Vars)
+		vu.StopAt = stopAt
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -290,18 +290,18 @@ func (r *Run) runGroup(gr *groupRun, base *VU, soft, hard context.Context) {
 func (r *Run) newVU(gr *groupRun, num int, soft context.Context) *VU {
 	g := gr.g
 	vu := &VU{
-		plan:   r.plan,
+		Plan:   r.plan,
 		group:  g,
-		grun:   gr,
-		run:    r,
+		Group:   gr,
+		Run:    r,
 		Num:    num,
 		Name:   fmt.Sprintf("%s %d-%d", g.name, g.index, num),
 		Vars:   newVars(r.plan.syms),
-		rng:    r.newRand(num),
+		Rand:    r.newRand(num),
 		locals: make([]any, r.plan.nlocals),
-		soft:   soft,
-		hard:   r.hard,
-		log:    r.plan.log,
+		Soft:   soft,
+		Hard:   r.hard,
+		Log:    r.plan.log,
 	}
 	return vu
 }
@@ -312,8 +312,8 @@ func (r *Run) newRand(num int) *rand.Rand {
 }
 
 // schedulerEnded reports whether the scheduler's end time has come.
-func (vu *VU) schedulerEnded() bool {
-	return !vu.stopAt.IsZero() && !vu.now().Before(vu.stopAt)
+func (vu *VU) SchedulerEnded() bool {
+	return !vu.StopAt.IsZero() && !vu.Now().Before(vu.StopAt)
 }
 
 // router sends a sample to the run's outputs (the main sink) and to the

@@ -91,7 +91,7 @@ func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*thread, ctlHooks
 		th.batch.Flush()
 		r.col.Close()
 	})
-	vu.setLastOK(true)
+	vu.SetLastOK(true)
 	tg := th.instantiate(g.main)
 	tg.initialize(vu)
 	return th, tg
@@ -117,7 +117,7 @@ func BenchmarkSampleHTTP(b *testing.B) {
 		}
 		th.processSampler(sam, nil)
 		if !lastSampleOK(vu) {
-			b.Fatalf("the sample failed: %s", vu.res.Code)
+			b.Fatalf("the sample failed: %s", vu.Res.Code)
 		}
 	}
 }

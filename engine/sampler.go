@@ -16,12 +16,12 @@ type scope struct {
 	// takes a field from the first one that sets it.
 	configs []*jmx.Element
 	// timers are nearest first; their delays are summed before the sample.
-	timers []timer
+	timers []Timer
 	// pre-processors, post-processors and assertions run outer level
 	// first, in tree order within a level.
-	pres       []preProcessor
-	posts      []postProcessor
-	assertions []assertion
+	pres       []PreProcessor
+	posts      []PostProcessor
+	assertions []Assertion
 	// outputs routes samples: bit i is the plan's listener i, bit 63 the
 	// run's own outputs (the -l results file, the summary), which JMeter
 	// places at plan level. This is every output in scope, what a
@@ -37,7 +37,7 @@ type scope struct {
 	// order: the nearest level first, tree order within a level. Those of
 	// an enclosing parent-mode Transaction Controller get the
 	// transaction's sample instead.
-	listeners []sampleListener
+	listeners []SampleListener
 	// txs are the non-parent Transaction Controllers the samples reach.
 	txs []*ctlDef
 }
@@ -56,37 +56,45 @@ func (sc *scope) configsOf(class string) []*jmx.Element {
 	return out
 }
 
-type timer interface {
-	delay(vu *VU) time.Duration
+type Timer interface {
+	Delay(vu *VU) time.Duration
 }
 
-type preProcessor interface {
-	pre(vu *VU)
+type PreProcessor interface {
+	PreProcess(vu *VU)
 }
 
-type postProcessor interface {
-	post(vu *VU, r *result)
+type PostProcessor interface {
+	PostProcess(vu *VU, r *Result)
 }
 
 // assertion judges a made sample (and its sub-samples, as scoped): it
 // records its verdict on the sample it judged (success, failure message,
 // assertion results), as JMeter's JMeterThread.processAssertion does.
-type assertion interface {
-	assertSample(vu *VU, r *result)
+type Assertion interface {
+	Assert(vu *VU, r *Result)
 }
 
-// sampleFunc makes one sample: it fills r on every path, failures included.
+// Sampler makes one sample: it fills r on every path, failures included.
 // A sampler that makes no sample (a Flow Control Action) sets r.none.
-type sampleFunc func(vu *VU, r *result)
+type Sampler interface {
+	Sample(vu *VU, r *Result)
+}
+
+// SamplerFunc is a function that samples.
+type SamplerFunc func(vu *VU, r *Result)
+
+// Sample calls f.
+func (f SamplerFunc) Sample(vu *VU, r *Result) { f(vu, r) }
 
 // samplerNode is a compiled sampler with its scope.
 type samplerNode struct {
 	name   *Template
 	sc     *scope
-	sample sampleFunc
+	sampler Sampler
 	// threadSample is set instead of sample on a sampler that runs
 	// controllers of the thread (a Parallel Controller's branches).
-	threadSample func(th *thread, r *result)
+	threadSample func(th *thread, r *Result)
 	// path are the controllers above the sampler, nearest first, ending
 	// with the thread group's main loop.
 	path []*ctlDef
@@ -115,7 +123,7 @@ func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth i
 		c.fail(e, err)
 		return nil
 	}
-	return &samplerNode{name: c.template(e, "name", e.Name), sc: sc, sample: fn}
+	return &samplerNode{name: c.template(e, "name", e.Name), sc: sc, sampler: fn}
 }
 
 func (c *compiler) resolveScope(levels []level) *scope {
@@ -123,11 +131,11 @@ func (c *compiler) resolveScope(levels []level) *scope {
 	for _, lv := range levels {
 		for _, e := range lv.elems {
 			switch v := c.built[e].(type) {
-			case preProcessor:
+			case PreProcessor:
 				sc.pres = append(sc.pres, v)
-			case postProcessor:
+			case PostProcessor:
 				sc.posts = append(sc.posts, v)
-			case assertion:
+			case Assertion:
 				sc.assertions = append(sc.assertions, v)
 			}
 		}
@@ -135,9 +143,9 @@ func (c *compiler) resolveScope(levels []level) *scope {
 	for i := len(levels) - 1; i >= 0; i-- {
 		for _, e := range levels[i].elems {
 			switch v := c.built[e].(type) {
-			case timer:
+			case Timer:
 				sc.timers = append(sc.timers, v)
-			case sampleListener:
+			case SampleListener:
 				sc.listeners = append(sc.listeners, v)
 			}
 			if d, _ := c.lookup(e); d.kind == kConfig {
@@ -183,8 +191,8 @@ func without[T comparable](xs, ys []T) []T {
 
 // sampleVars are the values of the sample_variables property's variables
 // when a sample is handed over ("null" for one not set, as JMeter writes it).
-func (vu *VU) sampleVars() []string {
-	names := vu.plan.SampleVars
+func (vu *VU) SampleVars() []string {
+	names := vu.Plan.SampleVars
 	if len(names) == 0 {
 		return nil
 	}
@@ -200,14 +208,14 @@ func (vu *VU) sampleVars() []string {
 }
 
 // setLastOK sets JMeterThread.last_sample_ok.
-func (vu *VU) setLastOK(ok bool) {
+func (vu *VU) SetLastOK(ok bool) {
 	if ok {
-		vu.Vars.putSlot(vu.plan.lastOKSlot, "true")
+		vu.Vars.PutSlot(vu.Plan.lastOKSlot, "true")
 	} else {
-		vu.Vars.putSlot(vu.plan.lastOKSlot, "false")
+		vu.Vars.PutSlot(vu.Plan.lastOKSlot, "false")
 	}
 }
 
-func (r *result) reset() {
-	*r = result{body: r.body[:0]}
+func (r *Result) Reset() {
+	*r = Result{Body: r.Body[:0]}
 }

@@ -19,7 +19,7 @@ func BenchmarkScriptPreProcessor(b *testing.B) {
 	vu.Vars.Put("a", "x")
 	b.ReportAllocs()
 	for b.Loop() {
-		pre.pre(vu)
+		pre.PreProcess(vu)
 	}
 }
 
@@ -32,7 +32,7 @@ func BenchmarkScriptWithHole(b *testing.B) {
 	vu := scriptVUFor(c)
 	b.ReportAllocs()
 	for b.Loop() {
-		pre.pre(vu)
+		pre.PreProcess(vu)
 	}
 }
 
@@ -49,7 +49,7 @@ vars.put("n", r.data.items.size().toString())`))
 	r := fakeResult(`{"data": {"token": "abc123", "items": [{"id": 1}, {"id": 2}, {"id": 3}]}}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		post.post(vu, r)
+		post.PostProcess(vu, r)
 	}
 }
 

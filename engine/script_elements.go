@@ -54,7 +54,7 @@ type scriptElem struct {
 	// holeProg runs a text whose ${…} all stand in string literals: it
 	// is compiled once, each run filling the holes with holes' values.
 	holeProg *script.Program
-	holes    []*part
+	holes    []*Part
 	// fresh keeps the programs of texts compiled at run time.
 	fresh *cache.Func[string, *script.Program]
 }
@@ -169,12 +169,12 @@ func compileScript(c *compiler, e *jmx.Element, fam scriptFamily) (*scriptElem, 
 	// now, and compile the text each run makes.
 	if !s.jexl && s.lang != script.JavaScript {
 		var holed, skel strings.Builder
-		var holes []*part
+		var holes []*Part
 		for i := range t.parts {
 			p := &t.parts[i]
-			if p.kind == litPart {
-				holed.WriteString(p.lit)
-				skel.WriteString(p.lit)
+			if p.Kind == LitPart {
+				holed.WriteString(p.Lit)
+				skel.WriteString(p.Lit)
 				continue
 			}
 			holed.WriteString(script.HoleMarker(len(holes)))
@@ -265,7 +265,7 @@ func (s *scriptElem) run(vu *VU, env *script.Env) (script.Value, error) {
 		vals := st.holes[:0]
 		plain := true
 		for i, h := range s.holes {
-			v := h.eval(vu)
+			v := h.Eval(vu)
 			if strings.ContainsAny(v, s.holeProg.Forbid(i)) {
 				plain = false
 			}
@@ -360,11 +360,11 @@ func (s *scriptElem) paramsFor(vu *VU) string {
 }
 
 // previous is the virtual user's last sample (prev outside a sampler).
-func (vu *VU) previous() *result {
-	if vu.res.Start.IsZero() && vu.res.Label == "" {
+func (vu *VU) previous() *Result {
+	if vu.Res.Start.IsZero() && vu.Res.Label == "" {
 		return nil
 	}
-	return &vu.res
+	return &vu.Res
 }
 
 // refuseScript marks a script element gojm does not run: refused in the
@@ -426,21 +426,21 @@ func familyOf(class string) scriptFamily {
 
 // ---- samplers -------------------------------------------------------------------
 
-func buildScriptSampler(c *compiler, e *jmx.Element, _ *scope) (sampleFunc, error) {
+func buildScriptSampler(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
 	fam := familyOf(e.Class)
 	s := compileOrRefuse(c, e, fam)
 	if s == nil {
-		return func(_ *VU, r *result) { r.none = true }, nil
+		return SamplerFunc(func(_ *VU, r *Result) { r.None = true }), nil
 	}
 	if (s.prog != nil || s.holeProg != nil) && s.lang != script.JavaScript && s.uses("prev") {
 		c.refuseScript(e, "a sampler script reading prev (the previous sample): gojm does not keep it for samplers")
-		return func(_ *VU, r *result) { r.none = true }, nil
+		return SamplerFunc(func(_ *VU, r *Result) { r.None = true }), nil
 	}
-	return s.sample, nil
+	return s, nil
 }
 
 // sample is JSR223Sampler, BeanShellSampler and BSFSampler.sample.
-func (s *scriptElem) sample(vu *VU, r *result) {
+func (s *scriptElem) Sample(vu *VU, r *Result) {
 	st := s.sp.state(vu)
 	st.timing = sampleTiming{start: time.Now()}
 	r.Start = st.timing.start
@@ -455,7 +455,7 @@ func (s *scriptElem) sample(vu *VU, r *result) {
 		env.Globals = append(env.Globals, script.Global{Name: "ResponseCode", Value: "200"},
 			script.Global{Name: "ResponseMessage", Value: "OK"}, script.Global{Name: "IsSuccess", Value: true})
 		if s.text != nil {
-			r.reqHead = ""
+			r.ReqHead = ""
 		}
 	}
 	v, err := s.run(vu, env)
@@ -468,10 +468,10 @@ func (s *scriptElem) sample(vu *VU, r *result) {
 	applyResult(r, cur, false)
 	if err != nil {
 		r.Success, r.Code, r.Message = false, "500", s.errorText(err)
-		vu.warnf("%s %s: %s", s.kindName("Sampler"), s.name, r.Message)
+		vu.Warnf("%s %s: %s", s.kindName("Sampler"), s.name, r.Message)
 	} else {
-		if !v.Null && (s.family == famBeanShell || len(r.body) == 0) {
-			r.body = append(r.body[:0], v.Text...)
+		if !v.Null && (s.family == famBeanShell || len(r.Body) == 0) {
+			r.Body = append(r.Body[:0], v.Text...)
 		}
 		if s.family == famBeanShell {
 			for _, g := range env.Globals {
@@ -486,13 +486,13 @@ func (s *scriptElem) sample(vu *VU, r *result) {
 			}
 		}
 	}
-	r.Bytes = int64(len(r.body))
+	r.Bytes = int64(len(r.Body))
 	if r.Bytes == 0 && cur.Changed&script.ChBytes != 0 {
 		r.Bytes = cur.Bytes
 	}
 	st.globals = env.Globals[:0]
-	if vu.details() {
-		r.samplerData = s.textOfRun(st)
+	if vu.Details() {
+		r.SamplerData = s.textOfRun(st)
 	}
 }
 
@@ -510,8 +510,8 @@ func (s *scriptElem) textOfRun(st *scriptVU) string {
 	var b strings.Builder
 	i := 0
 	for _, p := range s.text.parts {
-		if p.kind == litPart {
-			b.WriteString(p.lit)
+		if p.Kind == LitPart {
+			b.WriteString(p.Lit)
 			continue
 		}
 		if i < len(st.holes) {
@@ -550,7 +550,7 @@ func (s *scriptElem) kindName(role string) string {
 type scriptPre struct{ s *scriptElem }
 type scriptPost struct{ s *scriptElem }
 
-func buildScriptPre(c *compiler, e *jmx.Element) (preProcessor, error) {
+func buildScriptPre(c *compiler, e *jmx.Element) (PreProcessor, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -558,7 +558,7 @@ func buildScriptPre(c *compiler, e *jmx.Element) (preProcessor, error) {
 	return &scriptPre{s}, nil
 }
 
-func buildScriptPost(c *compiler, e *jmx.Element) (postProcessor, error) {
+func buildScriptPost(c *compiler, e *jmx.Element) (PostProcessor, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -566,7 +566,7 @@ func buildScriptPost(c *compiler, e *jmx.Element) (postProcessor, error) {
 	return &scriptPost{s}, nil
 }
 
-func (p *scriptPre) pre(vu *VU) {
+func (p *scriptPre) PreProcess(vu *VU) {
 	s := p.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -576,12 +576,12 @@ func (p *scriptPre) pre(vu *VU) {
 		env.Prev = &st.prev
 	}
 	if _, err := s.run(vu, env); err != nil {
-		vu.log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("PreProcessor"), s.name, s.errorText(err)), "thread", vu.Name)
+		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("PreProcessor"), s.name, s.errorText(err)), "thread", vu.Name)
 	}
 	st.globals = env.Globals[:0]
 }
 
-func (p *scriptPost) post(vu *VU, r *result) {
+func (p *scriptPost) PostProcess(vu *VU, r *Result) {
 	s := p.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -590,12 +590,12 @@ func (p *scriptPost) post(vu *VU, r *result) {
 	env.Prev = &st.prev
 	st.host.url = r.URL
 	if s.family == famBeanShell {
-		env.Globals = append(env.Globals, script.Global{Name: "data", Value: r.body})
+		env.Globals = append(env.Globals, script.Global{Name: "data", Value: r.Body})
 	}
 	_, err := s.run(vu, env)
 	applyResult(r, &st.prev, false)
 	if err != nil {
-		vu.log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("PostProcessor"), s.name, s.errorText(err)), "thread", vu.Name)
+		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("PostProcessor"), s.name, s.errorText(err)), "thread", vu.Name)
 	}
 	st.globals = env.Globals[:0]
 }
@@ -604,7 +604,7 @@ func (p *scriptPost) post(vu *VU, r *result) {
 
 type scriptAssertion struct{ s *scriptElem }
 
-func buildScriptAssertion(c *compiler, e *jmx.Element) (assertion, error) {
+func buildScriptAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -616,7 +616,7 @@ func buildScriptAssertion(c *compiler, e *jmx.Element) (assertion, error) {
 // threw an AssertionError (Groovy's assert).
 const assertionFailedName = "Assertion failed! See log file (debug level, only)."
 
-func (a *scriptAssertion) assertSample(vu *VU, r *result) {
+func (a *scriptAssertion) Assert(vu *VU, r *Result) {
 	s := a.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -629,9 +629,9 @@ func (a *scriptAssertion) assertSample(vu *VU, r *result) {
 		p := &st.prev
 		env.Globals = append(env.Globals,
 			script.Global{Name: "Failure", Value: false}, script.Global{Name: "FailureMessage", Value: ""},
-			script.Global{Name: "ResponseData", Value: r.body}, script.Global{Name: "ResponseCode", Value: r.Code},
+			script.Global{Name: "ResponseData", Value: r.Body}, script.Global{Name: "ResponseCode", Value: r.Code},
 			script.Global{Name: "ResponseMessage", Value: r.Message}, script.Global{Name: "ResponseHeaders", Value: responseHeaderText(r)},
-			script.Global{Name: "RequestHeaders", Value: r.reqHead}, script.Global{Name: "SampleLabel", Value: r.Label},
+			script.Global{Name: "RequestHeaders", Value: r.ReqHead}, script.Global{Name: "SampleLabel", Value: r.Label},
 			script.Global{Name: "SamplerData", Value: ""}, script.Global{Name: "Successful", Value: r.Success})
 		_ = p
 	} else {
@@ -648,7 +648,7 @@ func (a *scriptAssertion) assertSample(vu *VU, r *result) {
 		v = failed(ae.Error())
 	case err != nil:
 		v = errored(s.errorText(err))
-		vu.log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Assertion"), s.name, v.msg), "thread", vu.Name)
+		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Assertion"), s.name, v.msg), "thread", vu.Name)
 	case bsh:
 		for _, g := range env.Globals {
 			switch g.Name {
@@ -667,12 +667,12 @@ func (a *scriptAssertion) assertSample(vu *VU, r *result) {
 
 // recordVerdict records an assertion's verdict on a sample, as assertNode
 // does.
-func recordVerdict(r *result, name string, v verdict) {
+func recordVerdict(r *Result, name string, v verdict) {
 	r.Success = r.Success && !v.failure && !v.error
 	r.Assertions = append(r.Assertions, reportAssertion(name, v))
-	if v.hasMsg && !r.msgSet {
+	if v.hasMsg && !r.MsgSet {
 		r.FailureMessage = v.msg
-		r.msgSet = true
+		r.MsgSet = true
 	}
 }
 
@@ -684,7 +684,7 @@ func reportAssertion(name string, v verdict) report.AssertionResult {
 
 type scriptTimer struct{ s *scriptElem }
 
-func buildScriptTimer(c *compiler, e *jmx.Element) (timer, error) {
+func buildScriptTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -694,7 +694,7 @@ func buildScriptTimer(c *compiler, e *jmx.Element) (timer, error) {
 
 // delay is the script's value in milliseconds: JSR223Timer parses it as a
 // long, BeanShellTimer as Long.decode does; anything else is no delay.
-func (t *scriptTimer) delay(vu *VU) time.Duration {
+func (t *scriptTimer) Delay(vu *VU) time.Duration {
 	s := t.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -706,12 +706,12 @@ func (t *scriptTimer) delay(vu *VU) time.Duration {
 	v, err := s.run(vu, env)
 	st.globals = env.Globals[:0]
 	if err != nil {
-		vu.log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Timer"), s.name, s.errorText(err)), "thread", vu.Name)
+		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Timer"), s.name, s.errorText(err)), "thread", vu.Name)
 		return 0
 	}
 	if v.Null {
 		if s.family != famBeanShell {
-			vu.warnf("%s %s: the script did not return a value", s.kindName("Timer"), s.name)
+			vu.Warnf("%s %s: the script did not return a value", s.kindName("Timer"), s.name)
 		}
 		return 0
 	}
@@ -723,7 +723,7 @@ func (t *scriptTimer) delay(vu *VU) time.Duration {
 		ms, perr = strconv.ParseInt(v.Text, 10, 64)
 	}
 	if perr != nil {
-		vu.warnf("%s %s: %q is not a delay in milliseconds", s.kindName("Timer"), s.name, v.Text)
+		vu.Warnf("%s %s: %q is not a delay in milliseconds", s.kindName("Timer"), s.name, v.Text)
 		return 0
 	}
 	return time.Duration(ms) * time.Millisecond
@@ -733,15 +733,15 @@ func (t *scriptTimer) delay(vu *VU) time.Duration {
 
 // sampleListener is told of each finished sample in its scope, after the
 // assertions (JMeter's SampleListener).
-type sampleListener interface {
-	sampleOccurred(vu *VU, r *result)
+type SampleListener interface {
+	SampleOccurred(vu *VU, r *Result)
 }
 
 // scriptListener is JSR223Listener, BeanShellListener and BSFListener:
 // the thread hands it each final sample in its scope.
 type scriptListener struct{ s *scriptElem }
 
-func buildScriptListener(c *compiler, e *jmx.Element) (sampleListener, error) {
+func buildScriptListener(c *compiler, e *jmx.Element) (SampleListener, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -749,7 +749,7 @@ func buildScriptListener(c *compiler, e *jmx.Element) (sampleListener, error) {
 	return &scriptListener{s}, nil
 }
 
-func (l *scriptListener) sampleOccurred(vu *VU, r *result) {
+func (l *scriptListener) SampleOccurred(vu *VU, r *Result) {
 	s := l.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -759,7 +759,7 @@ func (l *scriptListener) sampleOccurred(vu *VU, r *result) {
 	env.Event = &st.event
 	st.host.url = r.URL
 	if _, err := s.run(vu, env); err != nil {
-		vu.log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Listener"), s.name, s.errorText(err)), "thread", vu.Name)
+		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Listener"), s.name, s.errorText(err)), "thread", vu.Name)
 	}
 	st.globals = env.Globals[:0]
 }

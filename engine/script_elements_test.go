@@ -22,14 +22,14 @@ import (
 
 func scriptVUFor(c *compiler) *VU {
 	vu := testVU(c)
-	vu.soft, vu.hard = context.Background(), context.Background()
+	vu.Soft, vu.Hard = context.Background(), context.Background()
 	vu.Num = 1
 	return vu
 }
 
 // sampleWith builds a script sampler and makes one sample with a new
 // virtual user holding vars.
-func sampleWith(t *testing.T, c *compiler, vars map[string]string, e *jmx.Element) (*result, *VU) {
+func sampleWith(t *testing.T, c *compiler, vars map[string]string, e *jmx.Element) (*Result, *VU) {
 	t.Helper()
 	fn, err := buildScriptSampler(c, e, nil)
 	if err != nil || len(c.errs) > 0 {
@@ -39,9 +39,9 @@ func sampleWith(t *testing.T, c *compiler, vars map[string]string, e *jmx.Elemen
 	for k, v := range vars {
 		vu.Vars.Put(k, v)
 	}
-	r := &result{}
+	r := &Result{}
 	r.Label = e.Name
-	fn(vu, r)
+	fn.Sample(vu, r)
 	return r, vu
 }
 
@@ -84,14 +84,14 @@ func TestScriptSamplers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := testCompiler()
 			r, vu := sampleWith(t, c, tc.vars, tc.e)
-			if r.Success != tc.success || r.Code != tc.code || r.Message != tc.message || string(r.body) != tc.body {
-				t.Errorf("sample %v %q %q body %q, want %v %q %q body %q", r.Success, r.Code, r.Message, r.body, tc.success, tc.code, tc.message, tc.body)
+			if r.Success != tc.success || r.Code != tc.code || r.Message != tc.message || string(r.Body) != tc.body {
+				t.Errorf("sample %v %q %q body %q, want %v %q %q body %q", r.Success, r.Code, r.Message, r.Body, tc.success, tc.code, tc.message, tc.body)
 			}
 			if tc.label != "" && r.Label != tc.label {
 				t.Errorf("label %q, want %q", r.Label, tc.label)
 			}
-			if r.Bytes != int64(len(r.body)) {
-				t.Errorf("bytes %d for a body of %d", r.Bytes, len(r.body))
+			if r.Bytes != int64(len(r.Body)) {
+				t.Errorf("bytes %d for a body of %d", r.Bytes, len(r.Body))
 			}
 			if tc.wantVar != "" {
 				if v, _ := vu.Vars.Get(tc.wantVar); v != tc.wantVarVal {
@@ -111,10 +111,10 @@ func TestScriptTextChangesBetweenRuns(t *testing.T) {
 	vu := scriptVUFor(c)
 	for _, x := range []string{"a", "b", "c"} {
 		vu.Vars.Put("x", x)
-		r := &result{}
-		fn(vu, r)
-		if string(r.body) != strings.ToUpper(x) {
-			t.Errorf("x=%s: body %q", x, r.body)
+		r := &Result{}
+		fn.Sample(vu, r)
+		if string(r.Body) != strings.ToUpper(x) {
+			t.Errorf("x=%s: body %q", x, r.Body)
 		}
 	}
 }
@@ -139,13 +139,13 @@ func TestScriptHoles(t *testing.T) {
 	} {
 		vu := scriptVUFor(c)
 		vu.Vars.Put("v", tc.v)
-		(&scriptPre{s}).pre(vu)
+		(&scriptPre{s}).PreProcess(vu)
 		q, _ := vu.Vars.Get("q")
 		n, _ := vu.Vars.Get("n")
 		if q != tc.q || n != tc.n {
 			t.Errorf("v=%s: q=%q n=%q", tc.v, q, n)
 		}
-		(&scriptPre{code}).pre(vu)
+		(&scriptPre{code}).PreProcess(vu)
 		if n, _ := vu.Vars.Get("n"); n != tc.n2 {
 			t.Errorf("v=%s: code hole n=%q", tc.v, n)
 		}
@@ -190,13 +190,13 @@ if (body.contains("error")) { prev.setSuccessful(false); prev.setResponseMessage
 	}
 	vu := scriptVUFor(c)
 	vu.Iteration = 3
-	pre.pre(vu)
+	pre.PreProcess(vu)
 	if v, _ := vu.Vars.Get("token"); v != "t-3" {
 		t.Errorf("token %q", v)
 	}
 	r := fakeResult("an error here")
-	post.post(vu, r)
-	bpost.post(vu, r)
+	post.PostProcess(vu, r)
+	bpost.PostProcess(vu, r)
 	if v, _ := vu.Vars.Get("len"); v != "13" {
 		t.Errorf("len %q", v)
 	}
@@ -241,7 +241,7 @@ func TestScriptAssertions(t *testing.T) {
 			}
 			vu := scriptVUFor(c)
 			r := fakeResult(tc.body)
-			a.assertSample(vu, r)
+			a.Assert(vu, r)
 			if r.Success != tc.success || len(r.Assertions) != 1 {
 				t.Fatalf("success %v, %d assertion results", r.Success, len(r.Assertions))
 			}
@@ -251,8 +251,8 @@ func TestScriptAssertions(t *testing.T) {
 			}
 			// JMeter's first failure message: BeanShell sets one even when passing
 			wantSet := tc.msg != "" || strings.HasPrefix(tc.e.Class, "BeanShell")
-			if r.msgSet != wantSet {
-				t.Errorf("failure message set %v, want %v", r.msgSet, wantSet)
+			if r.MsgSet != wantSet {
+				t.Errorf("failure message set %v, want %v", r.MsgSet, wantSet)
 			}
 		})
 	}
@@ -275,7 +275,7 @@ func TestScriptTimers(t *testing.T) {
 			t.Fatal(err)
 		}
 		vu := scriptVUFor(c)
-		if got := tm.delay(vu); got != tc.want {
+		if got := tm.Delay(vu); got != tc.want {
 			t.Errorf("%s %q: delay %v, want %v", tc.e.Class, tc.e.Str("script"), got, tc.want)
 		}
 	}
@@ -291,14 +291,14 @@ OUT.println(r.getSampleLabel() + " " + r.isSuccessful() + " " + sampleResult.get
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, ok := p.(sampleListener)
+	l, ok := p.(SampleListener)
 	if !ok {
 		t.Fatal("a script listener is not a sample listener")
 	}
 	vu := scriptVUFor(c)
 	r := fakeResult("x")
 	recordVerdict(r, "A", failed("boom"))
-	l.sampleOccurred(vu, r)
+	l.SampleOccurred(vu, r)
 	if got := out.String(); got != "req false boom\n" {
 		t.Errorf("listener printed %q", got)
 	}
@@ -316,8 +316,8 @@ func TestScriptFromFile(t *testing.T) {
 	c := testCompiler()
 	c.plan.Dir = dir
 	r, _ := sampleWith(t, c, map[string]string{"x": "X"}, el("JSR223Sampler", "filename", "scripts/hello.groovy", "script", "ignored"))
-	if string(r.body) != "from file 2 X" {
-		t.Errorf("body %q", r.body)
+	if string(r.Body) != "from file 2 X" {
+		t.Errorf("body %q", r.Body)
 	}
 	c = testCompiler()
 	c.plan.Dir = dir
@@ -364,9 +364,9 @@ func TestScriptRefusals(t *testing.T) {
 				if len(c.errs) != 0 {
 					t.Errorf("skipping: errors %v", c.errs)
 				}
-				r := &result{}
-				fn(scriptVUFor(c), r)
-				if !r.none {
+				r := &Result{}
+				fn.Sample(scriptVUFor(c), r)
+				if !r.None {
 					t.Errorf("a skipped script sampler makes a sample")
 				}
 			} else if len(c.errs) != 1 || !errors.Is(c.errs[0], ErrUnsupported) {
@@ -385,10 +385,10 @@ func TestScriptObjectsStayWithTheUser(t *testing.T) {
 		t.Fatal(c.errs)
 	}
 	vu := scriptVUFor(c)
-	put.pre(vu)
-	add.pre(vu)
-	add.pre(vu)
-	read.pre(vu)
+	put.PreProcess(vu)
+	add.PreProcess(vu)
+	add.PreProcess(vu)
+	read.PreProcess(vu)
 	if v, _ := vu.Vars.Get("sum"); v != "10" {
 		t.Errorf("sum %q, want 10: the object's changes are lost between elements", v)
 	}
@@ -406,7 +406,7 @@ func TestScriptObjectsStayWithTheUser(t *testing.T) {
 	other := scriptVUFor(c)
 	other.Vars = newVars(c.plan.syms)
 	read2, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("n", props.get("count").toString()); vars.put("l", String.valueOf(vars.getObject("list")))`))
-	read2.pre(other)
+	read2.PreProcess(other)
 	if n, _ := other.Vars.Get("n"); n != "7" {
 		t.Errorf("other user's n %q", n)
 	}
@@ -424,14 +424,14 @@ func TestScriptTimeout(t *testing.T) {
 	}
 	// the pooled runtime is usable again
 	r, _ = sampleWith(t, c, nil, el("JSR223Sampler", "script", "try { 1 + 1 } catch (e) { 0 }"))
-	if !r.Success || string(r.body) != "2" {
-		t.Errorf("after a timeout: %v %q %q", r.Success, r.Message, r.body)
+	if !r.Success || string(r.Body) != "2" {
+		t.Errorf("after a timeout: %v %q %q", r.Success, r.Message, r.Body)
 	}
 	// a sleep past the bound is cut short and fails the script, and no
 	// catch block can keep it
 	r, _ = sampleWith(t, c, nil, el("JSR223Sampler", "script", "try { Thread.sleep(60000) } catch (Throwable e) { 'caught' }"))
 	if r.Success || !strings.Contains(r.Message, "ran longer than 50ms") {
-		t.Errorf("sleeping script: %v %q %q", r.Success, r.Message, r.body)
+		t.Errorf("sleeping script: %v %q %q", r.Success, r.Message, r.Body)
 	}
 }
 
@@ -491,7 +491,7 @@ vars.putObject("seen", l)`))
 		go func(vu *VU) {
 			defer wg.Done()
 			for range runs {
-				pre.pre(vu)
+				pre.PreProcess(vu)
 			}
 		}(vus[i])
 	}

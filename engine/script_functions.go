@@ -48,7 +48,7 @@ func scriptFunction(tp *templater, args []*Template, d script.Dialect, name stri
 			text := src.Eval(vu)
 			var err error
 			if p, err = fresh.Get(text); err != nil {
-				vu.warnf("%s: %v", name, err)
+				vu.Warnf("%s: %v", name, err)
 				return ""
 			}
 		}
@@ -62,7 +62,7 @@ func scriptFunction(tp *templater, args []*Template, d script.Dialect, name stri
 		val, err := p.Run(env)
 		st.globals = env.Globals[:0]
 		if err != nil {
-			vu.warnf("%s: %v", name, err)
+			vu.Warnf("%s: %v", name, err)
 			return ""
 		}
 		if val.Null {

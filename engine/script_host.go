@@ -178,7 +178,7 @@ func (h *scriptHost) Prop(name string) (string, bool) {
 	if isObj {
 		return "", false
 	}
-	return h.vu.plan.Props.Get(name)
+	return h.vu.Plan.Props.Get(name)
 }
 
 func (h *scriptHost) PropObject(name string) (script.Object, bool) {
@@ -192,7 +192,7 @@ func (h *scriptHost) PutProp(name, value string) {
 	h.sp.mu.Lock()
 	delete(h.sp.propObjs, name)
 	h.sp.mu.Unlock()
-	h.vu.plan.Props.Set(name, value)
+	h.vu.Plan.Props.Set(name, value)
 }
 
 // PutPropObject keeps a non-string property. JMeter's getProperty (and so
@@ -201,18 +201,18 @@ func (h *scriptHost) PutPropObject(name string, o script.Object) {
 	h.sp.mu.Lock()
 	h.sp.propObjs[name] = o
 	h.sp.mu.Unlock()
-	h.vu.plan.Props.remove(name)
+	h.vu.Plan.Props.Remove(name)
 }
 
 func (h *scriptHost) RemoveProp(name string) {
 	h.sp.mu.Lock()
 	delete(h.sp.propObjs, name)
 	h.sp.mu.Unlock()
-	h.vu.plan.Props.remove(name)
+	h.vu.Plan.Props.Remove(name)
 }
 
 func (h *scriptHost) PropNames() []string {
-	m := h.vu.plan.Props.Snapshot()
+	m := h.vu.Plan.Props.Snapshot()
 	h.sp.mu.RLock()
 	for n := range h.sp.propObjs {
 		m[n] = ""
@@ -230,13 +230,13 @@ func (h *scriptHost) Iteration() int      { return h.vu.Iteration }
 func (h *scriptHost) ThreadNum() int      { return h.vu.Num - 1 }
 func (h *scriptHost) ThreadName() string  { return h.vu.Name }
 func (h *scriptHost) GroupName() string   { return h.vu.group.name }
-func (h *scriptHost) GroupThreads() int   { return h.vu.grun.threads }
-func (h *scriptHost) GroupActive() int    { return int(h.vu.grun.active.Load()) }
+func (h *scriptHost) GroupThreads() int   { return h.vu.Group.threads }
+func (h *scriptHost) GroupActive() int    { return int(h.vu.Group.active.Load()) }
 func (h *scriptHost) SamplerName() string { return h.vu.SamplerName }
 func (h *scriptHost) SamplerURL() string  { return h.url }
 
 func (h *scriptHost) Log(level, msg string) {
-	l := h.vu.log
+	l := h.vu.Log
 	switch level {
 	case "warn":
 		l.Warn(msg, "thread", h.vu.Name)
@@ -259,7 +259,7 @@ func (h *scriptHost) LogEnabled(level string) bool {
 	case "debug", "trace":
 		lv = slog.LevelDebug
 	}
-	return h.vu.log.Enabled(context.Background(), lv)
+	return h.vu.Log.Enabled(context.Background(), lv)
 }
 
 func (h *scriptHost) Out(s string, stderr bool) {
@@ -274,22 +274,22 @@ func (h *scriptHost) Out(s string, stderr bool) {
 var errScriptStopped = errors.New("the test stopped")
 
 func (h *scriptHost) Sleep(d time.Duration) error {
-	if h.vu.soft == nil {
+	if h.vu.Soft == nil {
 		time.Sleep(d) // a user evaluating fields before the run
 		return nil
 	}
-	if !h.vu.sleep(d) {
+	if !h.vu.Sleep(d) {
 		return errScriptStopped
 	}
 	return nil
 }
 
 func (h *scriptHost) Now() time.Time       { return time.Now() }
-func (h *scriptHost) Seed() int64          { return h.vu.rng.Int64() }
+func (h *scriptHost) Seed() int64          { return h.vu.Rand.Int64() }
 func (h *scriptHost) RandomBytes(b []byte) { _, _ = rand.Read(b) }
 
 // remove deletes a property (props.remove, a property replaced by an object).
-func (p *Props) remove(name string) {
+func (p *Props) Remove(name string) {
 	p.mu.Lock()
 	delete(p.m, name)
 	p.mu.Unlock()
@@ -300,22 +300,22 @@ func (p *Props) remove(name string) {
 func msOf(d time.Duration) int64 { return d.Milliseconds() }
 
 // scriptResult fills dst with a sample, its sub-samples in st.subs.
-func (st *scriptVU) scriptResult(dst *script.Result, vu *VU, r *result) {
+func (st *scriptVU) scriptResult(dst *script.Result, vu *VU, r *Result) {
 	*dst = script.Result{
 		Label: r.Label, Code: r.Code, Message: r.Message, ThreadName: r.ThreadName, DataType: r.DataType,
-		URL: r.URL, Success: r.Success, Body: r.body,
+		URL: r.URL, Success: r.Success, Body: r.Body,
 		Time: msOf(r.Elapsed), Latency: msOf(r.Latency), Connect: msOf(r.Connect), Idle: msOf(r.Idle),
 		Start: r.Start.UnixMilli(), End: r.Start.Add(r.Elapsed).UnixMilli(),
-		Bytes: r.Bytes, SentBytes: r.SentBytes, Ignore: r.ignore,
+		Bytes: r.Bytes, SentBytes: r.SentBytes, Ignore: r.Ignore,
 	}
-	if !r.head.None() {
-		dst.ContentType = r.head.Get("Content-Type")
+	if !r.Head.None() {
+		dst.ContentType = r.Head.Get("Content-Type")
 		if r.Code != "" && r.Code[0] == '3' {
-			dst.Redirect = r.head.Get("Location")
+			dst.Redirect = r.Head.Get("Location")
 		}
 	}
 	dst.Lazy = func(s *script.Result) {
-		s.RequestHeaders = r.reqHead
+		s.RequestHeaders = r.ReqHead
 		s.ResponseHeaders = responseHeaderText(r)
 		v := mainTarget(r)
 		s.SamplerData = requestData(vu, &v)
@@ -345,8 +345,8 @@ func subResult(s *report.Sample) script.Result {
 }
 
 // responseHeaderText is the status line and headers, as JMeter keeps them.
-func responseHeaderText(r *result) string {
-	if r.head.None() {
+func responseHeaderText(r *Result) string {
+	if r.Head.None() {
 		return ""
 	}
 	v := mainTarget(r)
@@ -355,7 +355,7 @@ func responseHeaderText(r *result) string {
 
 // applyResult copies what a script set on a sample back to it. sampler
 // is true for a script sampler's own result, whose size is its data.
-func applyResult(r *result, s *script.Result, sampler bool) {
+func applyResult(r *Result, s *script.Result, sampler bool) {
 	ch := s.Changed
 	if ch&script.ChLabel != 0 {
 		r.Label = s.Label
@@ -370,16 +370,16 @@ func applyResult(r *result, s *script.Result, sampler bool) {
 		r.Success = s.Success
 	}
 	if ch&script.ChBody != 0 {
-		r.body = append(r.body[:0], s.Body...)
+		r.Body = append(r.Body[:0], s.Body...)
 	}
 	if ch&script.ChDataType != 0 {
 		r.DataType = s.DataType
 	}
 	if ch&script.ChContentType != 0 {
-		r.head.Set("Content-Type", s.ContentType)
+		r.Head.Set("Content-Type", s.ContentType)
 	}
 	if ch&script.ChRequestHeaders != 0 {
-		r.reqHead = s.RequestHeaders
+		r.ReqHead = s.RequestHeaders
 	}
 	if ch&script.ChSentBytes != 0 {
 		r.SentBytes = s.SentBytes
@@ -391,24 +391,24 @@ func applyResult(r *result, s *script.Result, sampler bool) {
 		r.Connect = time.Duration(s.Connect) * time.Millisecond
 	}
 	if ch&script.ChIgnore != 0 {
-		r.ignore = true
+		r.Ignore = true
 	}
 	if ch&script.ChStop != 0 {
 		switch {
 		case s.StopTestNow:
-			r.next = r.next.then(StopTestNow)
+			r.Next = r.Next.then(StopTestNow)
 		case s.StopTest:
-			r.next = r.next.then(StopTest)
+			r.Next = r.Next.then(StopTest)
 		case s.StopThread:
-			r.next = r.next.then(StopThread)
+			r.Next = r.Next.then(StopThread)
 		}
 		if s.NextLoop {
-			r.next = r.next.then(NextThreadLoop)
+			r.Next = r.Next.then(NextThreadLoop)
 		}
 	}
 	if sampler {
 		// SampleResult.getBytesAsLong: the data's size, else what was set
-		r.Bytes = int64(len(r.body))
+		r.Bytes = int64(len(r.Body))
 		if r.Bytes == 0 && ch&script.ChBytes != 0 {
 			r.Bytes = s.Bytes
 		}

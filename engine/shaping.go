@@ -36,10 +36,10 @@ type shapingTimer struct {
 	state *Shared[shaping]
 }
 
-func buildShapingTimer(c *compiler, e *jmx.Element) (timer, error) {
+func buildShapingTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	t := &shapingTimer{name: e.Name}
 	t.state = NewShared(c.plan, func(vu *VU) *shaping {
-		s := &shaping{name: t.name, props: vu.plan.Props}
+		s := &shaping{name: t.name, props: vu.Plan.Props}
 		s.rows, s.err = t.profile(vu)
 		for _, r := range s.rows {
 			s.total += r.dur
@@ -160,15 +160,15 @@ func (s *shaping) trim(now time.Time) {
 // errShapingEnded is the cause when a Throughput Shaping Timer's schedule ends.
 var errShapingEnded = errors.New("the Throughput Shaping Timer's schedule ended")
 
-func (t *shapingTimer) delay(vu *VU) time.Duration {
+func (t *shapingTimer) Delay(vu *VU) time.Duration {
 	s := t.state.Get(vu)
-	now := vu.now()
+	now := vu.Now()
 	s.mu.Lock()
 	if s.err != nil {
 		err := s.err
 		s.mu.Unlock()
-		vu.log.Error("Throughput Shaping Timer "+t.name+": "+err.Error()+": the thread stops", "thread", vu.Name)
-		vu.stopThread()
+		vu.Log.Error("Throughput Shaping Timer "+t.name+": "+err.Error()+": the thread stops", "thread", vu.Name)
+		vu.StopThread()
 		return 0
 	}
 	at, ok, lacking := s.turn(now)
@@ -178,23 +178,23 @@ func (t *shapingTimer) delay(vu *VU) time.Duration {
 	}
 	s.mu.Unlock()
 	if warn {
-		vu.log.Warn("Throughput Shaping Timer "+t.name+": no thread was waiting for its turn, the rate may not be reached: add threads", "group", vu.group.name)
+		vu.Log.Warn("Throughput Shaping Timer "+t.name+": no thread was waiting for its turn, the rate may not be reached: add threads", "group", vu.group.name)
 	}
 	if ok {
 		return at.Sub(now)
 	}
 	// Past the schedule: wait for its end, then stop this thread's group.
-	if d := at.Sub(now); d > 0 && !vu.sleep(d) {
+	if d := at.Sub(now); d > 0 && !vu.Sleep(d) {
 		return 0
 	}
-	vu.stopThread()
-	vu.grun.stop(errShapingEnded)
+	vu.StopThread()
+	vu.Group.stop(errShapingEnded)
 	return 0
 }
 
 // profile evaluates the rows, or the load_profile property.
 func (t *shapingTimer) profile(vu *VU) ([]shapeRow, error) {
-	if p, ok := vu.plan.Props.Get("load_profile"); ok && strings.TrimSpace(p) != "" {
+	if p, ok := vu.Plan.Props.Get("load_profile"); ok && strings.TrimSpace(p) != "" {
 		rows, err := loadProfileRows(p)
 		if err != nil {
 			return nil, fmt.Errorf("property load_profile: %w", err)
@@ -291,7 +291,7 @@ func fnTSTFeedback(tp *templater, args []*Template) (Function, error) {
 		st := shared.Get(vu)
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		props := vu.plan.Props
+		props := vu.Plan.Props
 		name := args[0].Eval(vu)
 		concName := name + "_concurrency"
 		if !st.started {

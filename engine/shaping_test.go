@@ -137,6 +137,6 @@ func BenchmarkShapingTimer(b *testing.B) {
 	s.rows = []shapeRow{{1e9, 1e9, 1 << 30}}
 	b.ReportAllocs()
 	for b.Loop() {
-		t.delay(vu)
+		t.Delay(vu)
 	}
 }

@@ -11,23 +11,23 @@ import (
 // costs nothing.
 type Template struct {
 	raw   string
-	parts []part // nil for a constant
+	parts []Part // nil for a constant
 }
 
-type partKind uint8
+type PartKind uint8
 
 const (
-	litPart partKind = iota
-	varPart
-	fnPart
-	namedVarPart // a variable found by name: templates compiled at run time (__eval)
+	LitPart PartKind = iota
+	VarPart
+	FnPart
+	NamedVarPart // a variable found by name: templates compiled at run time (__eval)
 )
 
-type part struct {
-	kind partKind
-	lit  string // literal text; for a variable, the "${name}" shown when it is undefined
-	slot int    // variable slot
-	fn   Function
+type Part struct {
+	Kind PartKind
+	Lit  string // literal text; for a variable, the "${name}" shown when it is undefined
+	Slot int    // variable slot
+	Fn   Function
 }
 
 // Function is one compiled ${__name(args)} call.
@@ -48,18 +48,18 @@ func (t *Template) Eval(vu *VU) string {
 		return t.raw
 	}
 	if len(t.parts) == 1 {
-		return t.parts[0].eval(vu)
+		return t.parts[0].Eval(vu)
 	}
 	// vu.tbuf is shared: a function argument evaluated inside this loop
 	// gets its own buffer through evalNested.
 	start := len(vu.tbuf)
 	for i := range t.parts {
 		p := &t.parts[i]
-		switch p.kind {
-		case litPart:
-			vu.tbuf = append(vu.tbuf, p.lit...)
+		switch p.Kind {
+		case LitPart:
+			vu.tbuf = append(vu.tbuf, p.Lit...)
 		default:
-			v := p.eval(vu) // may use vu.tbuf beyond start itself
+			v := p.Eval(vu) // may use vu.tbuf beyond start itself
 			vu.tbuf = append(vu.tbuf, v...)
 		}
 	}
@@ -68,26 +68,26 @@ func (t *Template) Eval(vu *VU) string {
 	return s
 }
 
-func (p *part) eval(vu *VU) string {
-	switch p.kind {
-	case varPart:
-		if s, ok := vu.Vars.slot(p.slot); ok {
+func (p *Part) Eval(vu *VU) string {
+	switch p.Kind {
+	case VarPart:
+		if s, ok := vu.Vars.Slot(p.Slot); ok {
 			return s
 		}
-		return p.lit
-	case fnPart:
-		return p.fn.Eval(vu)
-	case namedVarPart:
-		if s, ok := vu.Vars.Get(p.lit[2 : len(p.lit)-1]); ok {
+		return p.Lit
+	case FnPart:
+		return p.Fn.Eval(vu)
+	case NamedVarPart:
+		if s, ok := vu.Vars.Get(p.Lit[2 : len(p.Lit)-1]); ok {
 			return s
 		}
 	}
-	return p.lit
+	return p.Lit
 }
 
 // templater compiles templates against the plan's symbols and functions.
 type templater struct {
-	syms *symbols
+	syms *Symbols
 	c    *compiler // for function constructors that need the plan (files, counters)
 	// runtime marks a templater compiling while the plan runs (__eval,
 	// __evalVar): it must not add symbols or slots, as virtual users read
@@ -107,7 +107,7 @@ func (tp *templater) compile(s string) (*Template, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: %w", errTemplate, s, err)
 	}
-	if len(parts) <= 1 && (len(parts) == 0 || parts[0].kind == litPart) {
+	if len(parts) <= 1 && (len(parts) == 0 || parts[0].Kind == LitPart) {
 		// Nothing but text (an escaped "\${x}"): JMeter keeps such a field
 		// as it was written, backslashes included.
 		return &Template{raw: s}, nil
@@ -115,16 +115,16 @@ func (tp *templater) compile(s string) (*Template, error) {
 	if allLiteral(parts) {
 		var b strings.Builder
 		for _, p := range parts {
-			b.WriteString(p.lit)
+			b.WriteString(p.Lit)
 		}
 		return &Template{raw: b.String()}, nil
 	}
 	return &Template{raw: s, parts: parts}, nil
 }
 
-func allLiteral(parts []part) bool {
+func allLiteral(parts []Part) bool {
 	for _, p := range parts {
-		if p.kind != litPart {
+		if p.Kind != LitPart {
 			return false
 		}
 	}
@@ -133,12 +133,12 @@ func allLiteral(parts []part) bool {
 
 // parse splits s into literal, variable and function parts. A backslash
 // escapes '$', ',' and '\'; any other backslash is kept, as JMeter does.
-func (tp *templater) parse(s string) ([]part, error) {
-	var parts []part
+func (tp *templater) parse(s string) ([]Part, error) {
+	var parts []Part
 	var lit strings.Builder
 	flush := func() {
 		if lit.Len() > 0 {
-			parts = append(parts, part{kind: litPart, lit: lit.String()})
+			parts = append(parts, Part{Kind: LitPart, Lit: lit.String()})
 			lit.Reset()
 		}
 	}
@@ -161,8 +161,8 @@ func (tp *templater) parse(s string) ([]part, error) {
 				// its "${" (and logs "Probably an invalid function string"),
 				// as a part of its own.
 				flush()
-				if p.lit != "" {
-					parts = append(parts, part{kind: litPart, lit: p.lit})
+				if p.Lit != "" {
+					parts = append(parts, Part{Kind: LitPart, Lit: p.Lit})
 				}
 				i = len(s)
 				continue
@@ -180,7 +180,7 @@ func (tp *templater) parse(s string) ([]part, error) {
 
 // reference parses what follows "${" at s[i:], returning the part and the
 // index of its closing '}' (or -1 when there is none).
-func (tp *templater) reference(s string, i int) (part, int, error) {
+func (tp *templater) reference(s string, i int) (Part, int, error) {
 	var name strings.Builder
 	for ; i < len(s); i++ {
 		switch ch := s[i]; ch {
@@ -198,57 +198,57 @@ func (tp *templater) reference(s string, i int) (part, int, error) {
 			}
 			if _, ok := functions[fname]; !ok {
 				if msg, ok := refusedFunctions[fname]; ok {
-					return part{}, 0, fmt.Errorf("%s: %s", fname, msg)
+					return Part{}, 0, fmt.Errorf("%s: %s", fname, msg)
 				}
 				if strings.HasPrefix(fname, "__") {
-					return part{}, 0, fmt.Errorf("unknown function %s: gojm does not have it", fname)
+					return Part{}, 0, fmt.Errorf("unknown function %s: gojm does not have it", fname)
 				}
 				name.WriteByte(ch)
 				continue
 			}
 			args, end, err := splitArgs(s, i+1)
 			if err != nil {
-				return part{}, 0, fmt.Errorf("%s: %w", fname, err)
+				return Part{}, 0, fmt.Errorf("%s: %w", fname, err)
 			}
 			j := end + 1
 			for j < len(s) && s[j] == ' ' {
 				j++
 			}
 			if j >= len(s) || s[j] != '}' {
-				return part{}, 0, fmt.Errorf("expected } after %s function call", fname)
+				return Part{}, 0, fmt.Errorf("expected } after %s function call", fname)
 			}
 			fn, err := tp.function(fname, args)
 			if err != nil {
-				return part{}, 0, err
+				return Part{}, 0, err
 			}
-			return part{kind: fnPart, fn: fn}, j, nil
+			return Part{Kind: FnPart, Fn: fn}, j, nil
 		case '}':
 			n := name.String()
 			if _, ok := functions[n]; ok {
 				fn, err := tp.function(n, nil)
 				if err != nil {
-					return part{}, 0, err
+					return Part{}, 0, err
 				}
-				return part{kind: fnPart, fn: fn}, i, nil
+				return Part{Kind: FnPart, Fn: fn}, i, nil
 			}
 			if msg, ok := refusedFunctions[n]; ok {
-				return part{}, 0, fmt.Errorf("%s: %s", n, msg)
+				return Part{}, 0, fmt.Errorf("%s: %s", n, msg)
 			}
 			if tp.runtime {
 				if slot, ok := tp.syms.index[n]; ok {
-					return part{kind: varPart, slot: slot, lit: "${" + n + "}"}, i, nil
+					return Part{Kind: VarPart, Slot: slot, Lit: "${" + n + "}"}, i, nil
 				}
-				return part{kind: namedVarPart, lit: "${" + n + "}"}, i, nil
+				return Part{Kind: NamedVarPart, Lit: "${" + n + "}"}, i, nil
 			}
-			return part{kind: varPart, slot: tp.syms.intern(n), lit: "${" + n + "}"}, i, nil
+			return Part{Kind: VarPart, Slot: tp.syms.Intern(n), Lit: "${" + n + "}"}, i, nil
 		default:
 			name.WriteByte(ch)
 		}
 	}
 	if strings.HasPrefix(name.String(), "__") && strings.Contains(name.String(), "(") {
-		return part{}, 0, errors.New("unterminated function call")
+		return Part{}, 0, errors.New("unterminated function call")
 	}
-	return part{kind: litPart, lit: name.String()}, -1, nil
+	return Part{Kind: LitPart, Lit: name.String()}, -1, nil
 }
 
 // splitArgs splits a function's argument list starting after its '(' and
@@ -329,8 +329,8 @@ func (tp *templater) compileArg(s string) (*Template, error) {
 	if len(parts) == 0 {
 		return &Template{}, nil
 	}
-	if len(parts) == 1 && parts[0].kind == litPart {
-		return &Template{raw: parts[0].lit}, nil
+	if len(parts) == 1 && parts[0].Kind == LitPart {
+		return &Template{raw: parts[0].Lit}, nil
 	}
 	return &Template{raw: s, parts: parts}, nil
 }

@@ -265,18 +265,18 @@ func (c *vuserCtl) reInitialize(vu *VU) {
 // the schedule or the run ends first. A pooled user does not count as an
 // active thread (the JTL's thread counts), as in the plugin.
 func (c *vuserCtl) awaitArrival(vu *VU) bool {
-	vu.grun.active.Add(-1)
-	vu.run.active.Add(-1)
+	vu.Group.active.Add(-1)
+	vu.Run.active.Add(-1)
 	defer func() {
-		vu.grun.active.Add(1)
-		vu.run.active.Add(1)
+		vu.Group.active.Add(1)
+		vu.Run.active.Add(1)
 	}()
 	select {
 	case at := <-c.st.arrive:
 		c.pending = at
 		return true
 	case <-c.st.over:
-	case <-vu.soft.Done():
+	case <-vu.Soft.Done():
 	}
 	return false
 }
@@ -460,7 +460,7 @@ func (m *arrivalsModel) dispatch(l *launcher, st *dynState, at time.Time, limit 
 // freeRows evaluates the Free-Form schedule (or the property replacing it).
 func (m *arrivalsModel) freeRows(n *numbers, unit float64) []freeRow {
 	var rows []freeRow
-	if s, ok := n.vu.plan.Props.Get(m.propName); ok && s != "" {
+	if s, ok := n.vu.Plan.Props.Get(m.propName); ok && s != "" {
 		v, err := spawnRows(s, 3)
 		if err != nil {
 			n.errs = append(n.errs, fmt.Errorf("property %s: %w", m.propName, err))

@@ -204,9 +204,9 @@ type stallTarget struct{ windows *Template }
 
 const stallClass = "gojm.test.StallTarget"
 
-func (s *stallTarget) sample(vu *VU, r *result) {
-	r.Start = vu.now()
-	at := r.Start.Sub(vu.run.start)
+func (s *stallTarget) Sample(vu *VU, r *Result) {
+	r.Start = vu.Now()
+	at := r.Start.Sub(vu.Run.start)
 	end := at + 10*time.Millisecond
 	for _, w := range strings.Split(s.windows.Eval(vu), ",") {
 		var from, to int64
@@ -220,11 +220,11 @@ func (s *stallTarget) sample(vu *VU, r *result) {
 	select {
 	case <-tm.C:
 		r.Success, r.Code, r.Message = true, "200", "OK"
-	case <-vu.hard.Done():
+	case <-vu.Hard.Done():
 		tm.Stop()
 		r.Code, r.Message = "Non HTTP response code: java.net.SocketException", "Socket closed"
 	}
-	r.Elapsed = vu.now().Sub(r.Start)
+	r.Elapsed = vu.Now().Sub(r.Start)
 	r.Latency = r.Elapsed
 }
 

@@ -76,9 +76,9 @@ func (l *launcher) start(stopAt time.Time, before func(th *thread), after func(v
 // startNum starts virtual user num.
 func (l *launcher) startNum(num int, stopAt time.Time, before func(th *thread), after func(vu *VU)) *VU {
 	vu := l.r.newVU(l.g, num, l.soft)
-	vu.hard = l.hard
-	vu.Vars.copyFrom(l.base.Vars)
-	vu.stopAt = stopAt
+	vu.Hard = l.hard
+	vu.Vars.CopyFrom(l.base.Vars)
+	vu.StopAt = stopAt
 	th := newThread(vu, l.g.g.ctls)
 	l.wg.Add(1)
 	go func() {
@@ -189,7 +189,7 @@ func (n *numbers) err() error {
 // so that groups starting together share nothing.
 func (r *Run) groupVU(g *groupRun, base *VU, soft context.Context) *VU {
 	vu := r.newVU(g, 0, soft)
-	vu.Vars.copyFrom(base.Vars)
+	vu.Vars.CopyFrom(base.Vars)
 	return vu
 }
 
@@ -280,7 +280,7 @@ func buildUltimateGroup(c *compiler, e *jmx.Element, _ *group) (groupModel, erro
 	}
 	return &scheduledModel{spans: func(n *numbers) []threadSpan {
 		var vals [][5]int64
-		if p, ok := n.vu.plan.Props.Get("threads_schedule"); ok && strings.TrimSpace(p) != "" {
+		if p, ok := n.vu.Plan.Props.Get("threads_schedule"); ok && strings.TrimSpace(p) != "" {
 			v, err := spawnRows(p, 5)
 			if err != nil {
 				n.errs = append(n.errs, fmt.Errorf("property threads_schedule: %w", err))

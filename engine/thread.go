@@ -20,7 +20,7 @@ type thread struct {
 	// PACKAGE_OBJECT), where a Transaction Controller's sample goes.
 	lastPack *scope
 	depth    int    // controllers' next calls on the stack
-	txr      result // a parent-mode transaction's sample being checked
+	txr      Result // a parent-mode transaction's sample being checked
 	batch    *report.Batcher
 	// lag is how late the current iteration started (0 outside the
 	// arrival-rate groups); anchored is set once the iteration's first
@@ -48,9 +48,9 @@ func newThread(vu *VU, n int) *thread {
 // cookies and connections; a Cookie Manager that clears each iteration).
 type threadLoop struct{}
 
-func (threadLoop) iterationStart(vu *VU, _ ctlHooks, _ int) {
+func (threadLoop) IterationStart(vu *VU, _ ctlHooks, _ int) {
 	vu.Iteration++
-	vu.grun.prog.iterations.Add(1)
+	vu.Group.prog.iterations.Add(1)
 	if vu.Iteration > 1 {
 		for _, f := range vu.onIter {
 			f(vu)
@@ -63,14 +63,14 @@ func (threadLoop) iterationStart(vu *VU, _ ctlHooks, _ int) {
 // stops, and apply what each sample asks (start the next iteration,
 // continue or break a loop) to the controllers above the sampler.
 func (th *thread) run() {
-	vu, r := th.vu, th.vu.run
+	vu, r := th.vu, th.vu.Run
 	g := vu.group
 	th.batch = r.col.NewBatcher()
-	vu.setLastOK(true)
+	vu.SetLastOK(true)
 	tg := th.instantiate(g.main)
 	tg.initialize(vu)
 	tg.base().addIterationListener(threadLoop{})
-	gr := vu.grun
+	gr := vu.Group
 	gr.active.Add(1)
 	gr.prog.started.Add(1)
 	r.active.Add(1)
@@ -86,9 +86,9 @@ func (th *thread) run() {
 		r.active.Add(-1)
 		r.finished.Add(1)
 	}()
-	for vu.running() {
+	for vu.Running() {
 		sam := tg.next(vu)
-		for vu.running() && sam != nil {
+		for vu.Running() && sam != nil {
 			th.processSampler(sam, nil)
 			onErrorNext := g.onError == NextThreadLoop && !lastSampleOK(vu)
 			if th.action != Continue || onErrorNext {
@@ -99,18 +99,18 @@ func (th *thread) run() {
 				th.loopAction(sam, act)
 				th.action = Continue
 				sam = nil
-				vu.setLastOK(true)
+				vu.SetLastOK(true)
 			} else {
 				sam = tg.next(vu)
 			}
 		}
 		if tg.isDone(vu) {
-			vu.stopThread()
+			vu.StopThread()
 		}
-		if vu.schedulerEnded() {
+		if vu.SchedulerEnded() {
 			// JMeter checks the end time after each sample only; a loop that
 			// reaches no sampler would spin past the end for ever.
-			vu.stopThread()
+			vu.StopThread()
 		}
 	}
 }
@@ -143,10 +143,10 @@ func (th *thread) processSampler(cur, parent samplerItem) *report.Sample {
 	if n, ok := cur.(*samplerNode); ok && n != nil {
 		th.execute(n, ts)
 	}
-	if vu.schedulerEnded() {
-		vu.stopThread()
+	if vu.SchedulerEnded() {
+		vu.StopThread()
 	}
-	if !vu.running() && txRes == nil && ts != nil {
+	if !vu.Running() && txRes == nil && ts != nil {
 		txRes = th.endTransaction(ts, parent)
 	}
 	return txRes
@@ -169,8 +169,8 @@ func (th *thread) loopAction(sam samplerItem, kind Next) {
 	if n == nil {
 		// JMeter fails with an IllegalStateException here (a transaction's
 		// own sample failed after its last child): the thread ends.
-		vu.log.Error("no sampler to restart the loop from: the thread stops", "thread", vu.Name)
-		vu.stopThread()
+		vu.Log.Error("no sampler to restart the loop from: the thread stops", "thread", vu.Name)
+		vu.StopThread()
 		return
 	}
 	th.endLoops(n.path, kind)
@@ -210,7 +210,7 @@ func (th *thread) execute(n *samplerNode, ts *txSampler) {
 	name := n.name.Eval(vu)
 	vu.SamplerName = name
 	for _, p := range sc.pres {
-		p.pre(vu)
+		p.PreProcess(vu)
 	}
 	if len(sc.pres) > 0 && !n.name.Const() {
 		// JMeter reads the sampler's name when it samples: after the
@@ -219,43 +219,43 @@ func (th *thread) execute(n *samplerNode, ts *txSampler) {
 		vu.SamplerName = name
 	}
 	th.lastPack = sc
-	th.delay(sc.timers)
-	if !vu.running() {
+	th.waitTimers(sc.timers)
+	if !vu.Running() {
 		return
 	}
-	r := &vu.res
-	r.reset()
+	r := &vu.Res
+	r.Reset()
 	r.Label = name
 	r.ThreadName = vu.Name
 	if n.threadSample != nil {
 		n.threadSample(th, r)
 	} else {
-		n.sample(vu, r)
+		n.sampler.Sample(vu, r)
 	}
-	if r.none {
-		th.then(r.next)
+	if r.None {
+		th.then(r.Next)
 		return
 	}
-	if !r.ignore {
-		r.GrpThreads = int(vu.grun.active.Load())
-		r.AllThreads = int(vu.run.active.Load())
+	if !r.Ignore {
+		r.GrpThreads = int(vu.Group.active.Load())
+		r.AllThreads = int(vu.Run.active.Load())
 		for _, p := range sc.posts {
-			p.post(vu, r)
+			p.PostProcess(vu, r)
 		}
 		for _, a := range sc.assertions {
-			a.assertSample(vu, r)
+			a.Assert(vu, r)
 		}
-		vu.setLastOK(r.Success)
-		if !r.ignore {
+		vu.SetLastOK(r.Success)
+		if !r.Ignore {
 			th.notify(r, sc)
 		}
-		if ts != nil && !r.ignore {
+		if ts != nil && !r.Ignore {
 			ts.addSub(&r.Sample)
 		}
 	} else {
-		vu.setLastOK(r.Success)
+		vu.SetLastOK(r.Success)
 	}
-	next := r.next
+	next := r.Next
 	if !r.Success && vu.group.onError.isStop() {
 		next = next.then(vu.group.onError)
 	}
@@ -269,13 +269,13 @@ func (th *thread) then(n Next) {
 	switch n {
 	case Continue:
 	case StopThread:
-		vu.stopThread()
+		vu.StopThread()
 	case StopTest:
-		vu.stopThread()
-		vu.run.Stop(errTestStopped)
+		vu.StopThread()
+		vu.Run.Stop(errTestStopped)
 	case StopTestNow:
-		vu.stopThread()
-		vu.run.stopNow(errTestStopped)
+		vu.StopThread()
+		vu.Run.stopNow(errTestStopped)
 	default:
 		th.action = n
 	}
@@ -284,21 +284,21 @@ func (th *thread) then(n Next) {
 // notify hands a sample to the listeners in scope: the run's outputs and
 // the plan's listeners, non-parent Transaction Controllers, Result Status
 // Action Handlers.
-func (th *thread) notify(r *result, sc *scope) {
+func (th *thread) notify(r *Result, sc *scope) {
 	vu := th.vu
 	r.Listeners = sc.ownOutputs
-	r.Vars = vu.sampleVars()
-	if vu.details() && r.Detail == nil { // an HTTP sample has its own (httpCall.fetch)
-		r.Detail = &report.Detail{ResponseData: bytes.Clone(r.body), SamplerData: r.samplerData}
+	r.Vars = vu.SampleVars()
+	if vu.Details() && r.Detail == nil { // an HTTP sample has its own (httpCall.fetch)
+		r.Detail = &report.Detail{ResponseData: bytes.Clone(r.Body), SamplerData: r.SamplerData}
 	}
 	th.handOver(&r.Sample)
 	for _, t := range sc.txs {
 		if c, ok := th.ctls[t.index].(*txCtl); ok {
-			c.sampleOccurred(&r.Sample)
+			c.SampleOccurred(&r.Sample)
 		}
 	}
 	for _, l := range sc.listeners {
-		l.sampleOccurred(vu, r)
+		l.SampleOccurred(vu, r)
 	}
 }
 
@@ -306,7 +306,7 @@ func (th *thread) notify(r *result, sc *scope) {
 // intended: the first sample it hands over is timed from then.
 func (th *thread) startIteration(intended time.Time) {
 	vu := th.vu
-	lag := vu.now().Sub(intended)
+	lag := vu.Now().Sub(intended)
 	th.lag = max(lag, 0)
 	th.anchored = false
 }
@@ -339,11 +339,11 @@ func (th *thread) shift(s *report.Sample) {
 // delay sleeps the sum of the timers' delays before a sample. With a
 // scheduler, a delay that would end past the end time stops the thread
 // instead (JMeter 5's JMeterThread.delay); a stop of the run cuts it short.
-func (th *thread) delay(timers []timer) {
+func (th *thread) waitTimers(timers []Timer) {
 	vu := th.vu
 	var total time.Duration
 	for _, t := range timers {
-		total += t.delay(vu)
+		total += t.Delay(vu)
 		if vu.stopped {
 			return // a timer stopped the thread (Precise Throughput Timer)
 		}
@@ -352,11 +352,11 @@ func (th *thread) delay(timers []timer) {
 		return
 	}
 	total = total.Truncate(time.Millisecond)
-	if !vu.stopAt.IsZero() && total > vu.stopAt.Sub(vu.now()) {
-		vu.stopThread()
+	if !vu.StopAt.IsZero() && total > vu.StopAt.Sub(vu.Now()) {
+		vu.StopThread()
 		return
 	}
-	vu.sleep(total)
+	vu.Sleep(total)
 }
 
 // instantiate builds a virtual user's instance of d and of everything
@@ -403,29 +403,29 @@ func (th *thread) releaseLocks() {
 func (th *thread) endTransaction(ts *txSampler, parent samplerItem) *report.Sample {
 	vu := th.vu
 	r := &th.txr
-	*r = result{Sample: ts.res}
+	*r = Result{Sample: ts.res}
 	r.ThreadName = vu.Name
-	r.GrpThreads = int(vu.grun.active.Load())
-	r.AllThreads = int(vu.run.active.Load())
+	r.GrpThreads = int(vu.Group.active.Load())
+	r.AllThreads = int(vu.Run.active.Load())
 	pack := ts.tc.t.pack
 	for _, a := range pack.assertions {
-		a.assertSample(vu, r)
+		a.Assert(vu, r)
 	}
-	vu.setLastOK(r.Success)
+	vu.SetLastOK(r.Success)
 	ts.res = r.Sample
 	if _, nested := parent.(*txSampler); !nested {
 		ts.res.Listeners = pack.outputs
-		ts.res.Vars = vu.sampleVars()
+		ts.res.Vars = vu.SampleVars()
 		th.handOver(&ts.res)
 		for _, tc := range pack.txs {
 			if c, ok := th.ctls[tc.index].(*txCtl); ok {
-				c.sampleOccurred(&ts.res)
+				c.SampleOccurred(&ts.res)
 			}
 		}
 		// As in JMeter, what the listeners set on the transaction's sample
 		// (a stop, a loop action) is not acted on.
 		for _, l := range pack.listeners {
-			l.sampleOccurred(vu, r)
+			l.SampleOccurred(vu, r)
 		}
 	}
 	return &ts.res

@@ -16,11 +16,11 @@ import (
 // constantTimer waits a fixed number of milliseconds before each sample in scope.
 type constantTimer struct{ delayMs *Template }
 
-func buildConstantTimer(c *compiler, e *jmx.Element) (timer, error) {
+func buildConstantTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	return &constantTimer{delayMs: c.prop(e, "ConstantTimer.delay")}, nil
 }
 
-func (t *constantTimer) delay(vu *VU) time.Duration {
+func (t *constantTimer) Delay(vu *VU) time.Duration {
 	return millisOrWarn(vu, "Constant Timer delay", t.delayMs)
 }
 
@@ -33,7 +33,7 @@ func millisOrWarn(vu *VU, what string, t *Template) time.Duration {
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		vu.warnf("%s %q is not a number: no delay", what, s)
+		vu.Warnf("%s %q is not a number: no delay", what, s)
 		return 0
 	}
 	return time.Duration(n) * time.Millisecond
@@ -59,7 +59,7 @@ type randomTimer struct {
 	factor  float64
 }
 
-func buildRandomTimer(c *compiler, e *jmx.Element, k randomKind) (timer, error) {
+func buildRandomTimer(c *compiler, e *jmx.Element, k randomKind) (Timer, error) {
 	f := 1.0
 	if s, ok := c.plan.Props.Get("timer.factor"); ok {
 		if v, err := strconv.ParseFloat(strings.TrimSpace(s), 32); err == nil {
@@ -69,19 +69,19 @@ func buildRandomTimer(c *compiler, e *jmx.Element, k randomKind) (timer, error) 
 	return &randomTimer{kind: k, delayMs: c.prop(e, "ConstantTimer.delay"), rangeMs: c.prop(e, "RandomTimer.range"), factor: f}, nil
 }
 
-func buildUniformTimer(c *compiler, e *jmx.Element) (timer, error) {
+func buildUniformTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	return buildRandomTimer(c, e, uniformRandom)
 }
 
-func buildGaussianTimer(c *compiler, e *jmx.Element) (timer, error) {
+func buildGaussianTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	return buildRandomTimer(c, e, gaussianRandom)
 }
 
-func buildPoissonTimer(c *compiler, e *jmx.Element) (timer, error) {
+func buildPoissonTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	return buildRandomTimer(c, e, poissonRandom)
 }
 
-func (t *randomTimer) delay(vu *VU) time.Duration {
+func (t *randomTimer) Delay(vu *VU) time.Duration {
 	base := float64(millisOrWarn(vu, "Random Timer delay", t.delayMs) / time.Millisecond)
 	rng, err := strconv.ParseFloat(strings.TrimSpace(t.rangeMs.Eval(vu)), 64)
 	if err != nil {
@@ -90,9 +90,9 @@ func (t *randomTimer) delay(vu *VU) time.Duration {
 	var ms int64
 	switch t.kind {
 	case uniformRandom:
-		ms = int64(math.Abs(vu.rng.Float64()*rng + base))
+		ms = int64(math.Abs(vu.Rand.Float64()*rng + base))
 	case gaussianRandom:
-		ms = int64(math.Abs(vu.rng.NormFloat64()*rng + base))
+		ms = int64(math.Abs(vu.Rand.NormFloat64()*rng + base))
 	case poissonRandom:
 		ms = int64(math.Abs(float64(poisson(vu, int(math.Round(rng)))) + base))
 	}
@@ -110,7 +110,7 @@ func poisson(vu *VU, lambda int) int {
 		k, p := 0, 1.0
 		for {
 			k++
-			p *= vu.rng.Float64()
+			p *= vu.Rand.Float64()
 			if p <= limit {
 				return k - 1
 			}
@@ -122,7 +122,7 @@ func poisson(vu *VU, lambda int) int {
 	alpha := beta * l
 	k := math.Log(c) - l - math.Log(beta)
 	for {
-		u := vu.rng.Float64()
+		u := vu.Rand.Float64()
 		if u == 0 {
 			continue
 		}
@@ -131,7 +131,7 @@ func poisson(vu *VU, lambda int) int {
 		if n < 0 {
 			continue
 		}
-		v := vu.rng.Float64()
+		v := vu.Rand.Float64()
 		y := alpha - beta*x
 		lhs := y + math.Log(v/math.Pow(1+math.Exp(y), 2))
 		lg, _ := math.Lgamma(float64(n) + 1)

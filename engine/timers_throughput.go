@@ -53,7 +53,7 @@ var (
 	cttGroup = NewKey[*GroupShared[throughputInfo]]("Constant Throughput Timer, per group")
 )
 
-func buildConstantThroughputTimer(c *compiler, e *jmx.Element) (timer, error) {
+func buildConstantThroughputTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	t := &constantThroughputTimer{perMin: c.prop(e, "throughput"), prev: NewLocal(c.plan, func(*VU) *int64 { return new(int64) })}
 	t.all = Once(c.plan, cttAll, func() *Shared[throughputInfo] {
 		return NewShared(c.plan, func(*VU) *throughputInfo { return &throughputInfo{} })
@@ -83,8 +83,8 @@ type throughputInfo struct {
 	last int64 // last scheduled time, ms
 }
 
-func (t *constantThroughputTimer) delay(vu *VU) time.Duration {
-	now := vu.now().UnixMilli()
+func (t *constantThroughputTimer) Delay(vu *VU) time.Duration {
+	now := vu.Now().UnixMilli()
 	prev := t.prev.Get(vu)
 	target := *prev + t.calculateDelay(vu, now)
 	if now > target {
@@ -103,9 +103,9 @@ func (t *constantThroughputTimer) calculateDelay(vu *VU, now int64) int64 {
 	msPerRequest := 60000.0 / perMin
 	switch t.mode {
 	case cttAllThreads:
-		return java.Round(float64(vu.run.active.Load()) * msPerRequest)
+		return java.Round(float64(vu.Run.active.Load()) * msPerRequest)
 	case cttGroupThreads:
-		return java.Round(float64(vu.grun.active.Load()) * msPerRequest)
+		return java.Round(float64(vu.Group.active.Load()) * msPerRequest)
 	case cttAllShared:
 		return t.all.Get(vu).sharedDelay(now, java.Round(msPerRequest))
 	case cttGroupShared:
@@ -137,7 +137,7 @@ type preciseThroughputTimer struct {
 	schedule   *GroupShared[preciseSchedule]
 }
 
-func buildPreciseThroughputTimer(c *compiler, e *jmx.Element) (timer, error) {
+func buildPreciseThroughputTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	t := &preciseThroughputTimer{
 		throughput: c.prop(e, "throughput"),
 		period:     c.template(e, "throughputPeriod", e.StrOr("throughputPeriod", "3600")),
@@ -180,7 +180,7 @@ func (t *preciseThroughputTimer) rate(vu *VU) float64 {
 	return tp / float64(p)
 }
 
-func (t *preciseThroughputTimer) delay(vu *VU) time.Duration {
+func (t *preciseThroughputTimer) Delay(vu *VU) time.Duration {
 	sched := t.schedule.Get(vu)
 	sched.once.Do(func() {
 		d, err := strconv.ParseInt(strings.TrimSpace(t.duration.Eval(vu)), 10, 64)
@@ -191,7 +191,7 @@ func (t *preciseThroughputTimer) delay(vu *VU) time.Duration {
 		if t.seed != 0 {
 			p.rnd = java.NewRandom(t.seed)
 		} else {
-			p.rnd = java.NewRandom(int64(vu.rng.Uint64()))
+			p.rnd = java.NewRandom(int64(vu.Rand.Uint64()))
 		}
 		sched.arrivals = p
 	})
@@ -200,14 +200,14 @@ func (t *preciseThroughputTimer) delay(vu *VU) time.Duration {
 	next, ok := g.next()
 	g.mu.Unlock()
 	if !ok {
-		vu.log.Error("Precise Throughput Timer: no arrival to schedule (throughput 0 or duration 0): the thread stops", "thread", vu.Name)
-		vu.stopThread()
+		vu.Log.Error("Precise Throughput Timer: no arrival to schedule (throughput 0 or duration 0): the thread stops", "thread", vu.Name)
+		vu.StopThread()
 		return 0
 	}
-	now := vu.now().UnixMilli()
-	d := max(int64(next*1000+float64(vu.run.start.UnixMilli()-now)), 0)
-	if !vu.stopAt.IsZero() && now+d > vu.stopAt.UnixMilli() {
-		vu.stopThread()
+	now := vu.Now().UnixMilli()
+	d := max(int64(next*1000+float64(vu.Run.start.UnixMilli()-now)), 0)
+	if !vu.StopAt.IsZero() && now+d > vu.StopAt.UnixMilli() {
+		vu.StopThread()
 		return 0
 	}
 	return time.Duration(d) * time.Millisecond
@@ -287,12 +287,12 @@ type syncTimer struct {
 	barrier   *Shared[barrier]
 }
 
-func buildSyncTimer(c *compiler, e *jmx.Element) (timer, error) {
+func buildSyncTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	t := &syncTimer{groupSize: jmx.Int(e.Str("groupSize"), 0)}
 	t.barrier = NewShared(c.plan, func(vu *VU) *barrier {
 		n := t.groupSize
 		if n == 0 {
-			n = vu.grun.threads
+			n = vu.Group.threads
 		}
 		return newBarrier(n)
 	})
@@ -304,7 +304,7 @@ func buildSyncTimer(c *compiler, e *jmx.Element) (timer, error) {
 	return t, nil
 }
 
-func (t *syncTimer) delay(vu *VU) time.Duration {
+func (t *syncTimer) Delay(vu *VU) time.Duration {
 	if t.groupSize < 0 {
 		return 0
 	}
@@ -313,8 +313,8 @@ func (t *syncTimer) delay(vu *VU) time.Duration {
 	if wait == 0 {
 		wait = math.MaxInt64
 	}
-	if !vu.stopAt.IsZero() {
-		wait = min(wait, vu.stopAt.Sub(vu.now()))
+	if !vu.StopAt.IsZero() {
+		wait = min(wait, vu.StopAt.Sub(vu.Now()))
 	}
 	b.await(vu, wait)
 	return 0
@@ -357,9 +357,9 @@ func (b *barrier) await(vu *VU, wait time.Duration) {
 	case <-gen:
 		vu.timer.Stop()
 	case <-vu.timer.C:
-		vu.warnf("Synchronizing Timer timed out waiting for users after %v", wait)
+		vu.Warnf("Synchronizing Timer timed out waiting for users after %v", wait)
 		b.breakGen(gen)
-	case <-vu.soft.Done():
+	case <-vu.Soft.Done():
 		vu.timer.Stop()
 		b.breakGen(gen)
 	}

@@ -323,7 +323,7 @@ func TestRandomTimerDelays(t *testing.T) {
 			var sum float64
 			const n = 20000
 			for range n {
-				d := tm.delay(vu).Milliseconds()
+				d := tm.Delay(vu).Milliseconds()
 				if d < tt.minMs || d > tt.maxMs {
 					t.Fatalf("delay %d ms out of [%d, %d]", d, tt.minMs, tt.maxMs)
 				}

@@ -9,15 +9,15 @@ import (
 // symbols numbers every variable name the plan mentions, so that templates
 // and extractors reach a virtual user's variables by index instead of by a
 // string-keyed map. It is written only while compiling and read-only after.
-type symbols struct {
+type Symbols struct {
 	index map[string]int
 	names []string
 }
 
-func newSymbols() *symbols { return &symbols{index: map[string]int{}} }
+func newSymbols() *Symbols { return &Symbols{index: map[string]int{}} }
 
 // intern returns the slot of name, adding it when new.
-func (s *symbols) intern(name string) int {
+func (s *Symbols) Intern(name string) int {
 	if i, ok := s.index[name]; ok {
 		return i
 	}
@@ -30,13 +30,13 @@ func (s *symbols) intern(name string) int {
 // known when the plan was compiled live in slots; any other name a plan
 // invents at run time (an extractor's name_7, a script) goes to a map.
 type Vars struct {
-	syms  *symbols
+	syms  *Symbols
 	vals  []string
 	set   []bool
 	extra map[string]string
 }
 
-func newVars(syms *symbols) *Vars {
+func newVars(syms *Symbols) *Vars {
 	return &Vars{syms: syms, vals: make([]string, len(syms.names)), set: make([]bool, len(syms.names))}
 }
 
@@ -70,13 +70,13 @@ func (v *Vars) Remove(name string) {
 	delete(v.extra, name)
 }
 
-func (v *Vars) slot(i int) (string, bool) { return v.vals[i], v.set[i] }
+func (v *Vars) Slot(i int) (string, bool) { return v.vals[i], v.set[i] }
 
-func (v *Vars) putSlot(i int, value string) { v.vals[i], v.set[i] = value, true }
+func (v *Vars) PutSlot(i int, value string) { v.vals[i], v.set[i] = value, true }
 
 // copyFrom makes v a copy of w (a fresh virtual user starts from the plan's
 // user-defined variables).
-func (v *Vars) copyFrom(w *Vars) {
+func (v *Vars) CopyFrom(w *Vars) {
 	copy(v.vals, w.vals)
 	copy(v.set, w.set)
 	v.extra = maps.Clone(w.extra)
