@@ -31,7 +31,7 @@ func (c *compiler) staticEval(t *Template) (string, bool) {
 		Plan:  c.plan,
 		group: &group{},
 		Vars:  newVars(c.plan.syms),
-		Rand:   rand.New(rand.NewPCG(1, 2)),
+		Rand:  rand.New(rand.NewPCG(1, 2)),
 		Log:   c.plan.log,
 	}
 	setUserVariables(vu, c.plan.udv)

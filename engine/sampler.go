@@ -89,8 +89,8 @@ func (f SamplerFunc) Sample(vu *VU, r *Result) { f(vu, r) }
 
 // samplerNode is a compiled sampler with its scope.
 type samplerNode struct {
-	name   *Template
-	sc     *scope
+	name    *Template
+	sc      *scope
 	sampler Sampler
 	// threadSample is set instead of sample on a sampler that runs
 	// controllers of the thread (a Parallel Controller's branches).

@@ -18,7 +18,7 @@ import (
 type VU struct {
 	Plan  *Plan
 	group *group
-	Group  *groupRun // the group in this run
+	Group *groupRun // the group in this run
 	// Num is the thread's number within its group, from 1 (__threadNum).
 	Num int
 	// Name is the JMeter thread name, e.g. "Thread Group 1-1".
@@ -80,7 +80,7 @@ func (vu *VU) Fork() *VU {
 	return &VU{
 		Plan: vu.Plan, group: vu.group, Group: vu.Group, Run: vu.Run, Num: vu.Num,
 		Vars:   newVars(vu.Plan.syms),
-		Rand:    vu.Run.newRand(vu.Num),
+		Rand:   vu.Run.newRand(vu.Num),
 		locals: make([]any, vu.Plan.nlocals),
 		parent: vu,
 		Log:    vu.Log,
