@@ -3,11 +3,11 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"sort"
 	"strings"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -23,11 +23,10 @@ type Options struct {
 }
 
 // Plan is a compiled test plan, shared read-only by every virtual user.
+// Its name, file, folder, properties and sample variables are the
+// element.Plan its elements read.
 type Plan struct {
-	Name  string
-	File  string
-	Dir   string // relative file names in the plan resolve against it
-	Props *Props
+	*element.Plan
 	// Serial runs the thread groups one after another.
 	Serial bool
 	// TearDownOnShutdown runs tearDown groups after a stopped test too.
@@ -37,19 +36,9 @@ type Plan struct {
 	Listeners []Listener
 	// Elements lists every element with what gojm does with it.
 	Elements []ElementStatus
-	// SampleVars are the sample_variables property's names: extra JTL columns.
-	SampleVars []string
 
 	groups []*group
-	syms   *Symbols
-	// slots handed out for Local, Shared and GroupShared state, and the
-	// values Once made
-	nlocals, nshared, ngroupShared int
-	once                           map[any]any
-	// lastOKSlot holds JMeterThread.last_sample_ok.
-	lastOKSlot int
-	udv        []udv
-	log        *slog.Logger
+	udv    []udv
 }
 
 // Listener is a result listener of the plan.
@@ -156,16 +145,11 @@ func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
 // compile compiles with a table of elements (a test's own, with test
 // elements added to a copy of the one table).
 func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, error) {
-	log := opt.Log
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	p := &Plan{File: src.File, Dir: src.Dir, Props: NewProps(opt.Props), syms: newSymbols(), log: log}
+	p := &Plan{Plan: element.NewPlan(src.File, src.Dir, element.NewProps(opt.Props), opt.Log)}
 	c := &compiler{defs: defs, plan: p, built: map[*jmx.Element]any{}, skip: opt.SkipUnsupported, listener: map[*jmx.Element]int{}}
-	c.tp = templater{syms: p.syms, c: c}
+	c.tp = templater{syms: p.Symbols(), c: c}
 	c.order = map[*jmx.Element]int{}
 	src.Root.Walk(func(e *jmx.Element) bool { c.order[e] = len(c.order); return true })
-	p.lastOKSlot = p.syms.Intern("JMeterThread.last_sample_ok")
 	if s, ok := p.Props.Get("sample_variables"); ok && strings.TrimSpace(s) != "" {
 		for _, n := range strings.Split(s, ",") {
 			p.SampleVars = append(p.SampleVars, strings.TrimSpace(n))
@@ -178,6 +162,7 @@ func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, err
 		return nil, errors.Join(c.errs...)
 	}
 	p.Name = tp.Name
+	p.FunctionalMode = tp.Bool("TestPlan.functional_mode", false)
 	p.Serial = tp.Bool("TestPlan.serialize_threadgroups", false)
 	p.TearDownOnShutdown = tp.Bool("TestPlan.tearDown_on_shutdown", false)
 	c.record(tp, Runs, "")
@@ -343,7 +328,7 @@ func (c *compiler) userVariables(args *jmx.Prop, e *jmx.Element) {
 			c.fail(e, fmt.Errorf("variable %q: %w", name, err))
 			continue
 		}
-		c.plan.udv = append(c.plan.udv, udv{slot: c.plan.syms.Intern(name), value: t, first: first})
+		c.plan.udv = append(c.plan.udv, udv{slot: c.plan.Var(name), value: t, first: first})
 		first = false
 	}
 }
@@ -393,7 +378,7 @@ func (c *compiler) template(e *jmx.Element, field, s string) *Template {
 	t, err := c.tp.compile(s)
 	if err != nil {
 		c.fail(e, fmt.Errorf("%s: %w", field, err))
-		return &Template{raw: s}
+		return element.Text(s)
 	}
 	return t
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
@@ -52,13 +53,13 @@ func buildCounterConfig(c *compiler, e *jmx.Element) (IterationListener, error) 
 	if f := e.Str("CounterConfig.format"); f != "" {
 		df, err := java.NewDecimalFormat(f)
 		if err != nil {
-			c.plan.log.Warn("counter format is not a DecimalFormat pattern: numbers are written plain", "element", e.Path(), "err", err)
+			c.plan.Log.Warn("counter format is not a DecimalFormat pattern: numbers are written plain", "element", e.Path(), "err", err)
 		}
 		cc.format = df
 	}
-	cc.slot = c.plan.syms.Intern(cc.name)
-	cc.users = NewLocal(c.plan, func(*VU) *userCount { return &userCount{} })
-	cc.shared = NewShared(c.plan, func(*VU) *sharedCount { return &sharedCount{} })
+	cc.slot = c.plan.Var(cc.name)
+	cc.users = element.NewLocal(c.plan.Plan, func(*VU) *userCount { return &userCount{} })
+	cc.shared = element.NewShared(c.plan.Plan, func(*VU) *sharedCount { return &sharedCount{} })
 	return cc, nil
 }
 

@@ -1,7 +1,9 @@
 package engine
 
 import (
-	"math/rand/v2"
+	"context"
+
+	"github.com/gojm/gojm/engine/internal/element"
 )
 
 // Iteration listeners: JMeter's LoopIterationListener. A CSV Data Set,
@@ -12,13 +14,6 @@ import (
 // before it runs any child. The elements are compiled once into c.built,
 // where the controllers (ctl_compile.go) find them.
 
-// iterationListener is told when its controller starts an iteration. It
-// may stop the virtual user (a CSV Data Set at the end of its file with
-// "stop thread on EOF").
-type IterationListener interface {
-	IterationStart(vu *VU)
-}
-
 // staticEval evaluates a template while compiling, with the properties
 // and the user-defined variables known so far, for checks such as "does
 // the CSV file exist". It reports false when the value is not known before
@@ -27,13 +22,7 @@ func (c *compiler) staticEval(t *Template) (string, bool) {
 	if t.Const() {
 		return t.Raw(), true
 	}
-	vu := &VU{
-		Plan:  c.plan,
-		group: &group{},
-		Vars:  newVars(c.plan.syms),
-		Rand:  rand.New(rand.NewPCG(1, 2)),
-		Log:   c.plan.log,
-	}
+	vu := element.NewVU(c.plan.Plan, element.NewGroup(c.plan.Plan), nil, 0, "", context.Background(), context.Background())
 	setUserVariables(vu, c.plan.udv)
 	s := t.Eval(vu)
 	if containsRef(s) {

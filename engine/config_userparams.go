@@ -22,7 +22,7 @@ type userParametersPerIteration struct{ *userParameters }
 func buildUserParameters(c *compiler, e *jmx.Element) (PreProcessor, error) {
 	up := &userParameters{}
 	for _, n := range e.Prop("UserParameters.names").Members() {
-		up.slots = append(up.slots, c.plan.syms.Intern(n.Value))
+		up.slots = append(up.slots, c.plan.Var(n.Value))
 	}
 	for i, col := range e.Prop("UserParameters.thread_values").Members() {
 		var vals []*Template

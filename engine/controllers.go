@@ -135,14 +135,14 @@ func (g *gen) next(vu *VU) samplerItem {
 	g.th.depth++
 	defer func() { g.th.depth-- }()
 	if g.th.depth > maxControllerDepth {
-		if !vu.stopped {
+		if !vu.Stopped() {
 			vu.Log.Error("controllers loop without reaching a sampler: the thread stops (JMeter ends it with a StackOverflowError)", "thread", vu.Name, "controller", g.def.path)
 		}
 		vu.StopThread()
 		return nil
 	}
 	g.fireIterEvents(vu)
-	if vu.stopped || g.self.isDone(vu) {
+	if vu.Stopped() || g.self.isDone(vu) {
 		return nil
 	}
 	var it item
@@ -397,16 +397,9 @@ func (w *whileCtl) endOfLoop(vu *VU, loopEnd bool) bool {
 	}
 	cnd := strings.TrimSpace(w.cond.Eval(vu))
 	if loopEnd && cnd == "" || strings.EqualFold(cnd, "LAST") {
-		return lastSampleFailed(vu)
+		return vu.LastSampleFailed()
 	}
 	return strings.EqualFold(cnd, "false")
-}
-
-// lastSampleFailed reads JMeterThread.last_sample_ok as JMeter's
-// controllers do: only the text "false" counts as a failure.
-func lastSampleFailed(vu *VU) bool {
-	s, _ := vu.Vars.Slot(vu.Plan.lastOKSlot)
-	return strings.EqualFold(s, "false")
 }
 
 func (w *whileCtl) nextIsNull(vu *VU) samplerItem {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gojm/gojm/report"
 )
@@ -28,15 +27,13 @@ func BenchmarkControllerWalk(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := &Run{plan: p, start: time.Now(), cells: make([]cell, p.nshared)}
-	r.col = report.NewCollector(0, discard{})
-	defer r.col.Close()
 	ctx := b.Context()
-	r.soft, r.hard = ctx, ctx
+	r := newTestRun(ctx, p, discard{})
+	defer r.el.Out.Close()
 	g := p.groups[0]
 	vu := r.newVU(newGroupRun(g, p), 1, ctx)
-	th := newThread(vu, g.ctls)
-	th.batch = r.col.NewBatcher()
+	th := newThread(vu, g, g.ctls)
+	th.batch = r.el.Out.NewBatcher()
 	defer th.batch.Flush()
 	vu.SetLastOK(true)
 	tg := th.instantiate(g.main)

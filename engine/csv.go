@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
@@ -80,8 +81,8 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (IterationListener, error) {
 		ignoreHead: e.Bool("ignoreFirstLine", false),
 	}
 	ds.mode, ds.key = parseShareMode(e.StrOr("shareMode", "shareMode.all"))
-	ds.files = runFiles(c.plan)
-	ds.users = NewLocal(c.plan, func(vu *VU) *csvSrc {
+	ds.files = runFiles(c.plan.Plan)
+	ds.users = element.NewLocal(c.plan.Plan, func(vu *VU) *csvSrc {
 		src, err := ds.attach(vu)
 		if err != nil {
 			ds.warned.Do(func() { vu.Warnf("%s: %v", ds.path, err) })
@@ -112,7 +113,7 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (IterationListener, error) {
 		return nil, fmt.Errorf("the CSV Data Set's file name %q is empty when the plan starts (is a property or variable missing?)", ds.filename.Raw())
 	}
 	if static {
-		path := c.plan.resolvePath(name)
+		path := c.plan.Resolve(name)
 		st, err := os.Stat(path)
 		if err != nil {
 			return nil, fmt.Errorf("CSV Data Set file %q not found (looked for %s)", name, path)
@@ -126,12 +127,12 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (IterationListener, error) {
 				return nil, fmt.Errorf("CSV Data Set file %s: %w", path, err)
 			}
 			for _, n := range head {
-				c.plan.syms.Intern(n)
+				c.plan.Var(n)
 			}
 		}
 	}
 	for _, n := range ds.names {
-		c.plan.syms.Intern(n)
+		c.plan.Var(n)
 	}
 	return ds, nil
 }
@@ -196,7 +197,7 @@ func (ds *csvDataSet) attach(vu *VU) (*csvSrc, error) {
 	}
 	skip := ds.ignoreHead || ds.names == nil
 	open := func() (*csvFile, error) {
-		return openCSVFile(vu.Plan.resolvePath(name), ds.encoding, ds.delimRune, skip)
+		return openCSVFile(vu.Plan.Resolve(name), ds.encoding, ds.delimRune, skip)
 	}
 	var f *csvFile
 	var err error
@@ -223,7 +224,7 @@ func (ds *csvDataSet) attach(vu *VU) (*csvSrc, error) {
 	src.slots = make([]int, len(src.names))
 	for i, n := range src.names {
 		src.slots[i] = -1
-		if s, ok := vu.Plan.syms.index[n]; ok {
+		if s, ok := vu.Plan.Symbols().Lookup(n); ok {
 			src.slots[i] = s
 		}
 	}

@@ -108,6 +108,6 @@ func (a *resultAction) SampleOccurred(_ *VU, r *Result) {
 		return
 	}
 	if a.action > raContinue && a.action <= raBreakCurrentLoop {
-		r.Next = r.Next.then(resultActions[a.action])
+		r.Next = r.Next.Then(resultActions[a.action])
 	}
 }

@@ -33,7 +33,7 @@ func (c *compiler) indexSlot(name *Template) int {
 	if !name.Const() {
 		return -1
 	}
-	return c.plan.syms.Intern("__jm__" + name.Raw() + "__idx")
+	return c.plan.Var("__jm__" + name.Raw() + "__idx")
 }
 
 // newCtlDef makes the shell of a controller: the builder fills in how it runs.

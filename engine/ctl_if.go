@@ -95,7 +95,7 @@ func compileJSEngine(c *compiler, e *jmx.Element, t *Template) (*jsProgram, erro
 		return compileJavaScript(c, e, strings.TrimSpace(t.Raw()))
 	}
 	var skel strings.Builder
-	for _, p := range t.parts {
+	for _, p := range t.Parts() {
 		if p.Kind == LitPart {
 			skel.WriteString(p.Lit)
 		} else {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -199,7 +200,7 @@ func buildThroughput(c *compiler, e *jmx.Element, d *ctlDef) error {
 		max:       c.template(e, "ThroughputController.maxThroughput", e.StrOr("ThroughputController.maxThroughput", "1")),
 		pct:       c.template(e, "ThroughputController.percentThroughput", e.StrOr("ThroughputController.percentThroughput", "100")),
 	}
-	shared := NewShared(c.plan, func(*VU) *throughputShared { return &throughputShared{iteration: -1} })
+	shared := element.NewShared(c.plan.Plan, func(*VU) *throughputShared { return &throughputShared{iteration: -1} })
 	d.make = func(th *thread) ctlHooks {
 		return &throughputCtl{t: t, shared: shared.Get(th.vu), iteration: -1}
 	}
@@ -291,12 +292,12 @@ type criticalCtl struct {
 }
 
 // criticalLocks is the plan's one table of named locks.
-var criticalLocks = NewKey[*Shared[namedLocks]]("Critical Section locks")
+var criticalLocks = element.NewKey[*Shared[namedLocks]]("Critical Section locks")
 
 func buildCritical(c *compiler, e *jmx.Element, d *ctlDef) error {
 	name := c.prop(e, "CriticalSectionController.lockName")
-	locks := Once(c.plan, criticalLocks, func() *Shared[namedLocks] {
-		return NewShared(c.plan, func(*VU) *namedLocks { return &namedLocks{m: map[string]*namedLock{}} })
+	locks := element.Once(c.plan.Plan, criticalLocks, func() *Shared[namedLocks] {
+		return element.NewShared(c.plan.Plan, func(*VU) *namedLocks { return &namedLocks{m: map[string]*namedLock{}} })
 	})
 	d.make = func(*thread) ctlHooks { return &criticalCtl{lockName: name, locks: locks} }
 	return nil

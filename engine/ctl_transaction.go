@@ -195,7 +195,7 @@ func (t *txCtl) triggerEndOfLoop(vu *VU) {
 			now := vu.Now()
 			t.res.Idle += t.pauseTime
 			t.res.Elapsed = now.Sub(t.res.Start) - t.res.Idle
-			t.res.Success = !lastSampleFailed(vu) && lastSampleOK(vu)
+			t.res.Success = !vu.LastSampleFailed() && vu.LastSampleOK()
 			t.res.Message = txMessage(t.calls, t.failing)
 			t.notify(vu)
 		}
@@ -207,12 +207,6 @@ func (t *txCtl) triggerEndOfLoop(vu *VU) {
 		t.ts = nil
 	}
 	t.gen.triggerEndOfLoop(vu)
-}
-
-// lastSampleOK is JMeterThread.last_sample_ok == "true".
-func lastSampleOK(vu *VU) bool {
-	s, _ := vu.Vars.Slot(vu.Plan.lastOKSlot)
-	return s == "true"
 }
 
 // txSampler is a parent-mode transaction: what the controller hands to the

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"sort"
 	"strings"
 	"time"
 
@@ -20,18 +19,8 @@ func (d *debugSampler) Sample(vu *VU, r *Result) {
 	r.Start = time.Now()
 	var b strings.Builder
 	if d.vars {
-		var names []string
-		for i, n := range vu.Plan.syms.names {
-			if vu.Vars.set[i] {
-				names = append(names, n)
-			}
-		}
-		for n := range vu.Vars.extra {
-			names = append(names, n)
-		}
-		sort.Strings(names)
 		b.WriteString("JMeterVariables:\n")
-		for _, n := range names {
+		for _, n := range vu.Vars.Names() {
 			v, _ := vu.Vars.Get(n)
 			b.WriteString(n + "=" + v + "\n")
 		}

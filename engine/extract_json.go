@@ -519,7 +519,7 @@ func newJSONPathField(c *compiler, e *jmx.Element, t *Template) *jsonPathField {
 	if t.Const() {
 		f.p, f.err = compileJSONPath(t.Raw())
 		if f.err != nil {
-			c.plan.log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
+			c.plan.Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
 		}
 	}
 	return f
@@ -790,7 +790,7 @@ func buildJSONExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 	}
 	if x.bad != nil {
 		// JMeter's extractor throws each time it runs and sets nothing.
-		c.plan.log.Warn("the element will fail each time it runs", "element", e.Path(), "error", x.bad)
+		c.plan.Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", x.bad)
 	}
 	for i := range paths {
 		pf := newJSONPathField(c, e, c.template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))

@@ -301,7 +301,7 @@ func newXPathField(c *compiler, e *jmx.Element, t *Template, ns map[string]strin
 	if t.Const() && strings.TrimSpace(t.Raw()) != "" {
 		f.fixed, f.err = compileXPath(t.Raw(), ns)
 		if f.err != nil {
-			c.plan.log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
+			c.plan.Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
 		}
 	}
 	return f, nil

@@ -1,9 +1,6 @@
 package engine
 
 import (
-	"io"
-	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
@@ -17,17 +14,9 @@ import (
 // Unit-level harness: elements built in memory, compiled with a fresh
 // compiler, run on a fake result.
 
-func testCompiler() *compiler {
-	p := &Plan{Props: NewProps(nil), syms: newSymbols(), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	c := &compiler{plan: p, built: map[*jmx.Element]any{}, listener: map[*jmx.Element]int{}}
-	c.tp = templater{syms: p.syms, c: c}
-	return c
-}
+func testCompiler() *compiler { return newTestCompiler(nil, "", "") }
 
-func testVU(c *compiler) *VU {
-	return &VU{Plan: c.plan, group: &group{}, Group: newGroupRun(&group{}, c.plan), Name: "TG 1-1", Vars: newVars(c.plan.syms),
-		Rand: rand.New(rand.NewPCG(1, 2)), Log: c.plan.log}
-}
+func testVU(c *compiler) *VU { return newTestVU(c, 1) }
 
 // el builds an element from name/value pairs; a value starting with "\x00"
 // is a collection of strings separated by "\x00".

@@ -252,7 +252,7 @@ func buildBoundaryExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) 
 	}
 	if x.ref.Const() && x.ref.Raw() == "" {
 		// JMeter throws each time the extractor runs.
-		c.plan.log.Warn("the element will fail each time it runs: the variable name is empty", "element", e.Path())
+		c.plan.Log.Warn("the element will fail each time it runs: the variable name is empty", "element", e.Path())
 	}
 	return x, nil
 }

@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/cache"
 	"github.com/gojm/gojm/internal/java"
 )
@@ -35,8 +36,8 @@ func init() {
 		"__setProperty":            {2, 3, fnSetProperty},
 		"__isPropDefined":          {1, 1, fnIsPropDefined},
 		"__threadNum":              {0, 0, constFn(func(vu *VU) string { return strconv.Itoa(vu.Num) })},
-		"__threadGroupName":        {0, 0, constFn(func(vu *VU) string { return vu.group.name })},
-		"__TestPlanName":           {0, 0, constFn(func(vu *VU) string { return vu.Plan.testPlanFile() })},
+		"__threadGroupName":        {0, 0, constFn(func(vu *VU) string { return vu.Group.Name })},
+		"__TestPlanName":           {0, 0, constFn(func(vu *VU) string { return vu.Plan.FileName() })},
 		"__samplerName":            {0, 1, fnSamplerName},
 		"__Random":                 {2, 3, fnRandom},
 		"__RandomString":           {1, 3, fnRandomString},
@@ -315,7 +316,7 @@ func fnCounter(tp *templater, args []*Template) (Function, error) {
 		if tp.runtime {
 			return nil, fmt.Errorf("__counter(TRUE) cannot be built while the plan runs")
 		}
-		count := NewLocal(tp.c.plan, func(*VU) *int64 { return new(int64) })
+		count := element.NewLocal(tp.c.plan.Plan, func(*VU) *int64 { return new(int64) })
 		return storeAs(v, func(vu *VU) string {
 			n := count.Get(vu)
 			*n++
@@ -325,7 +326,7 @@ func fnCounter(tp *templater, args []*Template) (Function, error) {
 	if tp.runtime {
 		return nil, fmt.Errorf("__counter(FALSE) cannot be built while the plan runs")
 	}
-	count := NewShared(tp.c.plan, func(*VU) *atomic.Int64 { return new(atomic.Int64) })
+	count := element.NewShared(tp.c.plan.Plan, func(*VU) *atomic.Int64 { return new(atomic.Int64) })
 	return storeAs(v, func(vu *VU) string { return strconv.FormatInt(count.Get(vu).Add(1), 10) }), nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/cache"
 	"github.com/gojm/gojm/internal/java"
 )
@@ -62,7 +63,7 @@ func fnStringFromFile(tp *templater, args []*Template) (Function, error) {
 	if tp.runtime {
 		return nil, errors.New("__StringFromFile cannot be built while the plan runs")
 	}
-	readers := NewShared(tp.c.plan, func(*VU) *stringFromFile {
+	readers := element.NewShared(tp.c.plan.Plan, func(*VU) *stringFromFile {
 		return &stringFromFile{name: args[0], start: optArg(args, 2), end: optArg(args, 3), first: true, cur: seqUnused, from: seqUnused, to: seqUnused}
 	})
 	v := optArg(args, 1)
@@ -144,7 +145,7 @@ func (s *stringFromFile) open(vu *VU) {
 		}
 		s.cur++
 	}
-	s.path = vu.Plan.resolvePath(name)
+	s.path = vu.Plan.Resolve(name)
 	f, err := java.OpenText(s.path, "")
 	if err != nil {
 		vu.Warnf("__StringFromFile: %v", err)
@@ -170,7 +171,7 @@ type cachedFile struct {
 func fnFileToString(_ *templater, args []*Template) (Function, error) {
 	name, enc, v := args[0], optArg(args, 1), optArg(args, 2)
 	return storeAs(v, func(vu *VU) string {
-		path := vu.Plan.resolvePath(name.Eval(vu))
+		path := vu.Plan.Resolve(name.Eval(vu))
 		e := evalOr(enc, vu, "")
 		text, err := readWholeFile(path, e)
 		if err != nil {
@@ -238,7 +239,7 @@ func fnCSVRead(tp *templater, args []*Template) (Function, error) {
 		return nil, errors.New("__CSVRead cannot be built while the plan runs")
 	}
 	name, col := args[0], args[1]
-	shared, users := runFiles(tp.c.plan), csvReadLocal(tp.c.plan)
+	shared, users := runFiles(tp.c.plan.Plan), csvReadLocal(tp.c.plan.Plan)
 	return FuncFunc(func(vu *VU) string {
 		n, c := name.Eval(vu), col.Eval(vu)
 		files := shared.Get(vu)
@@ -334,7 +335,7 @@ type dataFiles struct {
 	csvRead map[string]*csvReadFile
 }
 
-func (d *dataFiles) openCSVRead(p *Plan, name, alias string) (*csvReadFile, error) {
+func (d *dataFiles) openCSVRead(p *element.Plan, name, alias string) (*csvReadFile, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if f, ok := d.csvRead[alias]; ok {
@@ -347,7 +348,7 @@ func (d *dataFiles) openCSVRead(p *Plan, name, alias string) (*csvReadFile, erro
 	if name == "" {
 		return nil, errors.New("no file name")
 	}
-	f, err := loadCSVRead(p.resolvePath(name), delim)
+	f, err := loadCSVRead(p.Resolve(name), delim)
 	if err != nil {
 		return nil, err
 	}
@@ -359,21 +360,21 @@ func (d *dataFiles) openCSVRead(p *Plan, name, alias string) (*csvReadFile, erro
 }
 
 var (
-	runFilesKey = NewKey[*Shared[dataFiles]]("data files")
-	csvReadKey  = NewKey[*Local[map[string]*csvReadRow]]("__CSVRead positions")
+	runFilesKey = element.NewKey[*Shared[dataFiles]]("data files")
+	csvReadKey  = element.NewKey[*Local[map[string]*csvReadRow]]("__CSVRead positions")
 )
 
 // runFiles is the plan's handle on each run's data files.
-func runFiles(p *Plan) *Shared[dataFiles] {
-	return Once(p, runFilesKey, func() *Shared[dataFiles] {
-		return NewShared(p, func(*VU) *dataFiles { return &dataFiles{} })
+func runFiles(p *element.Plan) *Shared[dataFiles] {
+	return element.Once(p, runFilesKey, func() *Shared[dataFiles] {
+		return element.NewShared(p, func(*VU) *dataFiles { return &dataFiles{} })
 	})
 }
 
 // csvReadLocal holds each user's position in every __CSVRead file, by
 // file name or alias.
-func csvReadLocal(p *Plan) *Local[map[string]*csvReadRow] {
-	return Once(p, csvReadKey, func() *Local[map[string]*csvReadRow] {
-		return NewLocal(p, func(*VU) *map[string]*csvReadRow { return &map[string]*csvReadRow{} })
+func csvReadLocal(p *element.Plan) *Local[map[string]*csvReadRow] {
+	return element.Once(p, csvReadKey, func() *Local[map[string]*csvReadRow] {
+		return element.NewLocal(p, func(*VU) *map[string]*csvReadRow { return &map[string]*csvReadRow{} })
 	})
 }

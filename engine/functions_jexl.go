@@ -12,6 +12,7 @@ import (
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm"
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/cache"
 	"github.com/gojm/gojm/internal/java"
 )
@@ -166,11 +167,11 @@ type jexlEnv struct {
 
 // jexlUsers holds each virtual user's JEXL context, one per plan for
 // __jexl3 and JSR223 JEXL scripts alike.
-var jexlUsers = NewKey[*Local[jexlEnv]]("JEXL contexts")
+var jexlUsers = element.NewKey[*Local[jexlEnv]]("JEXL contexts")
 
-func jexlLocal(p *Plan) *Local[jexlEnv] {
-	return Once(p, jexlUsers, func() *Local[jexlEnv] {
-		return NewLocal(p, func(vu *VU) *jexlEnv {
+func jexlLocal(p *element.Plan) *Local[jexlEnv] {
+	return element.Once(p, jexlUsers, func() *Local[jexlEnv] {
+		return element.NewLocal(p, func(vu *VU) *jexlEnv {
 			vars := &jexlVars{vu}
 			return &jexlEnv{env: map[string]any{
 				"vars":       vars,
@@ -192,7 +193,7 @@ func fnJexl(tp *templater, args []*Template) (Function, error) {
 		return nil, errors.New("__jexl3 cannot be built while the plan runs")
 	}
 	src, v := args[0], optArg(args, 1)
-	users := jexlLocal(tp.c.plan)
+	users := jexlLocal(tp.c.plan.Plan)
 	if src.Const() {
 		p, err := jlexCompileConst(src.Raw())
 		if err != nil {
@@ -568,9 +569,9 @@ func jexlCall(a ...any) (any, error) {
 	case jexlGroup:
 		switch name {
 		case "getName":
-			return x.vu.group.name, nil
+			return x.vu.Group.Name, nil
 		case "getNumThreads", "getNumberOfThreads":
-			return x.vu.Group.active.Load(), nil
+			return x.vu.Group.Active.Load(), nil
 		}
 	case *jexlSampler:
 		switch name {

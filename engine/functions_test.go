@@ -1,15 +1,11 @@
 package engine
 
 import (
-	"io"
-	"log/slog"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,25 +15,14 @@ import (
 // fnCompiler returns a compiler for templates alone, with properties and
 // the plan folder testdata/data.
 func fnCompiler(props map[string]string) *compiler {
-	p := &Plan{File: "testdata/data/plan.jmx", Dir: "testdata/data", Props: NewProps(props), syms: newSymbols(),
-		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	c := &compiler{plan: p, built: map[*jmx.Element]any{}, listener: map[*jmx.Element]int{}}
-	c.tp = templater{syms: p.syms, c: c}
-	return c
+	return newTestCompiler(props, "testdata/data/plan.jmx", "testdata/data")
 }
-
-// testRuns is the one run of each test compiler's users.
-var testRuns sync.Map // *compiler → *Run
 
 // fnVU returns virtual user n of a thread group called "TG", once every
 // template has been compiled; the users of one compiler share a run.
 func fnVU(c *compiler, n int, vars map[string]string) *VU {
-	g := &group{name: "TG", index: 1}
-	v, _ := testRuns.LoadOrStore(c, &Run{plan: c.plan, cells: make([]cell, c.plan.nshared)})
-	run := v.(*Run)
-	vu := &VU{Plan: c.plan, group: g, Group: newGroupRun(g, c.plan), Run: run, Num: n, Name: "TG 1-" + strconv.Itoa(n), locals: make([]any, c.plan.nlocals),
-		Vars: newVars(c.plan.syms), Rand: rand.New(rand.NewPCG(1, uint64(n))),
-		Log: c.plan.log, SamplerName: "Login", Iteration: 1}
+	vu := newTestVU(c, n)
+	vu.SamplerName, vu.Iteration = "Login", 1
 	for k, v := range vars {
 		vu.Vars.Put(k, v)
 	}

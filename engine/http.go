@@ -121,7 +121,7 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (Sampler, error) {
 		md5:        httpBool(e, defaults, "HTTPSampler.md5", false),
 		reads:      len(sc.posts)+len(sc.assertions) > 0,
 		dir:        c.plan.Dir,
-		users:      httpUsers(c.plan),
+		users:      httpUsers(c.plan.Plan),
 	}
 	for p := e.Parent; p != nil; p = p.Parent {
 		if p.Class == "TestPlan" && p.Bool("TestPlan.functional_mode", false) {
@@ -274,8 +274,8 @@ func (h *httpSampler) Sample(vu *VU, r *Result) {
 	for _, s := range r.Sub {
 		// JMeterThread fills the thread information of direct sub-samples.
 		s.ThreadName = vu.Name
-		s.GrpThreads = int(vu.Group.active.Load())
-		s.AllThreads = int(vu.Run.active.Load())
+		s.GrpThreads = int(vu.Group.Active.Load())
+		s.AllThreads = int(vu.Run.Active.Load())
 	}
 	c.end()
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/report"
 )
 
@@ -31,13 +32,13 @@ type httpState struct {
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
-var httpUsersKey = NewKey[*Local[httpState]]("HTTP users")
+var httpUsersKey = element.NewKey[*Local[httpState]]("HTTP users")
 
 // httpUsers holds each virtual user's HTTP client and state, one for
 // every HTTP sampler of the plan.
-func httpUsers(p *Plan) *Local[httpState] {
-	return Once(p, httpUsersKey, func() *Local[httpState] {
-		l := NewLocal(p, newHTTPUser)
+func httpUsers(p *element.Plan) *Local[httpState] {
+	return element.Once(p, httpUsersKey, func() *Local[httpState] {
+		l := element.NewLocal(p, newHTTPUser)
 		l.Fork = forkHTTPUser
 		return l
 	})
@@ -49,13 +50,13 @@ func httpUsers(p *Plan) *Local[httpState] {
 // cookies and connections, and a Cookie Manager that clears each iteration
 // empties the jar; at the user's end its connections close.
 func newHTTPUser(vu *VU) *httpState {
-	g := vu.group
-	c := httpx.New(httpx.Options{Cookies: g.cookies})
+	g := vu.Group
+	c := httpx.New(httpx.Options{Cookies: g.Cookies})
 	vu.OnIteration(func(*VU) {
-		if !g.sameUser {
+		if !g.SameUser {
 			c.CloseIdle()
 			c.ResetCookies()
-		} else if g.clearCookies {
+		} else if g.ClearCookies {
 			c.ResetCookies()
 		}
 	})

@@ -348,7 +348,7 @@ func (st *httpState) userCache(vu *VU, m *cacheManager) *userCache {
 	}
 	if uc.iter != vu.Iteration {
 		// CacheManager.testIterationStart
-		if (m.controlled && !vu.group.sameUser) || (!m.controlled && m.clearIter) {
+		if (m.controlled && !vu.Group.SameUser) || (!m.controlled && m.clearIter) {
 			uc.mu.Lock()
 			clear(uc.entries)
 			uc.order = uc.order[:0]

@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"golang.org/x/net/dns/dnsmessage"
@@ -1036,7 +1037,7 @@ func hBench(b *testing.B, spec httpSpec) {
 		b.Fatal(err)
 	}
 	c := testCompiler()
-	c.plan.Props = NewProps(map[string]string{"host": host, "port": port})
+	c.plan.Props = element.NewProps(map[string]string{"host": host, "port": port})
 	var e *jmx.Element
 	sc := &scope{}
 	src.Root.Walk(func(x *jmx.Element) bool {

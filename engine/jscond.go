@@ -46,7 +46,7 @@ func compileJSCondition(t *Template) (*jsCondition, error) {
 		return j, nil
 	}
 	var skel strings.Builder
-	for _, p := range t.parts {
+	for _, p := range t.Parts() {
 		if p.Kind == LitPart {
 			skel.WriteString(p.Lit)
 		} else {

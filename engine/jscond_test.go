@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/gojm/gojm/engine/internal/element"
 )
 
 // JavaScript conditions as JMeter's engine answers them (true, false, or
@@ -61,7 +63,7 @@ func TestJSConditionsEvaluateAsJavaScript(t *testing.T) {
 		{src: `null`, err: true},
 	}
 	for _, tt := range tests {
-		c, err := compileJSCondition(&Template{raw: tt.src})
+		c, err := compileJSCondition(element.Text(tt.src))
 		if err != nil {
 			if !tt.err {
 				t.Errorf("%s: compile: %v", tt.src, err)
@@ -101,7 +103,7 @@ func TestJSConditionsOutsideTheSubsetAreRefused(t *testing.T) {
 // A condition with ${…} is checked with each reference standing for a
 // value, then evaluated on its text at run time.
 func TestJSConditionWithReferences(t *testing.T) {
-	tp := templater{syms: newSymbols()}
+	tp := templater{syms: element.NewSymbols()}
 	for _, tt := range []struct {
 		cond string
 		ok   bool
@@ -119,7 +121,7 @@ func TestJSConditionWithReferences(t *testing.T) {
 			t.Errorf("%s: %v, want ok %v", tt.cond, err, tt.ok)
 		}
 	}
-	c, _ := compileJSCondition(&Template{raw: `"${v}" == "abc"`, parts: []Part{{Kind: LitPart, Lit: `"`}, {Kind: VarPart}, {Kind: LitPart, Lit: `" == "abc"`}}})
+	c, _ := compileJSCondition(element.NewTemplate(`"${v}" == "abc"`, []Part{{Kind: LitPart, Lit: `"`}, {Kind: VarPart}, {Kind: LitPart, Lit: `" == "abc"`}}))
 	for _, tt := range []struct {
 		src  string
 		want bool
@@ -131,7 +133,7 @@ func TestJSConditionWithReferences(t *testing.T) {
 }
 
 func BenchmarkJSConditionCached(b *testing.B) {
-	c, _ := compileJSCondition(&Template{raw: `x`, parts: []Part{{Kind: VarPart}}})
+	c, _ := compileJSCondition(element.NewTemplate(`x`, []Part{{Kind: VarPart}}))
 	b.ReportAllocs()
 	for b.Loop() {
 		if ok, err := c.eval(`"abc" == "abc" && 3 > 2`); !ok || err != nil {

@@ -172,7 +172,10 @@ func TestGroupsBeforeStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Run{plan: p}
+	r := newTestRun(t.Context(), p, nil)
+	if len(r.Groups()) == 0 {
+		t.Fatal("no groups")
+	}
 	for _, g := range r.Groups() {
 		if g.Begun || g.Loops != -1 || g.Threads != 0 {
 			t.Errorf("group before the run %+v", g)

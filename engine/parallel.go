@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -88,10 +89,10 @@ func (p *parallelSampler) branchesOf(th *thread) *parallelRun {
 		return pr
 	}
 	vu := th.vu
-	pr := &parallelRun{snap: newVars(vu.Plan.syms)}
+	pr := &parallelRun{snap: element.NewVars(vu.Plan.Symbols())}
 	pname := p.name.Eval(vu)
 	for _, k := range p.kids {
-		b := &branch{th: newThread(vu.Fork(), len(th.ctls))}
+		b := &branch{th: newThread(vu.Fork(), nil, len(th.ctls))}
 		var kname string
 		if k.c != nil {
 			b.h = b.th.instantiate(k.c)
@@ -115,7 +116,7 @@ func (p *parallelSampler) Sample(th *thread, r *Result) {
 	pr := p.branchesOf(th)
 	pr.snap.CopyFrom(vu.Vars)
 	for _, b := range pr.branches {
-		b.ready(vu)
+		b.ready()
 	}
 	r.Start = vu.Now()
 	workers := len(pr.branches)
@@ -137,7 +138,7 @@ func (p *parallelSampler) Sample(th *thread, r *Result) {
 	end := vu.Now()
 	restart := false
 	for _, b := range pr.branches {
-		mergeVars(vu.Vars, pr.snap, b.th.vu.Vars)
+		vu.Vars.MergeChanges(pr.snap, b.th.vu.Vars)
 		restart = restart || b.restart
 	}
 	if restart {
@@ -179,12 +180,9 @@ func (p *parallelSampler) Sample(th *thread, r *Result) {
 }
 
 // ready prepares a branch for a run of its controller by vu.
-func (b *branch) ready(vu *VU) {
+func (b *branch) ready() {
 	bv := b.th.vu
-	bv.Vars.CopyFrom(vu.Vars)
-	bv.Iteration = vu.Iteration
-	bv.Soft, bv.Hard, bv.StopAt = vu.Soft, vu.Hard, vu.StopAt
-	bv.stopped = false
+	bv.Branch()
 	b.th.action = Continue
 	b.out = b.out[:0]
 	b.restart = false
@@ -199,10 +197,10 @@ func (p *parallelSampler) runBranch(b *branch) {
 	bt := b.th
 	bv := bt.vu
 	defer bt.releaseLocks()
-	onError := bv.group.onError
+	onError := bv.Group.OnError
 	if b.s != nil {
 		bt.processSampler(b.s, nil)
-		b.restart = bt.action == NextThreadLoop || onError == NextThreadLoop && !lastSampleOK(bv)
+		b.restart = bt.action == NextThreadLoop || onError == NextThreadLoop && !bv.LastSampleOK()
 		return
 	}
 	for bv.Running() {
@@ -211,7 +209,7 @@ func (p *parallelSampler) runBranch(b *branch) {
 			return
 		}
 		bt.processSampler(sam, nil)
-		onErrorNext := onError == NextThreadLoop && !lastSampleOK(bv)
+		onErrorNext := onError == NextThreadLoop && !bv.LastSampleOK()
 		if bt.action == Continue && !onErrorNext {
 			continue
 		}
@@ -269,23 +267,4 @@ func (p *parallelSampler) endLoops(bt *thread, sam samplerItem, kind Next) bool 
 		bt.endTransaction(ts, nil)
 	}
 	return goOn
-}
-
-// mergeVars copies into dst the variables src changed from snap.
-func mergeVars(dst, snap, src *Vars) {
-	for i := range src.vals {
-		if src.set[i] != snap.set[i] || src.vals[i] != snap.vals[i] {
-			dst.vals[i], dst.set[i] = src.vals[i], src.set[i]
-		}
-	}
-	for k, v := range src.extra {
-		if old, ok := snap.extra[k]; !ok || old != v {
-			dst.Put(k, v)
-		}
-	}
-	for k := range snap.extra {
-		if _, ok := src.extra[k]; !ok {
-			dst.Remove(k)
-		}
-	}
 }

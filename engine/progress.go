@@ -33,9 +33,8 @@ type GroupStatus struct {
 // groupProgress is a group's counts, updated by its virtual users with
 // atomic adds (once per virtual user start and end, and per iteration).
 type groupProgress struct {
-	started, finished, iterations atomic.Int64
-	plan                          atomic.Pointer[groupPlan]
-	ended                         atomic.Bool
+	plan  atomic.Pointer[groupPlan]
+	ended atomic.Bool
 }
 
 // groupPlan is what a group set out to do, known when it starts.
@@ -48,9 +47,6 @@ type groupPlan struct {
 
 // begin records the group's evaluated numbers as it starts.
 func (p *groupProgress) begin(g *group, s settings, base *VU) {
-	p.started.Store(0)
-	p.finished.Store(0)
-	p.iterations.Store(0)
 	p.ended.Store(false)
 	gp := &groupPlan{since: time.Now(), threads: s.threads, loops: plannedLoops(g, base)}
 	if g.scheduler {
@@ -80,16 +76,16 @@ func (r *Run) Groups() []GroupStatus {
 		st := GroupStatus{
 			Name:   g.name,
 			Phase:  [...]string{setUpGroup: "setUp", mainGroup: "main", tearDownGroup: "tearDown"}[g.kind],
-			Active: int(gr.active.Load()),
+			Active: int(gr.el.Active.Load()),
 			Loops:  -1,
 		}
 		if gp := gr.prog.plan.Load(); gp != nil {
 			st.Begun = true
 			st.Ended = gr.prog.ended.Load()
 			st.Since, st.Threads, st.Loops, st.Duration = gp.since, gp.threads, gp.loops, gp.duration
-			st.Started = int(gr.prog.started.Load())
-			st.Finished = int(gr.prog.finished.Load())
-			st.Iterations = gr.prog.iterations.Load()
+			st.Started = int(gr.el.Started.Load())
+			st.Finished = int(gr.el.Finished.Load())
+			st.Iterations = gr.el.Iterations.Load()
 		}
 		out = append(out, st)
 	}

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/report"
 )
 
@@ -28,42 +28,31 @@ type RunOptions struct {
 
 // Run is a plan being run.
 type Run struct {
-	plan     *Plan
-	base     context.Context // the context Start was given
-	hard     context.Context
-	abort    context.CancelCauseFunc
-	soft     context.Context
-	stop     context.CancelCauseFunc
-	col      *report.Collector
-	started  atomic.Int64
-	finished atomic.Int64
-	mu       sync.Mutex
-	errs     []error
-	done     chan struct{}
-	err      error
-	seed     atomic.Uint64
+	plan  *Plan
+	el    *element.Run    // the run as its elements see it
+	base  context.Context // the context Start was given
+	hard  context.Context
+	abort context.CancelCauseFunc
+	soft  context.Context
+	stop  context.CancelCauseFunc
+	mu    sync.Mutex
+	errs  []error
+	done  chan struct{}
+	err   error
 	// stopTearDown stops the tearDown phase once it has begun.
 	stopTearDown context.CancelCauseFunc
 	// userAbort is set by Abort: no tearDown group runs after it.
 	userAbort atomic.Bool
-	// start is when the run started (JMeter's test start time, which the
-	// throughput timers schedule from).
-	start time.Time
-	// active counts the running virtual users of all groups.
-	active atomicCount
-	// cells hold the state the run's elements share (Shared).
-	cells []cell
 	// groups are the plan's groups in this run, in Plan.groups order.
 	groups []*groupRun
-	// detail: samples carry their report.Detail (RunOptions.Detail).
-	detail bool
 }
 
 // Start runs p in the background, sending every sample to sink. Cancelling
 // ctx aborts the run as Abort does.
 func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run {
-	r := &Run{plan: p, base: ctx, done: make(chan struct{}), start: time.Now(), detail: opt.Detail,
-		cells: make([]cell, p.nshared)}
+	r := &Run{plan: p, base: ctx, done: make(chan struct{})}
+	r.el = element.NewRun(p.Plan, uint64(time.Now().UnixNano()), func(cause error) { r.Stop(cause) }, func(cause error) { r.stopNow(cause) })
+	r.el.Detail = opt.Detail
 	for _, g := range p.groups {
 		r.groups = append(r.groups, newGroupRun(g, p))
 	}
@@ -73,8 +62,7 @@ func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run 
 	if tick <= 0 {
 		tick = time.Second
 	}
-	r.col = report.NewCollector(tick, &router{main: sink, listeners: opt.Listeners})
-	r.seed.Store(uint64(time.Now().UnixNano()))
+	r.el.Out = report.NewCollector(tick, &router{main: sink, listeners: opt.Listeners})
 	go r.run()
 	return r
 }
@@ -120,14 +108,14 @@ func (r *Run) Done() <-chan struct{} { return r.done }
 
 // Threads returns the number of running, started and finished virtual users.
 func (r *Run) Threads() (active, started, finished int) {
-	return int(r.active.Load()), int(r.started.Load()), int(r.finished.Load())
+	return int(r.el.Active.Load()), int(r.el.Started.Load()), int(r.el.Finished.Load())
 }
 
 func (r *Run) fail(err error) {
 	r.mu.Lock()
 	r.errs = append(r.errs, err)
 	r.mu.Unlock()
-	r.plan.log.Error(err.Error())
+	r.plan.Log.Error(err.Error())
 }
 
 // run runs the phases as JMeter's StandardJMeterEngine does: the setUp
@@ -179,7 +167,7 @@ func (r *Run) run() {
 		}
 		cancel(nil)
 	}
-	err := r.col.Close()
+	err := r.el.Out.Close()
 	r.mu.Lock()
 	r.errs = append(r.errs, err)
 	r.err = errors.Join(r.errs...)
@@ -211,7 +199,7 @@ func (r *Run) runGroup(gr *groupRun, base *VU, soft, hard context.Context) {
 		r.fail(err)
 		return
 	}
-	gr.threads = s.threads
+	gr.el.Threads = s.threads
 	gr.prog.begin(g, s, base) // for Groups (progress.go)
 	defer gr.prog.ended.Store(true)
 	if s.threads == 0 {
@@ -240,7 +228,7 @@ func (r *Run) runGroup(gr *groupRun, base *VU, soft, hard context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			newThread(vu, g.ctls).run()
+			newThread(vu, g, g.ctls).run()
 		}()
 	}
 	start := time.Now()
@@ -289,31 +277,7 @@ func (r *Run) runGroup(gr *groupRun, base *VU, soft, hard context.Context) {
 
 func (r *Run) newVU(gr *groupRun, num int, soft context.Context) *VU {
 	g := gr.g
-	vu := &VU{
-		Plan:   r.plan,
-		group:  g,
-		Group:  gr,
-		Run:    r,
-		Num:    num,
-		Name:   fmt.Sprintf("%s %d-%d", g.name, g.index, num),
-		Vars:   newVars(r.plan.syms),
-		Rand:   r.newRand(num),
-		locals: make([]any, r.plan.nlocals),
-		Soft:   soft,
-		Hard:   r.hard,
-		Log:    r.plan.log,
-	}
-	return vu
-}
-
-// newRand is a random source of its own for user num.
-func (r *Run) newRand(num int) *rand.Rand {
-	return rand.New(rand.NewPCG(r.seed.Add(0x9E3779B97F4A7C15), uint64(num)))
-}
-
-// schedulerEnded reports whether the scheduler's end time has come.
-func (vu *VU) SchedulerEnded() bool {
-	return !vu.StopAt.IsZero() && !vu.Now().Before(vu.StopAt)
+	return element.NewVU(r.plan.Plan, gr.el, r.el, num, fmt.Sprintf("%s %d-%d", g.name, g.index, num), soft, r.hard)
 }
 
 // router sends a sample to the run's outputs (the main sink) and to the

@@ -5,7 +5,6 @@ import (
 	"net"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
@@ -79,17 +78,15 @@ func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*thread, ctlHooks
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := &Run{plan: p, start: time.Now(), cells: make([]cell, p.nshared)}
-	r.col = report.NewCollector(0, sink)
 	ctx := b.Context()
-	r.soft, r.hard = ctx, ctx
+	r := newTestRun(ctx, p, sink)
 	g := p.groups[0]
 	vu := r.newVU(newGroupRun(g, p), 1, ctx)
-	th := newThread(vu, g.ctls)
-	th.batch = r.col.NewBatcher()
+	th := newThread(vu, g, g.ctls)
+	th.batch = r.el.Out.NewBatcher()
 	b.Cleanup(func() {
 		th.batch.Flush()
-		r.col.Close()
+		r.el.Out.Close()
 	})
 	vu.SetLastOK(true)
 	tg := th.instantiate(g.main)
@@ -116,7 +113,7 @@ func BenchmarkSampleHTTP(b *testing.B) {
 			b.Fatal("the thread group's loop ended")
 		}
 		th.processSampler(sam, nil)
-		if !lastSampleOK(vu) {
+		if !vu.LastSampleOK() {
 			b.Fatalf("the sample failed: %s", vu.Res.Code)
 		}
 	}

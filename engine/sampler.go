@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"time"
 
 	"github.com/gojm/gojm/jmx"
 )
@@ -55,37 +54,6 @@ func (sc *scope) configsOf(class string) []*jmx.Element {
 	}
 	return out
 }
-
-type Timer interface {
-	Delay(vu *VU) time.Duration
-}
-
-type PreProcessor interface {
-	PreProcess(vu *VU)
-}
-
-type PostProcessor interface {
-	PostProcess(vu *VU, r *Result)
-}
-
-// assertion judges a made sample (and its sub-samples, as scoped): it
-// records its verdict on the sample it judged (success, failure message,
-// assertion results), as JMeter's JMeterThread.processAssertion does.
-type Assertion interface {
-	Assert(vu *VU, r *Result)
-}
-
-// Sampler makes one sample: it fills r on every path, failures included.
-// A sampler that makes no sample (a Flow Control Action) sets r.none.
-type Sampler interface {
-	Sample(vu *VU, r *Result)
-}
-
-// SamplerFunc is a function that samples.
-type SamplerFunc func(vu *VU, r *Result)
-
-// Sample calls f.
-func (f SamplerFunc) Sample(vu *VU, r *Result) { f(vu, r) }
 
 // samplerNode is a compiled sampler with its scope.
 type samplerNode struct {
@@ -187,35 +155,4 @@ func without[T comparable](xs, ys []T) []T {
 		}
 	}
 	return out
-}
-
-// sampleVars are the values of the sample_variables property's variables
-// when a sample is handed over ("null" for one not set, as JMeter writes it).
-func (vu *VU) SampleVars() []string {
-	names := vu.Plan.SampleVars
-	if len(names) == 0 {
-		return nil
-	}
-	vals := make([]string, len(names))
-	for i, n := range names {
-		v, ok := vu.Vars.Get(n)
-		if !ok {
-			v = "null"
-		}
-		vals[i] = v
-	}
-	return vals
-}
-
-// setLastOK sets JMeterThread.last_sample_ok.
-func (vu *VU) SetLastOK(ok bool) {
-	if ok {
-		vu.Vars.PutSlot(vu.Plan.lastOKSlot, "true")
-	} else {
-		vu.Vars.PutSlot(vu.Plan.lastOKSlot, "false")
-	}
-}
-
-func (r *Result) Reset() {
-	*r = Result{Body: r.Body[:0]}
 }

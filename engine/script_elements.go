@@ -170,8 +170,8 @@ func compileScript(c *compiler, e *jmx.Element, fam scriptFamily) (*scriptElem, 
 	if !s.jexl && s.lang != script.JavaScript {
 		var holed, skel strings.Builder
 		var holes []*Part
-		for i := range t.parts {
-			p := &t.parts[i]
+		for i := range t.Parts() {
+			p := &t.Parts()[i]
 			if p.Kind == LitPart {
 				holed.WriteString(p.Lit)
 				skel.WriteString(p.Lit)
@@ -360,7 +360,7 @@ func (s *scriptElem) paramsFor(vu *VU) string {
 }
 
 // previous is the virtual user's last sample (prev outside a sampler).
-func (vu *VU) previous() *Result {
+func previous(vu *VU) *Result {
 	if vu.Res.Start.IsZero() && vu.Res.Label == "" {
 		return nil
 	}
@@ -509,7 +509,7 @@ func (s *scriptElem) textOfRun(st *scriptVU) string {
 	}
 	var b strings.Builder
 	i := 0
-	for _, p := range s.text.parts {
+	for _, p := range s.text.Parts() {
 		if p.Kind == LitPart {
 			b.WriteString(p.Lit)
 			continue
@@ -571,7 +571,7 @@ func (p *scriptPre) PreProcess(vu *VU) {
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
-	if prev := vu.previous(); prev != nil {
+	if prev := previous(vu); prev != nil {
 		st.scriptResult(&st.prev, vu, prev)
 		env.Prev = &st.prev
 	}
@@ -699,7 +699,7 @@ func (t *scriptTimer) Delay(vu *VU) time.Duration {
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
-	if prev := vu.previous(); prev != nil {
+	if prev := previous(vu); prev != nil {
 		st.scriptResult(&st.prev, vu, prev)
 		env.Prev = &st.prev
 	}
@@ -730,12 +730,6 @@ func (t *scriptTimer) Delay(vu *VU) time.Duration {
 }
 
 // ---- listeners -------------------------------------------------------------------
-
-// sampleListener is told of each finished sample in its scope, after the
-// assertions (JMeter's SampleListener).
-type SampleListener interface {
-	SampleOccurred(vu *VU, r *Result)
-}
 
 // scriptListener is JSR223Listener, BeanShellListener and BSFListener:
 // the thread hands it each final sample in its scope.

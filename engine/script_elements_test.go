@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -345,7 +346,7 @@ func TestScriptRefusals(t *testing.T) {
 	} {
 		for _, skip := range []bool{false, true} {
 			c := testCompiler()
-			c.plan.Props = NewProps(tc.props)
+			c.plan.Props = element.NewProps(tc.props)
 			c.skip = skip
 			c.order = map[*jmx.Element]int{tc.e: 1}
 			fn, err := buildScriptSampler(c, tc.e, nil)
@@ -404,7 +405,7 @@ func TestScriptObjectsStayWithTheUser(t *testing.T) {
 	}
 	// another virtual user sees the property, not the variable
 	other := scriptVUFor(c)
-	other.Vars = newVars(c.plan.syms)
+	other.Vars = element.NewVars(c.plan.Symbols())
 	read2, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("n", props.get("count").toString()); vars.put("l", String.valueOf(vars.getObject("list")))`))
 	read2.PreProcess(other)
 	if n, _ := other.Vars.Get("n"); n != "7" {
@@ -417,7 +418,7 @@ func TestScriptObjectsStayWithTheUser(t *testing.T) {
 
 func TestScriptTimeout(t *testing.T) {
 	c := testCompiler()
-	c.plan.Props = NewProps(map[string]string{ScriptTimeoutProperty: "50"})
+	c.plan.Props = element.NewProps(map[string]string{ScriptTimeoutProperty: "50"})
 	r, _ := sampleWith(t, c, nil, el("JSR223Sampler", "script", "while (true) { }"))
 	if r.Success || r.Code != "500" || !strings.Contains(r.Message, "ran longer than 50ms and was stopped") {
 		t.Errorf("sample %v %q %q", r.Success, r.Code, r.Message)
@@ -462,7 +463,7 @@ func TestScriptFunctions(t *testing.T) {
 		}
 	}
 	c2 := testCompiler()
-	c2.plan.Props = NewProps(map[string]string{NoScriptsProperty: "true"})
+	c2.plan.Props = element.NewProps(map[string]string{NoScriptsProperty: "true"})
 	if _, err := c2.tp.compile("${__groovy(1)}"); err == nil || !strings.Contains(err.Error(), "--no-scripts") {
 		t.Errorf("__groovy with --no-scripts: %v", err)
 	}
@@ -486,7 +487,7 @@ vars.putObject("seen", l)`))
 	vus := make([]*VU, users)
 	for i := range vus {
 		vus[i] = scriptVUFor(c)
-		vus[i].Vars = newVars(c.plan.syms)
+		vus[i].Vars = element.NewVars(c.plan.Symbols())
 		wg.Add(1)
 		go func(vu *VU) {
 			defer wg.Done()

@@ -55,7 +55,7 @@ func scriptFunction(tp *templater, args []*Template, d script.Dialect, name stri
 		st := sp.state(vu)
 		env := st.newEnv(sp, name, "")
 		env.Globals = append(env.Globals, script.Global{Name: "threadName", Value: vu.Name})
-		if prev := vu.previous(); prev != nil {
+		if prev := previous(vu); prev != nil {
 			st.scriptResult(&st.prev, vu, prev)
 			env.Prev = &st.prev
 		}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/script"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
@@ -37,7 +38,7 @@ type scriptPlan struct {
 }
 
 // scriptPlanKey names the plan's scriptPlan.
-var scriptPlanKey = NewKey[*scriptPlan]("script elements")
+var scriptPlanKey = element.NewKey[*scriptPlan]("script elements")
 
 // ScriptTimeoutProperty bounds each script run, in milliseconds (-J).
 const ScriptTimeoutProperty = "gojm.script.timeout"
@@ -48,13 +49,13 @@ const NoScriptsProperty = "gojm.noScripts"
 
 // scriptsOf returns the plan's script state, made on first use.
 func scriptsOf(c *compiler) *scriptPlan {
-	return Once(c.plan, scriptPlanKey, func() *scriptPlan { return newScriptPlan(c) })
+	return element.Once(c.plan.Plan, scriptPlanKey, func() *scriptPlan { return newScriptPlan(c) })
 }
 
 func newScriptPlan(c *compiler) *scriptPlan {
 	sp := &scriptPlan{propObjs: map[string]script.Object{}, timeout: script.DefaultTimeout, out: os.Stdout}
-	sp.users = NewLocal(c.plan, func(*VU) *scriptVU { return &scriptVU{} })
-	sp.jexl = jexlLocal(c.plan)
+	sp.users = element.NewLocal(c.plan.Plan, func(*VU) *scriptVU { return &scriptVU{} })
+	sp.jexl = jexlLocal(c.plan.Plan)
 	if s, ok := c.plan.Props.Get(ScriptTimeoutProperty); ok {
 		if ms := jmx.Int(strings.TrimSpace(s), -1); ms > 0 {
 			sp.timeout = time.Duration(ms) * time.Millisecond
@@ -157,18 +158,7 @@ func (h *scriptHost) RemoveVar(name string) {
 }
 
 func (h *scriptHost) VarNames() []string {
-	v := h.vu.Vars
-	var out []string
-	for i, n := range v.syms.names {
-		if v.set[i] {
-			out = append(out, n)
-		}
-	}
-	for n := range v.extra {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return h.vu.Vars.Names()
 }
 
 func (h *scriptHost) Prop(name string) (string, bool) {
@@ -229,9 +219,9 @@ func (h *scriptHost) PropNames() []string {
 func (h *scriptHost) Iteration() int      { return h.vu.Iteration }
 func (h *scriptHost) ThreadNum() int      { return h.vu.Num - 1 }
 func (h *scriptHost) ThreadName() string  { return h.vu.Name }
-func (h *scriptHost) GroupName() string   { return h.vu.group.name }
-func (h *scriptHost) GroupThreads() int   { return h.vu.Group.threads }
-func (h *scriptHost) GroupActive() int    { return int(h.vu.Group.active.Load()) }
+func (h *scriptHost) GroupName() string   { return h.vu.Group.Name }
+func (h *scriptHost) GroupThreads() int   { return h.vu.Group.Threads }
+func (h *scriptHost) GroupActive() int    { return int(h.vu.Group.Active.Load()) }
 func (h *scriptHost) SamplerName() string { return h.vu.SamplerName }
 func (h *scriptHost) SamplerURL() string  { return h.url }
 
@@ -287,13 +277,6 @@ func (h *scriptHost) Sleep(d time.Duration) error {
 func (h *scriptHost) Now() time.Time       { return time.Now() }
 func (h *scriptHost) Seed() int64          { return h.vu.Rand.Int64() }
 func (h *scriptHost) RandomBytes(b []byte) { _, _ = rand.Read(b) }
-
-// remove deletes a property (props.remove, a property replaced by an object).
-func (p *Props) Remove(name string) {
-	p.mu.Lock()
-	delete(p.m, name)
-	p.mu.Unlock()
-}
 
 // Results: a sample as scripts see it, and their changes back.
 
@@ -396,14 +379,14 @@ func applyResult(r *Result, s *script.Result, sampler bool) {
 	if ch&script.ChStop != 0 {
 		switch {
 		case s.StopTestNow:
-			r.Next = r.Next.then(StopTestNow)
+			r.Next = r.Next.Then(StopTestNow)
 		case s.StopTest:
-			r.Next = r.Next.then(StopTest)
+			r.Next = r.Next.Then(StopTest)
 		case s.StopThread:
-			r.Next = r.Next.then(StopThread)
+			r.Next = r.Next.Then(StopThread)
 		}
 		if s.NextLoop {
-			r.Next = r.Next.then(NextThreadLoop)
+			r.Next = r.Next.Then(NextThreadLoop)
 		}
 	}
 	if sampler {

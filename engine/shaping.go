@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -38,7 +39,7 @@ type shapingTimer struct {
 
 func buildShapingTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	t := &shapingTimer{name: e.Name}
-	t.state = NewShared(c.plan, func(vu *VU) *shaping {
+	t.state = element.NewShared(c.plan.Plan, func(vu *VU) *shaping {
 		s := &shaping{name: t.name, props: vu.Plan.Props}
 		s.rows, s.err = t.profile(vu)
 		for _, r := range s.rows {
@@ -178,7 +179,7 @@ func (t *shapingTimer) Delay(vu *VU) time.Duration {
 	}
 	s.mu.Unlock()
 	if warn {
-		vu.Log.Warn("Throughput Shaping Timer "+t.name+": no thread was waiting for its turn, the rate may not be reached: add threads", "group", vu.group.name)
+		vu.Log.Warn("Throughput Shaping Timer "+t.name+": no thread was waiting for its turn, the rate may not be reached: add threads", "group", vu.Group.Name)
 	}
 	if ok {
 		return at.Sub(now)
@@ -188,7 +189,7 @@ func (t *shapingTimer) Delay(vu *VU) time.Duration {
 		return 0
 	}
 	vu.StopThread()
-	vu.Group.stop(errShapingEnded)
+	vu.Group.Stop(errShapingEnded)
 	return 0
 }
 
@@ -286,7 +287,7 @@ func fnTSTFeedback(tp *templater, args []*Template) (Function, error) {
 	if tp.runtime {
 		return nil, errors.New("__tstFeedback cannot be built while the plan runs")
 	}
-	shared := NewShared(tp.c.plan, func(*VU) *state { return &state{} }) // this call's own state in each run
+	shared := element.NewShared(tp.c.plan.Plan, func(*VU) *state { return &state{} }) // this call's own state in each run
 	return FuncFunc(func(vu *VU) string {
 		st := shared.Get(vu)
 		st.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -130,8 +131,8 @@ func BenchmarkShapingTimer(b *testing.B) {
 		b.Fatal(err)
 	}
 	t := &shapingTimer{name: "tst"}
-	t.state = NewShared(p, func(*VU) *shaping { return &shaping{name: "tst", props: p.Props} })
-	r := &Run{plan: p, cells: make([]cell, p.nshared)}
+	t.state = element.NewShared(p.Plan, func(*VU) *shaping { return &shaping{name: "tst", props: p.Props} })
+	r := newTestRun(b.Context(), p, nil)
 	vu := r.newVU(newGroupRun(p.groups[0], p), 1, b.Context())
 	s := t.state.Get(vu)
 	s.rows = []shapeRow{{1e9, 1e9, 1 << 30}}

@@ -4,86 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/gojm/gojm/engine/internal/element"
 )
-
-// Template is a field value that may hold ${variables} and ${__functions()}.
-// It is compiled once; a value without "${" is a constant and evaluating it
-// costs nothing.
-type Template struct {
-	raw   string
-	parts []Part // nil for a constant
-}
-
-type PartKind uint8
-
-const (
-	LitPart PartKind = iota
-	VarPart
-	FnPart
-	NamedVarPart // a variable found by name: templates compiled at run time (__eval)
-)
-
-type Part struct {
-	Kind PartKind
-	Lit  string // literal text; for a variable, the "${name}" shown when it is undefined
-	Slot int    // variable slot
-	Fn   Function
-}
-
-// Function is one compiled ${__name(args)} call.
-type Function interface {
-	Eval(vu *VU) string
-}
-
-// Raw returns the template's source text.
-func (t *Template) Raw() string { return t.raw }
-
-// Const reports whether the template has no variables or functions.
-func (t *Template) Const() bool { return t.parts == nil }
-
-// Eval returns the template's value for a virtual user. An undefined
-// variable stays as its literal "${name}", as in JMeter.
-func (t *Template) Eval(vu *VU) string {
-	if t.parts == nil {
-		return t.raw
-	}
-	if len(t.parts) == 1 {
-		return t.parts[0].Eval(vu)
-	}
-	// vu.tbuf is shared: a function argument evaluated inside this loop
-	// gets its own buffer through evalNested.
-	start := len(vu.tbuf)
-	for i := range t.parts {
-		p := &t.parts[i]
-		switch p.Kind {
-		case LitPart:
-			vu.tbuf = append(vu.tbuf, p.Lit...)
-		default:
-			v := p.Eval(vu) // may use vu.tbuf beyond start itself
-			vu.tbuf = append(vu.tbuf, v...)
-		}
-	}
-	s := string(vu.tbuf[start:])
-	vu.tbuf = vu.tbuf[:start]
-	return s
-}
-
-func (p *Part) Eval(vu *VU) string {
-	switch p.Kind {
-	case VarPart:
-		if s, ok := vu.Vars.Slot(p.Slot); ok {
-			return s
-		}
-		return p.Lit
-	case FnPart:
-		return p.Fn.Eval(vu)
-	case NamedVarPart:
-		if s, ok := vu.Vars.Get(p.Lit[2 : len(p.Lit)-1]); ok {
-			return s
-		}
-	}
-	return p.Lit
-}
 
 // templater compiles templates against the plan's symbols and functions.
 type templater struct {
@@ -101,7 +24,7 @@ var errTemplate = errors.New("bad ${…} expression")
 // compile parses s into a Template.
 func (tp *templater) compile(s string) (*Template, error) {
 	if !strings.Contains(s, "${") {
-		return &Template{raw: s}, nil
+		return element.Text(s), nil
 	}
 	parts, err := tp.parse(s)
 	if err != nil {
@@ -110,16 +33,16 @@ func (tp *templater) compile(s string) (*Template, error) {
 	if len(parts) <= 1 && (len(parts) == 0 || parts[0].Kind == LitPart) {
 		// Nothing but text (an escaped "\${x}"): JMeter keeps such a field
 		// as it was written, backslashes included.
-		return &Template{raw: s}, nil
+		return element.Text(s), nil
 	}
 	if allLiteral(parts) {
 		var b strings.Builder
 		for _, p := range parts {
 			b.WriteString(p.Lit)
 		}
-		return &Template{raw: b.String()}, nil
+		return element.Text(b.String()), nil
 	}
-	return &Template{raw: s, parts: parts}, nil
+	return element.NewTemplate(s, parts), nil
 }
 
 func allLiteral(parts []Part) bool {
@@ -235,7 +158,7 @@ func (tp *templater) reference(s string, i int) (Part, int, error) {
 				return Part{}, 0, fmt.Errorf("%s: %s", n, msg)
 			}
 			if tp.runtime {
-				if slot, ok := tp.syms.index[n]; ok {
+				if slot, ok := tp.syms.Lookup(n); ok {
 					return Part{Kind: VarPart, Slot: slot, Lit: "${" + n + "}"}, i, nil
 				}
 				return Part{Kind: NamedVarPart, Lit: "${" + n + "}"}, i, nil
@@ -327,12 +250,12 @@ func (tp *templater) compileArg(s string) (*Template, error) {
 		return nil, err
 	}
 	if len(parts) == 0 {
-		return &Template{}, nil
+		return element.Text(""), nil
 	}
 	if len(parts) == 1 && parts[0].Kind == LitPart {
-		return &Template{raw: parts[0].Lit}, nil
+		return element.Text(parts[0].Lit), nil
 	}
-	return &Template{raw: s, parts: parts}, nil
+	return element.NewTemplate(s, parts), nil
 }
 
 // funcDef describes a function: its arity and how to compile a call.
@@ -350,9 +273,3 @@ func (d funcDef) arity() string {
 	}
 	return fmt.Sprintf("%d to %d arguments", d.min, d.max)
 }
-
-// FuncFunc adapts a plain function to Function.
-type FuncFunc func(vu *VU) string
-
-// Eval calls f.
-func (f FuncFunc) Eval(vu *VU) string { return f(vu) }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
@@ -40,7 +41,7 @@ func (c *compiler) dynFields(e *jmx.Element) dynFields {
 // starts, stops and arrivals) is not written.
 func (f *dynFields) warnLog(r *Run, g *group) {
 	if strings.TrimSpace(f.logFile) != "" {
-		r.plan.log.Warn("the thread group's LogFilename (a log of thread starts, stops and arrivals) is not written", "group", g.path)
+		r.plan.Log.Warn("the thread group's LogFilename (a log of thread starts, stops and arrivals) is not written", "group", g.path)
 	}
 }
 
@@ -87,7 +88,7 @@ type concurrencyModel struct {
 }
 
 func buildConcurrencyGroup(c *compiler, e *jmx.Element, g *group) (groupModel, error) {
-	m := &concurrencyModel{f: c.dynFields(e), dyn: newDynState(c.plan)}
+	m := &concurrencyModel{f: c.dynFields(e), dyn: newDynState(c.plan.Plan)}
 	g.loops = nil
 	g.main.make = func(th *thread) ctlHooks {
 		return &vuserCtl{st: m.dyn.Get(th.vu)}
@@ -111,8 +112,8 @@ type dynState struct {
 }
 
 // newDynState hands out the group's slot for its dynState.
-func newDynState(p *Plan) *GroupShared[dynState] {
-	return NewGroupShared(p, func(*VU) *dynState {
+func newDynState(p *element.Plan) *GroupShared[dynState] {
+	return element.NewGroupShared(p, func(*VU) *dynState {
 		return &dynState{arrive: make(chan time.Time), over: make(chan struct{})}
 	})
 }
@@ -158,7 +159,7 @@ func (m *concurrencyModel) run(r *Run, gr *groupRun, base *VU, soft, hard contex
 		return
 	}
 	m.f.warnLog(r, g)
-	st := m.dyn.Of(gr)
+	st := m.dyn.Of(gr.el)
 	st.iterations = p.iterations
 	st.target.Store(int64(p.target))
 	beginProgress(gr, base, int(java.Round(p.target)), time.Duration((p.rampUp+p.hold)*float64(time.Second)))
@@ -265,11 +266,11 @@ func (c *vuserCtl) reInitialize(vu *VU) {
 // the schedule or the run ends first. A pooled user does not count as an
 // active thread (the JTL's thread counts), as in the plugin.
 func (c *vuserCtl) awaitArrival(vu *VU) bool {
-	vu.Group.active.Add(-1)
-	vu.Run.active.Add(-1)
+	vu.Group.Active.Add(-1)
+	vu.Run.Active.Add(-1)
 	defer func() {
-		vu.Group.active.Add(1)
-		vu.Run.active.Add(1)
+		vu.Group.Active.Add(1)
+		vu.Run.Active.Add(1)
 	}()
 	select {
 	case at := <-c.st.arrive:
@@ -318,7 +319,7 @@ type arrivalsModel struct {
 }
 
 func buildArrivalsGroup(c *compiler, e *jmx.Element, g *group) (groupModel, error) {
-	m := &arrivalsModel{f: c.dynFields(e), limit: c.prop(e, "ConcurrencyLimit"), freeForm: e.Class == freeFormClass, dyn: newDynState(c.plan)}
+	m := &arrivalsModel{f: c.dynFields(e), limit: c.prop(e, "ConcurrencyLimit"), freeForm: e.Class == freeFormClass, dyn: newDynState(c.plan.Plan)}
 	if m.freeForm {
 		for i, cells := range tableRows(e.Prop("Schedule"), 3) {
 			if len(cells) < 3 {
@@ -375,7 +376,7 @@ func (m *arrivalsModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.C
 		return
 	}
 	m.f.warnLog(r, g)
-	st := m.dyn.Of(gr)
+	st := m.dyn.Of(gr.el)
 	st.iterations = p.iterations
 	st.stats = &gr.arrivals
 	var total float64

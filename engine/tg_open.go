@@ -105,7 +105,7 @@ func (m *openModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Conte
 	if seed != 0 {
 		rnd = java.NewRandom(seed)
 	} else {
-		rnd = java.NewRandom(int64(r.seed.Add(0x9E3779B97F4A7C15)))
+		rnd = java.NewRandom(int64(r.el.Seed()))
 	}
 	gen := newOpenGen(sched, &rnd)
 	l := &launcher{r: r, g: gr, base: base, soft: soft, hard: hard}
@@ -170,7 +170,7 @@ func (m *openModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Conte
 	}
 	stats.dropped.Add(int64(len(queue)))
 	if soft.Err() == nil {
-		gr.abort(errScheduleEnded)
+		gr.el.Abort(errScheduleEnded)
 	}
 	go func() {
 		for range ended {

@@ -206,7 +206,7 @@ const stallClass = "gojm.test.StallTarget"
 
 func (s *stallTarget) Sample(vu *VU, r *Result) {
 	r.Start = vu.Now()
-	at := r.Start.Sub(vu.Run.start)
+	at := r.Start.Sub(vu.Run.Start)
 	end := at + 10*time.Millisecond
 	for _, w := range strings.Split(s.windows.Eval(vu), ",") {
 		var from, to int64

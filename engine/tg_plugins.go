@@ -50,9 +50,9 @@ const (
 func (gr *groupRun) contexts(soft, hard context.Context) (context.Context, context.Context, func()) {
 	hard, abort := context.WithCancelCause(hard)
 	soft, stop := context.WithCancelCause(soft)
-	gr.stop = stop
-	gr.abort = func(cause error) { stop(cause); abort(cause) }
-	return soft, hard, func() { gr.abort(nil) }
+	both := func(cause error) { stop(cause); abort(cause) }
+	gr.el.SetStops(func(cause error) { stop(cause) }, both)
+	return soft, hard, func() { both(nil) }
 }
 
 // launcher starts a group's virtual users and waits for them.
@@ -79,7 +79,7 @@ func (l *launcher) startNum(num int, stopAt time.Time, before func(th *thread), 
 	vu.Hard = l.hard
 	vu.Vars.CopyFrom(l.base.Vars)
 	vu.StopAt = stopAt
-	th := newThread(vu, l.g.g.ctls)
+	th := newThread(vu, l.g.g, l.g.g.ctls)
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
@@ -195,7 +195,7 @@ func (r *Run) groupVU(g *groupRun, base *VU, soft context.Context) *VU {
 
 // beginProgress records the group's plan for Run.Groups.
 func beginProgress(g *groupRun, base *VU, threads int, d time.Duration) {
-	g.threads = threads
+	g.el.Threads = threads
 	g.prog.begin(g.g, settings{threads: threads}, base)
 	if gp := g.prog.plan.Load(); gp != nil {
 		p := *gp

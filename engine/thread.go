@@ -14,6 +14,7 @@ import (
 // this is what only the thread loop and the controllers see.
 type thread struct {
 	vu     *VU
+	g      *group
 	ctls   []ctlHooks // this user's controller instances, by ctlDef.index
 	action Next       // the loop action the last sample asked for
 	// lastPack is the scope of the last sampler run (JMeter's
@@ -38,8 +39,11 @@ type thread struct {
 }
 
 // newThread makes the thread of vu, whose group has n controllers.
-func newThread(vu *VU, n int) *thread {
-	return &thread{vu: vu, ctls: make([]ctlHooks, n)}
+// newThread makes the thread of vu, a user of g (nil for a Parallel
+// Controller's branch, which runs what its controller gives it) whose
+// group has n controllers.
+func newThread(vu *VU, g *group, n int) *thread {
+	return &thread{vu: vu, g: g, ctls: make([]ctlHooks, n)}
 }
 
 // threadLoop is the virtual user's own iteration listener on its group's
@@ -48,15 +52,7 @@ func newThread(vu *VU, n int) *thread {
 // cookies and connections; a Cookie Manager that clears each iteration).
 type threadLoop struct{}
 
-func (threadLoop) IterationStart(vu *VU, _ ctlHooks, _ int) {
-	vu.Iteration++
-	vu.Group.prog.iterations.Add(1)
-	if vu.Iteration > 1 {
-		for _, f := range vu.onIter {
-			f(vu)
-		}
-	}
-}
+func (threadLoop) IterationStart(vu *VU, _ ctlHooks, _ int) { vu.NextIteration() }
 
 // run is one virtual user's life, as JMeter's JMeterThread.run: ask the
 // group's main loop for the next sampler until it is done or the thread
@@ -64,33 +60,30 @@ func (threadLoop) IterationStart(vu *VU, _ ctlHooks, _ int) {
 // continue or break a loop) to the controllers above the sampler.
 func (th *thread) run() {
 	vu, r := th.vu, th.vu.Run
-	g := vu.group
-	th.batch = r.col.NewBatcher()
+	th.batch = r.Out.NewBatcher()
 	vu.SetLastOK(true)
-	tg := th.instantiate(g.main)
+	tg := th.instantiate(th.g.main)
 	tg.initialize(vu)
 	tg.base().addIterationListener(threadLoop{})
 	gr := vu.Group
-	gr.active.Add(1)
-	gr.prog.started.Add(1)
-	r.active.Add(1)
-	r.started.Add(1)
+	gr.Active.Add(1)
+	gr.Started.Add(1)
+	r.Active.Add(1)
+	r.Started.Add(1)
 	defer func() {
 		th.releaseLocks()
 		th.batch.Flush()
-		for _, f := range vu.onEnd {
-			f(vu)
-		}
-		gr.active.Add(-1)
-		gr.prog.finished.Add(1)
-		r.active.Add(-1)
-		r.finished.Add(1)
+		vu.End()
+		gr.Active.Add(-1)
+		gr.Finished.Add(1)
+		r.Active.Add(-1)
+		r.Finished.Add(1)
 	}()
 	for vu.Running() {
 		sam := tg.next(vu)
 		for vu.Running() && sam != nil {
 			th.processSampler(sam, nil)
-			onErrorNext := g.onError == NextThreadLoop && !lastSampleOK(vu)
+			onErrorNext := gr.OnError == NextThreadLoop && !vu.LastSampleOK()
 			if th.action != Continue || onErrorNext {
 				act := th.action
 				if onErrorNext {
@@ -237,8 +230,8 @@ func (th *thread) execute(n *samplerNode, ts *txSampler) {
 		return
 	}
 	if !r.Ignore {
-		r.GrpThreads = int(vu.Group.active.Load())
-		r.AllThreads = int(vu.Run.active.Load())
+		r.GrpThreads = int(vu.Group.Active.Load())
+		r.AllThreads = int(vu.Run.Active.Load())
 		for _, p := range sc.posts {
 			p.PostProcess(vu, r)
 		}
@@ -256,8 +249,8 @@ func (th *thread) execute(n *samplerNode, ts *txSampler) {
 		vu.SetLastOK(r.Success)
 	}
 	next := r.Next
-	if !r.Success && vu.group.onError.isStop() {
-		next = next.then(vu.group.onError)
+	if !r.Success && vu.Group.OnError.IsStop() {
+		next = next.Then(vu.Group.OnError)
 	}
 	th.then(next)
 }
@@ -272,10 +265,10 @@ func (th *thread) then(n Next) {
 		vu.StopThread()
 	case StopTest:
 		vu.StopThread()
-		vu.Run.Stop(errTestStopped)
+		vu.Run.StopTest(errTestStopped)
 	case StopTestNow:
 		vu.StopThread()
-		vu.Run.stopNow(errTestStopped)
+		vu.Run.StopTestNow(errTestStopped)
 	default:
 		th.action = n
 	}
@@ -344,7 +337,7 @@ func (th *thread) waitTimers(timers []Timer) {
 	var total time.Duration
 	for _, t := range timers {
 		total += t.Delay(vu)
-		if vu.stopped {
+		if vu.Stopped() {
 			return // a timer stopped the thread (Precise Throughput Timer)
 		}
 	}
@@ -405,8 +398,8 @@ func (th *thread) endTransaction(ts *txSampler, parent samplerItem) *report.Samp
 	r := &th.txr
 	*r = Result{Sample: ts.res}
 	r.ThreadName = vu.Name
-	r.GrpThreads = int(vu.Group.active.Load())
-	r.AllThreads = int(vu.Run.active.Load())
+	r.GrpThreads = int(vu.Group.Active.Load())
+	r.AllThreads = int(vu.Run.Active.Load())
 	pack := ts.tc.t.pack
 	for _, a := range pack.assertions {
 		a.Assert(vu, r)

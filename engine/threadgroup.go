@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -56,23 +57,18 @@ type group struct {
 // and the state its users share (GroupShared). A plan run twice gets new
 // ones, so nothing of one run leaks into the next.
 type groupRun struct {
-	g *group
-	// threads is the group's thread count as its users see it
-	// (Synchronizing Timer, scripts' getNumThreads), set as it starts.
-	threads int
-	active  atomicCount
-	prog    groupProgress // counts for Run.Groups (progress.go)
-	cells   []cell
-	// stop ends the group gently, abort cancels what runs too (a
-	// Throughput Shaping Timer at the end of its schedule, an Open Model
-	// group at the end of its own); set as the group starts.
-	stop, abort func(cause error)
+	g    *group
+	el   *element.Group // the group as its users see it
+	prog groupProgress  // what it set out to do, for Run.Groups (progress.go)
 	// arrivals counts an arrival-rate group's arrivals (arrivals.go).
 	arrivals arrivalStats
 }
 
 func newGroupRun(g *group, p *Plan) *groupRun {
-	return &groupRun{g: g, cells: make([]cell, p.ngroupShared), stop: func(error) {}, abort: func(error) {}}
+	el := element.NewGroup(p.Plan)
+	el.Name, el.Index, el.OnError = g.name, g.index, g.onError
+	el.SameUser, el.Cookies, el.ClearCookies = g.sameUser, g.cookies, g.clearCookies
+	return &groupRun{g: g, el: el}
 }
 
 func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
@@ -89,7 +85,7 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 		scheduler:    e.Bool("ThreadGroup.scheduler", false),
 		delayedStart: e.Bool("ThreadGroup.delayedStart", false),
 		sameUser:     e.Bool("ThreadGroup.same_user_on_next_iteration", true),
-		onError:      parseOnError(e.StrOr("ThreadGroup.on_sample_error", "continue")),
+		onError:      element.ParseOnError(e.StrOr("ThreadGroup.on_sample_error", "continue")),
 	}
 	d, _ := c.lookup(e)
 	g.kind = d.phase

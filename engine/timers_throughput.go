@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
@@ -49,17 +50,17 @@ type constantThroughputTimer struct {
 // thread group, shared by every Constant Throughput Timer of the plan as
 // JMeter's are static.
 var (
-	cttAll   = NewKey[*Shared[throughputInfo]]("Constant Throughput Timer, all threads")
-	cttGroup = NewKey[*GroupShared[throughputInfo]]("Constant Throughput Timer, per group")
+	cttAll   = element.NewKey[*Shared[throughputInfo]]("Constant Throughput Timer, all threads")
+	cttGroup = element.NewKey[*GroupShared[throughputInfo]]("Constant Throughput Timer, per group")
 )
 
 func buildConstantThroughputTimer(c *compiler, e *jmx.Element) (Timer, error) {
-	t := &constantThroughputTimer{perMin: c.prop(e, "throughput"), prev: NewLocal(c.plan, func(*VU) *int64 { return new(int64) })}
-	t.all = Once(c.plan, cttAll, func() *Shared[throughputInfo] {
-		return NewShared(c.plan, func(*VU) *throughputInfo { return &throughputInfo{} })
+	t := &constantThroughputTimer{perMin: c.prop(e, "throughput"), prev: element.NewLocal(c.plan.Plan, func(*VU) *int64 { return new(int64) })}
+	t.all = element.Once(c.plan.Plan, cttAll, func() *Shared[throughputInfo] {
+		return element.NewShared(c.plan.Plan, func(*VU) *throughputInfo { return &throughputInfo{} })
 	})
-	t.group = Once(c.plan, cttGroup, func() *GroupShared[throughputInfo] {
-		return NewGroupShared(c.plan, func(*VU) *throughputInfo { return &throughputInfo{} })
+	t.group = element.Once(c.plan.Plan, cttGroup, func() *GroupShared[throughputInfo] {
+		return element.NewGroupShared(c.plan.Plan, func(*VU) *throughputInfo { return &throughputInfo{} })
 	})
 	m := strings.TrimSpace(e.Str("calcMode"))
 	if n, err := strconv.Atoi(m); err == nil {
@@ -103,9 +104,9 @@ func (t *constantThroughputTimer) calculateDelay(vu *VU, now int64) int64 {
 	msPerRequest := 60000.0 / perMin
 	switch t.mode {
 	case cttAllThreads:
-		return java.Round(float64(vu.Run.active.Load()) * msPerRequest)
+		return java.Round(float64(vu.Run.Active.Load()) * msPerRequest)
 	case cttGroupThreads:
-		return java.Round(float64(vu.Group.active.Load()) * msPerRequest)
+		return java.Round(float64(vu.Group.Active.Load()) * msPerRequest)
 	case cttAllShared:
 		return t.all.Get(vu).sharedDelay(now, java.Round(msPerRequest))
 	case cttGroupShared:
@@ -151,15 +152,15 @@ func buildPreciseThroughputTimer(c *compiler, e *jmx.Element) (Timer, error) {
 		}
 		t.seed = n
 	}
-	t.schedule = Once(c.plan, preciseSchedules, func() *GroupShared[preciseSchedule] {
-		return NewGroupShared(c.plan, func(*VU) *preciseSchedule { return &preciseSchedule{} })
+	t.schedule = element.Once(c.plan.Plan, preciseSchedules, func() *GroupShared[preciseSchedule] {
+		return element.NewGroupShared(c.plan.Plan, func(*VU) *preciseSchedule { return &preciseSchedule{} })
 	})
 	return t, nil
 }
 
 // preciseSchedules holds each group's one schedule, which every Precise
 // Throughput Timer of the group shares.
-var preciseSchedules = NewKey[*GroupShared[preciseSchedule]]("Precise Throughput Timer schedules")
+var preciseSchedules = element.NewKey[*GroupShared[preciseSchedule]]("Precise Throughput Timer schedules")
 
 // preciseSchedule is a group's schedule, made by the first of its timers
 // to run, with that timer's settings.
@@ -205,7 +206,7 @@ func (t *preciseThroughputTimer) Delay(vu *VU) time.Duration {
 		return 0
 	}
 	now := vu.Now().UnixMilli()
-	d := max(int64(next*1000+float64(vu.Run.start.UnixMilli()-now)), 0)
+	d := max(int64(next*1000+float64(vu.Run.Start.UnixMilli()-now)), 0)
 	if !vu.StopAt.IsZero() && now+d > vu.StopAt.UnixMilli() {
 		vu.StopThread()
 		return 0
@@ -289,10 +290,10 @@ type syncTimer struct {
 
 func buildSyncTimer(c *compiler, e *jmx.Element) (Timer, error) {
 	t := &syncTimer{groupSize: jmx.Int(e.Str("groupSize"), 0)}
-	t.barrier = NewShared(c.plan, func(vu *VU) *barrier {
+	t.barrier = element.NewShared(c.plan.Plan, func(vu *VU) *barrier {
 		n := t.groupSize
 		if n == 0 {
-			n = vu.Group.threads
+			n = vu.Group.Threads
 		}
 		return newBarrier(n)
 	})
@@ -348,19 +349,16 @@ func (b *barrier) await(vu *VU, wait time.Duration) {
 		b.breakGen(gen)
 		return
 	}
-	if vu.timer == nil {
-		vu.timer = time.NewTimer(wait)
-	} else {
-		vu.timer.Reset(wait)
-	}
+	t := vu.Timer()
+	t.Reset(wait)
 	select {
 	case <-gen:
-		vu.timer.Stop()
-	case <-vu.timer.C:
+		t.Stop()
+	case <-t.C:
 		vu.Warnf("Synchronizing Timer timed out waiting for users after %v", wait)
 		b.breakGen(gen)
 	case <-vu.Soft.Done():
-		vu.timer.Stop()
+		t.Stop()
 		b.breakGen(gen)
 	}
 }

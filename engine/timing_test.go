@@ -317,8 +317,7 @@ func TestRandomTimerDelays(t *testing.T) {
 				t.Fatal(err)
 			}
 			tm := p.groups[0].main.kids[0].s.sc.timers[0]
-			r := &Run{plan: p}
-			r.seed.Store(42)
+			r := newTestRun(t.Context(), p, nil)
 			vu := r.newVU(newGroupRun(p.groups[0], p), 1, t.Context())
 			var sum float64
 			const n = 20000

@@ -1,8 +1,6 @@
-package engine
+package element
 
-import (
-	"sync"
-)
+import "sync"
 
 // State an element owns, by owner: a virtual user (Local), a run (Shared),
 // a thread group in a run (GroupShared), the plan while it compiles
@@ -135,8 +133,8 @@ func (s *GroupShared[T]) Get(vu *VU) *T {
 	return get(cells, s.slot, vu, s.make)
 }
 
-// Of returns the value of a group's run.
-func (s *GroupShared[T]) Of(g *groupRun) *T { return get(g.cells, s.slot, nil, s.make) }
+// Of returns a group's value.
+func (s *GroupShared[T]) Of(g *Group) *T { return get(g.cells, s.slot, nil, s.make) }
 
 // Key names a value made once per plan while it compiles (Once).
 type Key[T any] struct{ name string }

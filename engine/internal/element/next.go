@@ -1,4 +1,4 @@
-package engine
+package element
 
 import "strings"
 
@@ -21,13 +21,13 @@ const (
 	StopTestNow                   // the test ends now: running samples are aborted
 )
 
-// isStop reports whether n ends the thread.
-func (n Next) isStop() bool { return n >= StopThread }
+// IsStop reports whether n ends the thread.
+func (n Next) IsStop() bool { return n >= StopThread }
 
-// then combines two requests: the stronger stop, else the later loop action.
-func (n Next) then(m Next) Next {
+// Then combines two requests: the stronger stop, else the later loop action.
+func (n Next) Then(m Next) Next {
 	switch {
-	case n.isStop() || m.isStop():
+	case n.IsStop() || m.IsStop():
 		return max(n, m)
 	case m != Continue:
 		return m
@@ -35,9 +35,9 @@ func (n Next) then(m Next) Next {
 	return n
 }
 
-// parseOnError reads ThreadGroup.on_sample_error as JMeter does: the value
+// ParseOnError reads ThreadGroup.on_sample_error as JMeter does: the value
 // is compared ignoring case and anything unknown means continue.
-func parseOnError(s string) Next {
+func ParseOnError(s string) Next {
 	switch {
 	case strings.EqualFold(s, "startnextloop"):
 		return NextThreadLoop

@@ -1,12 +1,13 @@
-package engine
+package element
 
 import (
 	"maps"
+	"sort"
 	"sync"
 	"sync/atomic"
 )
 
-// symbols numbers every variable name the plan mentions, so that templates
+// Symbols numbers every variable name the plan mentions, so that templates
 // and extractors reach a virtual user's variables by index instead of by a
 // string-keyed map. It is written only while compiling and read-only after.
 type Symbols struct {
@@ -14,9 +15,11 @@ type Symbols struct {
 	names []string
 }
 
-func newSymbols() *Symbols { return &Symbols{index: map[string]int{}} }
+// NewSymbols returns an empty table.
+func NewSymbols() *Symbols { return &Symbols{index: map[string]int{}} }
 
-// intern returns the slot of name, adding it when new.
+// Intern returns the slot of name, adding it when new. Only the compiler
+// calls it: while the plan runs the table is read concurrently.
 func (s *Symbols) Intern(name string) int {
 	if i, ok := s.index[name]; ok {
 		return i
@@ -24,6 +27,12 @@ func (s *Symbols) Intern(name string) int {
 	s.index[name] = len(s.names)
 	s.names = append(s.names, name)
 	return len(s.names) - 1
+}
+
+// Lookup returns the slot of name, if the plan mentions it.
+func (s *Symbols) Lookup(name string) (int, bool) {
+	i, ok := s.index[name]
+	return i, ok
 }
 
 // Vars are one virtual user's variables (JMeter's JMeterVariables). Names
@@ -36,7 +45,8 @@ type Vars struct {
 	extra map[string]string
 }
 
-func newVars(syms *Symbols) *Vars {
+// NewVars returns a user's variables, none of them set.
+func NewVars(syms *Symbols) *Vars {
 	return &Vars{syms: syms, vals: make([]string, len(syms.names)), set: make([]bool, len(syms.names))}
 }
 
@@ -70,16 +80,53 @@ func (v *Vars) Remove(name string) {
 	delete(v.extra, name)
 }
 
+// Slot returns the value of the variable in slot i and whether it is set.
 func (v *Vars) Slot(i int) (string, bool) { return v.vals[i], v.set[i] }
 
+// PutSlot sets the variable in slot i.
 func (v *Vars) PutSlot(i int, value string) { v.vals[i], v.set[i] = value, true }
 
-// copyFrom makes v a copy of w (a fresh virtual user starts from the plan's
+// CopyFrom makes v a copy of w (a fresh virtual user starts from the plan's
 // user-defined variables).
 func (v *Vars) CopyFrom(w *Vars) {
 	copy(v.vals, w.vals)
 	copy(v.set, w.set)
 	v.extra = maps.Clone(w.extra)
+}
+
+// Names returns the names of the variables that are set, sorted.
+func (v *Vars) Names() []string {
+	var out []string
+	for i, n := range v.syms.names {
+		if v.set[i] {
+			out = append(out, n)
+		}
+	}
+	for n := range v.extra {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// MergeChanges copies into v the variables src changed from snap (a
+// Parallel Controller's branch, which started from snap).
+func (v *Vars) MergeChanges(snap, src *Vars) {
+	for i := range src.vals {
+		if src.set[i] != snap.set[i] || src.vals[i] != snap.vals[i] {
+			v.vals[i], v.set[i] = src.vals[i], src.set[i]
+		}
+	}
+	for k, val := range src.extra {
+		if old, ok := snap.extra[k]; !ok || old != val {
+			v.Put(k, val)
+		}
+	}
+	for k := range snap.extra {
+		if _, ok := src.extra[k]; !ok {
+			v.Remove(k)
+		}
+	}
 }
 
 // Props are JMeter properties: global to the run and shared by every
@@ -124,4 +171,13 @@ func (p *Props) Snapshot() map[string]string {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	return maps.Clone(p.m)
+}
+
+// Remove deletes a property (props.remove; a property a script replaced
+// by an object).
+func (p *Props) Remove(name string) {
+	p.mu.Lock()
+	delete(p.m, name)
+	p.version.Add(1)
+	p.mu.Unlock()
 }

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/report"
+)
+
+// newTestCompiler returns a compiler for elements built in memory, with
+// properties and the plan folder dir.
+func newTestCompiler(props map[string]string, file, dir string) *compiler {
+	p := &Plan{Plan: element.NewPlan(file, dir, element.NewProps(props), nil)}
+	c := &compiler{defs: elements, plan: p, built: map[*jmx.Element]any{}, listener: map[*jmx.Element]int{}}
+	c.tp = templater{syms: p.Symbols(), c: c}
+	return c
+}
+
+// newTestRun returns a run of p feeding sink (none when nil), not
+// started: for a test that drives its users itself.
+func newTestRun(ctx context.Context, p *Plan, sink report.Sink) *Run {
+	r := &Run{plan: p}
+	r.el = element.NewRun(p.Plan, 42, func(error) {}, func(error) {})
+	r.soft, r.hard = ctx, ctx
+	if sink != nil {
+		r.el.Out = report.NewCollector(0, sink)
+	}
+	for _, g := range p.groups {
+		r.groups = append(r.groups, newGroupRun(g, p))
+	}
+	return r
+}
+
+// newTestVU returns user num of a thread group called "TG" of a run of
+// c's plan (the same run for every user of c), once every element has
+// been compiled.
+func newTestVU(c *compiler, num int) *VU {
+	r, ok := testRuns[c]
+	if !ok {
+		r = newTestRun(context.Background(), c.plan, nil)
+		testRuns[c] = r
+	}
+	g := element.NewGroup(c.plan.Plan)
+	g.Name, g.Index = "TG", 1
+	return element.NewVU(c.plan.Plan, g, r.el, num, "TG 1-"+itoa(num), context.Background(), context.Background())
+}
+
+// testRuns is the one run of each test compiler's users; tests using it
+// run one after another.
+var testRuns = map[*compiler]*Run{}

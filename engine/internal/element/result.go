@@ -1,0 +1,33 @@
+package element
+
+import (
+	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/report"
+)
+
+// Result is a sample being made: the JTL row, with what post-processors,
+// assertions and listeners may look at besides it. A virtual user reuses
+// one for every sample; Reset clears it, keeping the body's storage.
+type Result struct {
+	report.Sample
+	Body    []byte
+	Head    httpx.Head // the response header, when the sample has one
+	ReqHead string
+	// SamplerData is what the sampler says it sent, for XML results
+	// (JMeter's samplerData); "" for none.
+	SamplerData string
+	// MsgSet records that an assertion has set the failure message: the
+	// JTL keeps the first one set, even an empty one.
+	MsgSet bool
+	// None: the sampler made no sample (a Flow Control Action); Ignore: a
+	// post-processor asked that the sample be dropped.
+	None, Ignore bool
+	// Next is what the sample asks of the thread (a Result Status Action
+	// Handler, a script, a Flow Control Action).
+	Next Next
+}
+
+// Reset makes r empty for the next sample.
+func (r *Result) Reset() {
+	*r = Result{Body: r.Body[:0]}
+}

@@ -1,0 +1,54 @@
+package element
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"github.com/gojm/gojm/report"
+)
+
+// Run is one run of a plan as its elements see it: when it started, its
+// counts, where samples go, the state its elements share (Shared) and the
+// switches that stop it.
+type Run struct {
+	// Start is when the run started (JMeter's test start time, which the
+	// throughput timers schedule from).
+	Start time.Time
+	// Detail makes samples carry their report.Detail (a results file
+	// saves headers or data).
+	Detail bool
+	// Active counts the running users of all groups (the JTL's
+	// allThreads); Started and Finished those begun and ended.
+	Active, Started, Finished atomic.Int64
+	// Out is where the users' samples go, through a batcher each.
+	Out *report.Collector
+
+	cells   []cell
+	seed    atomic.Uint64
+	stop    func(cause error)
+	stopNow func(cause error)
+}
+
+// NewRun returns a run of p whose users draw from seed; stop ends it
+// gently, stopNow aborts running samples too.
+func NewRun(p *Plan, seed uint64, stop, stopNow func(cause error)) *Run {
+	r := &Run{Start: time.Now(), cells: make([]cell, p.nshared), stop: stop, stopNow: stopNow}
+	r.seed.Store(seed)
+	return r
+}
+
+// StopTest ends the test gently: no new sample starts (a sampler error
+// with "Stop Test", a Flow Control Action).
+func (r *Run) StopTest(cause error) { r.stop(cause) }
+
+// StopTestNow ends the test now: running samples are aborted.
+func (r *Run) StopTestNow(cause error) { r.stopNow(cause) }
+
+// Rand returns a random source of its own for user num.
+func (r *Run) Rand(num int) *rand.Rand {
+	return rand.New(rand.NewPCG(r.Seed(), uint64(num)))
+}
+
+// Seed returns a new seed from the run's sequence.
+func (r *Run) Seed() uint64 { return r.seed.Add(0x9E3779B97F4A7C15) }
