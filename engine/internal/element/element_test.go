@@ -151,7 +151,8 @@ func TestSharedIsPerRunAndGroupSharedPerGroup(t *testing.T) {
 	if grp.Get(u1) == grp.Get(u2) || grp.Get(u1) != grp.Of(g1) {
 		t.Error("GroupShared is not one value per group")
 	}
-	if run.Get(NewVU(p, g1, nil, 0, "", ctx, ctx)) == run.Get(NewVU(p, g1, nil, 0, "", ctx, ctx)) {
+	lone1, lone2 := run.Get(NewVU(p, g1, nil, 0, "", ctx, ctx)), run.Get(NewVU(p, g1, nil, 0, "", ctx, ctx))
+	if lone1 == lone2 {
 		t.Error("users without a run share a value")
 	}
 }
@@ -161,7 +162,8 @@ func TestOnce(t *testing.T) {
 	key := NewKey[*int]("test")
 	calls := 0
 	mk := func() *int { calls++; return new(int) }
-	if Once(p, key, mk) != Once(p, key, mk) || calls != 1 {
+	first, second := Once(p, key, mk), Once(p, key, mk)
+	if first != second || calls != 1 {
 		t.Errorf("Once made %d values", calls)
 	}
 	if Once(testPlan(), key, mk) == Once(p, key, mk) {
