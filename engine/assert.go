@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -55,7 +56,7 @@ type assertNode struct {
 	rename string
 }
 
-func newAssert(c *compiler, e *jmx.Element, ch checker) *assertNode {
+func newAssert(c element.Builder, e *jmx.Element, ch checker) *assertNode {
 	return &assertNode{name: e.Name, scope: readScope(c, e).kind, check: ch}
 }
 
@@ -152,12 +153,12 @@ type responseAssertion struct {
 	deltaEnd   string
 }
 
-func buildResponseAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
+func buildResponseAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
 	a := &responseAssertion{
 		scope:      readScope(c, e),
 		testType:   jmx.Int(e.Str("Assertion.test_type"), rtContains),
 		assume:     e.Bool("Assertion.assume_success", false),
-		custom:     c.prop(e, "Assertion.custom_message"),
+		custom:     c.Prop(e, "Assertion.custom_message"),
 		diffLen:    100,
 		deltaStart: "[[[",
 		deltaEnd:   "]]]",
@@ -165,13 +166,13 @@ func buildResponseAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	if !e.Has("Assertion.test_type") {
 		a.testType = rtContains
 	}
-	if v, ok := c.plan.Props.Get("assertion.equals_section_diff_len"); ok {
+	if v, ok := c.Plan().Props.Get("assertion.equals_section_diff_len"); ok {
 		a.diffLen = jmx.Int(v, 100)
 	}
-	if v, ok := c.plan.Props.Get("assertion.equals_diff_delta_start"); ok {
+	if v, ok := c.Plan().Props.Get("assertion.equals_diff_delta_start"); ok {
 		a.deltaStart = v
 	}
-	if v, ok := c.plan.Props.Get("assertion.equals_diff_delta_end"); ok {
+	if v, ok := c.Plan().Props.Get("assertion.equals_diff_delta_end"); ok {
 		a.deltaEnd = v
 	}
 	switch e.Str("Assertion.test_field") {
@@ -197,7 +198,7 @@ func buildResponseAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	}
 	regex := a.testType&(rtContains|rtEquals|rtSubstring) == 0 || a.testType&rtContains != 0
 	for _, p := range e.Prop("Asserion.test_strings").Members() {
-		t := c.template(e, "test string", p.Value)
+		t := c.Template(e, "test string", p.Value)
 		a.patterns = append(a.patterns, t)
 		if regex {
 			rf, err := newRegexField(t, a.testType&rtContains == 0)
@@ -391,8 +392,8 @@ func requestData(vu *VU, t *sampleView) string {
 
 type durationAssertion struct{ max *Template }
 
-func buildDurationAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
-	return newAssert(c, e, &durationAssertion{max: c.prop(e, "DurationAssertion.duration")}), nil
+func buildDurationAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+	return newAssert(c, e, &durationAssertion{max: c.Prop(e, "DurationAssertion.duration")}), nil
 }
 
 func (d *durationAssertion) check(vu *VU, t *sampleView) verdict {
@@ -422,11 +423,11 @@ type sizeAssertion struct {
 var sizeOps = [...]string{"", "been equal to", "not been equal to", "been greater than", "been less than",
 	"been greater or equal to", "been less than or equal to"}
 
-func buildSizeAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
+func buildSizeAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
 	s := &sizeAssertion{
 		scope: readScope(c, e),
 		what:  e.Str("Assertion.test_field"),
-		size:  c.prop(e, "SizeAssertion.size"),
+		size:  c.Prop(e, "SizeAssertion.size"),
 		op:    jmx.Int(e.Str("SizeAssertion.operator"), 0),
 	}
 	return newAssert(c, e, s), nil
@@ -495,8 +496,8 @@ func (s *sizeAssertion) check(vu *VU, t *sampleView) verdict {
 
 type md5Assertion struct{ want *Template }
 
-func buildMD5Assertion(c *compiler, e *jmx.Element) (Assertion, error) {
-	return newAssert(c, e, &md5Assertion{want: c.prop(e, "MD5HexAssertion.size")}), nil
+func buildMD5Assertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+	return newAssert(c, e, &md5Assertion{want: c.Prop(e, "MD5HexAssertion.size")}), nil
 }
 
 func (m *md5Assertion) check(vu *VU, t *sampleView) verdict {
@@ -519,7 +520,7 @@ func (m *md5Assertion) check(vu *VU, t *sampleView) verdict {
 
 type xmlAssertion struct{}
 
-func buildXMLAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
+func buildXMLAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
 	return newAssert(c, e, xmlAssertion{}), nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -22,22 +23,22 @@ type jsonAssertion struct {
 	plugin   bool        // the jp@gc flavour
 }
 
-func buildJSONAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
+func buildJSONAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
 	return newJSONAssertion(c, e, false)
 }
 
-func buildPluginJSONAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
+func buildPluginJSONAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
 	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
 		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
 	}
 	return newJSONAssertion(c, e, true)
 }
 
-func newJSONAssertion(c *compiler, e *jmx.Element, plugin bool) (Assertion, error) {
-	pf := newJSONPathField(c, e, c.prop(e, "JSON_PATH"))
+func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (Assertion, error) {
+	pf := newJSONPathField(c, e, c.Prop(e, "JSON_PATH"))
 	a := &jsonAssertion{
 		path:     pf,
-		expected: c.prop(e, "EXPECTED_VALUE"),
+		expected: c.Prop(e, "EXPECTED_VALUE"),
 		validate: e.Bool("JSONVALIDATION", false),
 		isNull:   e.Bool("EXPECT_NULL", false),
 		invert:   e.Bool("INVERT", false),

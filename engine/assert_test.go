@@ -4,11 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
 
-func runAssert(t *testing.T, e *jmx.Element, build func(*compiler, *jmx.Element) (Assertion, error), r *Result, pre map[string]string) *Result {
+func runAssert(t *testing.T, e *jmx.Element, build func(element.Builder, *jmx.Element) (Assertion, error), r *Result, pre map[string]string) *Result {
 	t.Helper()
 	c := testCompiler()
 	a, err := build(c, e)
@@ -35,7 +36,7 @@ type assertCase struct {
 	msg     string
 }
 
-func runAssertCases(t *testing.T, class string, build func(*compiler, *jmx.Element) (Assertion, error), cases []assertCase) {
+func runAssertCases(t *testing.T, class string, build func(element.Builder, *jmx.Element) (Assertion, error), cases []assertCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/antchfx/xpath"
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -16,8 +17,8 @@ type xpathAssertion struct {
 	tolerant bool
 }
 
-func buildXPathAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
-	t := c.template(e, "XPath.xpath", e.StrOr("XPath.xpath", "/"))
+func buildXPathAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+	t := c.Template(e, "XPath.xpath", e.StrOr("XPath.xpath", "/"))
 	q, err := newXPathField(c, e, t, nil)
 	if err != nil {
 		return nil, err
@@ -27,8 +28,8 @@ func buildXPathAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
 	return newAssert(c, e, a), nil
 }
 
-func buildXPath2Assertion(c *compiler, e *jmx.Element) (Assertion, error) {
-	t := c.template(e, "XPath.xpath", e.StrOr("XPath.xpath", "/"))
+func buildXPath2Assertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+	t := c.Template(e, "XPath.xpath", e.StrOr("XPath.xpath", "/"))
 	q, err := newXPathField(c, e, t, parseNamespaces(e.Str("XPath.namespaces")))
 	if err != nil {
 		return nil, err

@@ -125,7 +125,7 @@ type udv struct {
 // compiler holds the state of one compilation.
 type compiler struct {
 	defs     map[string]elementDef // the element table
-	plan     *Plan
+	compiled *Plan
 	tp       templater
 	errs     []error
 	built    map[*jmx.Element]any // timers, processors, assertions: compiled once, shared
@@ -146,7 +146,7 @@ func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
 // elements added to a copy of the one table).
 func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, error) {
 	p := &Plan{Plan: element.NewPlan(src.File, src.Dir, element.NewProps(opt.Props), opt.Log)}
-	c := &compiler{defs: defs, plan: p, built: map[*jmx.Element]any{}, skip: opt.SkipUnsupported, listener: map[*jmx.Element]int{}}
+	c := &compiler{defs: defs, compiled: p, built: map[*jmx.Element]any{}, skip: opt.SkipUnsupported, listener: map[*jmx.Element]int{}}
 	c.tp = templater{syms: p.Symbols(), c: c}
 	c.order = map[*jmx.Element]int{}
 	src.Root.Walk(func(e *jmx.Element) bool { c.order[e] = len(c.order); return true })
@@ -262,7 +262,7 @@ func (c *compiler) compileScoped(e *jmx.Element, d elementDef, depth int) {
 		}
 	}
 	if err != nil {
-		c.fail(e, err)
+		c.Fail(e, err)
 		return
 	}
 	if v != nil {
@@ -276,9 +276,9 @@ func (c *compiler) compileScoped(e *jmx.Element, d elementDef, depth int) {
 func resultCollector(c *compiler, e *jmx.Element, depth int) bool {
 	// The file name may use properties and user-defined variables
 	// (${__P(CSVFILE)}): JMeter resolves it when the test starts.
-	name, static := c.staticEval(c.prop(e, "filename"))
+	name, static := c.Static(c.Prop(e, "filename"))
 	if !static {
-		c.fail(e, fmt.Errorf("the results file name %q refers to variables that are only known during the run", e.Str("filename")))
+		c.Fail(e, fmt.Errorf("the results file name %q refers to variables that are only known during the run", e.Str("filename")))
 		return false
 	}
 	l := Listener{Name: e.Name, Path: e.Path(), GUIClass: e.GUIClass, Filename: strings.TrimSpace(name)}
@@ -297,13 +297,13 @@ func resultCollector(c *compiler, e *jmx.Element, depth int) bool {
 
 // addListener gives a listener with output its routing bit.
 func (c *compiler) addListener(e *jmx.Element, depth int, l Listener) bool {
-	if len(c.plan.Listeners) == 63 {
-		c.fail(e, errors.New("more than 63 result listeners with output"))
+	if len(c.compiled.Listeners) == 63 {
+		c.Fail(e, errors.New("more than 63 result listeners with output"))
 		return false
 	}
-	l.Index = len(c.plan.Listeners)
+	l.Index = len(c.compiled.Listeners)
 	c.listener[e] = l.Index
-	c.plan.Listeners = append(c.plan.Listeners, l)
+	c.compiled.Listeners = append(c.compiled.Listeners, l)
 	c.recordAt(e, depth, Runs, "")
 	return true
 }
@@ -325,16 +325,16 @@ func (c *compiler) userVariables(args *jmx.Prop, e *jmx.Element) {
 		}
 		t, err := c.tp.compile(a.Str("Argument.value"))
 		if err != nil {
-			c.fail(e, fmt.Errorf("variable %q: %w", name, err))
+			c.Fail(e, fmt.Errorf("variable %q: %w", name, err))
 			continue
 		}
-		c.plan.udv = append(c.plan.udv, udv{slot: c.plan.Var(name), value: t, first: first})
+		c.compiled.udv = append(c.compiled.udv, udv{slot: c.compiled.Var(name), value: t, first: first})
 		first = false
 	}
 }
 
 // fail records a compile error for an element.
-func (c *compiler) fail(e *jmx.Element, err error) {
+func (c *compiler) Fail(e *jmx.Element, err error) {
 	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: err})
 }
 
@@ -362,7 +362,7 @@ func (c *compiler) recordAt(e *jmx.Element, depth int, s Status, reason string) 
 		c.fl.recorded = map[*jmx.Element]bool{}
 	}
 	c.fl.recorded[e] = true
-	c.plan.Elements = append(c.plan.Elements, ElementStatus{Path: e.Path(), Class: e.Class, Depth: depth, Status: s, Reason: reason, order: c.order[e]})
+	c.compiled.Elements = append(c.compiled.Elements, ElementStatus{Path: e.Path(), Class: e.Class, Depth: depth, Status: s, Reason: reason, order: c.order[e]})
 }
 
 // recordTree records an element and everything below it with one status.
@@ -374,16 +374,52 @@ func (c *compiler) recordTree(e *jmx.Element, depth int, s Status, reason string
 }
 
 // template compiles a field of an element, recording any error.
-func (c *compiler) template(e *jmx.Element, field, s string) *Template {
+func (c *compiler) Template(e *jmx.Element, field, s string) *Template {
 	t, err := c.tp.compile(s)
 	if err != nil {
-		c.fail(e, fmt.Errorf("%s: %w", field, err))
+		c.Fail(e, fmt.Errorf("%s: %w", field, err))
 		return element.Text(s)
 	}
 	return t
 }
 
 // prop compiles the element's property called name.
-func (c *compiler) prop(e *jmx.Element, name string) *Template {
-	return c.template(e, name, e.Str(name))
+func (c *compiler) Prop(e *jmx.Element, name string) *Template {
+	return c.Template(e, name, e.Str(name))
 }
+
+// Refuse marks an element gojm does not run: refused in the
+// plan's list, and a compile error unless unsupported elements are skipped.
+func (c *compiler) Refuse(e *jmx.Element, reason string) {
+	msg := fmt.Sprintf("%s: %s", e.Class, reason)
+	found := false
+	for i := range c.compiled.Elements {
+		es := &c.compiled.Elements[i]
+		if es.order == c.order[e] && es.Path == e.Path() {
+			es.Status, es.Reason = Refused, msg
+			found = true
+		}
+	}
+	if !found {
+		depth := 0
+		for x := e.Parent; x != nil && x.Parent != nil; x = x.Parent {
+			depth++
+		}
+		c.recordAt(e, depth, Refused, msg)
+	}
+	if c.skip {
+		for i := range c.compiled.Elements {
+			es := &c.compiled.Elements[i]
+			if es.order == c.order[e] && es.Path == e.Path() && !strings.HasSuffix(es.Reason, "(skipped)") {
+				es.Reason += " (skipped)"
+			}
+		}
+		return
+	}
+	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: fmt.Errorf("%w: %s; disable or remove the element, or run with --skip-unsupported to run the plan without it", ErrUnsupported, msg)})
+}
+
+// Plan is the plan being compiled, as its elements see it.
+func (c *compiler) Plan() *element.Plan { return c.compiled.Plan }
+
+var _ element.Builder = (*compiler)(nil)

@@ -41,11 +41,11 @@ type sharedCount struct {
 	begun  bool
 }
 
-func buildCounterConfig(c *compiler, e *jmx.Element) (IterationListener, error) {
+func buildCounterConfig(c element.Builder, e *jmx.Element) (IterationListener, error) {
 	cc := &counterConfig{
-		start:            c.prop(e, "CounterConfig.start"),
-		end:              c.prop(e, "CounterConfig.end"),
-		incr:             c.prop(e, "CounterConfig.incr"),
+		start:            c.Prop(e, "CounterConfig.start"),
+		end:              c.Prop(e, "CounterConfig.end"),
+		incr:             c.Prop(e, "CounterConfig.incr"),
 		name:             e.Str("CounterConfig.name"),
 		perUser:          e.Bool("CounterConfig.per_user", false),
 		resetOnGroupIter: e.Bool("CounterConfig.reset_on_tg_iteration", false),
@@ -53,13 +53,13 @@ func buildCounterConfig(c *compiler, e *jmx.Element) (IterationListener, error) 
 	if f := e.Str("CounterConfig.format"); f != "" {
 		df, err := java.NewDecimalFormat(f)
 		if err != nil {
-			c.plan.Log.Warn("counter format is not a DecimalFormat pattern: numbers are written plain", "element", e.Path(), "err", err)
+			c.Plan().Log.Warn("counter format is not a DecimalFormat pattern: numbers are written plain", "element", e.Path(), "err", err)
 		}
 		cc.format = df
 	}
-	cc.slot = c.plan.Var(cc.name)
-	cc.users = element.NewLocal(c.plan.Plan, func(*VU) *userCount { return &userCount{} })
-	cc.shared = element.NewShared(c.plan.Plan, func(*VU) *sharedCount { return &sharedCount{} })
+	cc.slot = c.Plan().Var(cc.name)
+	cc.users = element.NewLocal(c.Plan(), func(*VU) *userCount { return &userCount{} })
+	cc.shared = element.NewShared(c.Plan(), func(*VU) *sharedCount { return &sharedCount{} })
 	return cc, nil
 }
 

@@ -18,12 +18,12 @@ import (
 // and the user-defined variables known so far, for checks such as "does
 // the CSV file exist". It reports false when the value is not known before
 // the run (it still holds a ${…} reference then).
-func (c *compiler) staticEval(t *Template) (string, bool) {
+func (c *compiler) Static(t *Template) (string, bool) {
 	if t.Const() {
 		return t.Raw(), true
 	}
-	vu := element.NewVU(c.plan.Plan, element.NewGroup(c.plan.Plan), nil, 0, "", context.Background(), context.Background())
-	setUserVariables(vu, c.plan.udv)
+	vu := element.NewVU(c.compiled.Plan, element.NewGroup(c.compiled.Plan), nil, 0, "", context.Background(), context.Background())
+	setUserVariables(vu, c.compiled.udv)
 	s := t.Eval(vu)
 	if containsRef(s) {
 		return s, false

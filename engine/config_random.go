@@ -34,11 +34,11 @@ type lockedRandom struct {
 	r  java.Random
 }
 
-func buildRandomVariable(c *compiler, e *jmx.Element) (IterationListener, error) {
+func buildRandomVariable(c element.Builder, e *jmx.Element) (IterationListener, error) {
 	rv := &randomVariable{perThread: e.Bool("perThread", false)}
-	rv.slot = c.plan.Var(e.Str("variableName"))
+	rv.slot = c.Plan().Var(e.Str("variableName"))
 	eval := func(name string) string {
-		s, _ := c.staticEval(c.prop(e, name))
+		s, _ := c.Static(c.Prop(e, name))
 		return strings.TrimSpace(s)
 	}
 	if f := eval("outputFormat"); f != "" {
@@ -49,7 +49,7 @@ func buildRandomVariable(c *compiler, e *jmx.Element) (IterationListener, error)
 	lo, err1 := strconv.ParseInt(eval("minimumValue"), 10, 64)
 	hi, err2 := strconv.ParseInt(eval("maximumValue"), 10, 64)
 	if err1 != nil || err2 != nil || hi < lo {
-		c.plan.Log.Warn("random variable: minimum and maximum are not whole numbers with minimum <= maximum; the variable is not set", "element", e.Path())
+		c.Plan().Log.Warn("random variable: minimum and maximum are not whole numbers with minimum <= maximum; the variable is not set", "element", e.Path())
 	} else {
 		rv.min = lo
 		span := hi - lo + 1
@@ -63,8 +63,8 @@ func buildRandomVariable(c *compiler, e *jmx.Element) (IterationListener, error)
 			rv.seeded, rv.seed = true, n
 		}
 	}
-	rv.users = element.NewLocal(c.plan.Plan, func(*VU) *java.Random { return new(java.NewRandom(rv.seed)) })
-	rv.shared = element.NewShared(c.plan.Plan, func(*VU) *lockedRandom { return &lockedRandom{r: java.NewRandom(rv.seed)} })
+	rv.users = element.NewLocal(c.Plan(), func(*VU) *java.Random { return new(java.NewRandom(rv.seed)) })
+	rv.shared = element.NewShared(c.Plan(), func(*VU) *lockedRandom { return &lockedRandom{r: java.NewRandom(rv.seed)} })
 	return rv, nil
 }
 

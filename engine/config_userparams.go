@@ -3,6 +3,7 @@ package engine
 import (
 	"strconv"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -19,15 +20,15 @@ type userParameters struct {
 // userParametersPerIteration is User Parameters set once per iteration.
 type userParametersPerIteration struct{ *userParameters }
 
-func buildUserParameters(c *compiler, e *jmx.Element) (PreProcessor, error) {
+func buildUserParameters(c element.Builder, e *jmx.Element) (PreProcessor, error) {
 	up := &userParameters{}
 	for _, n := range e.Prop("UserParameters.names").Members() {
-		up.slots = append(up.slots, c.plan.Var(n.Value))
+		up.slots = append(up.slots, c.Plan().Var(n.Value))
 	}
 	for i, col := range e.Prop("UserParameters.thread_values").Members() {
 		var vals []*Template
 		for j, v := range col.Members() {
-			vals = append(vals, c.template(e, "user "+strconv.Itoa(i+1)+" value "+strconv.Itoa(j+1), v.Value))
+			vals = append(vals, c.Template(e, "user "+strconv.Itoa(i+1)+" value "+strconv.Itoa(j+1), v.Value))
 		}
 		up.cols = append(up.cols, vals)
 	}

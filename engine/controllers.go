@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -263,7 +264,7 @@ func (g *gen) updateIndex(vu *VU, n int) {
 // Module Controllers: JMeter's GenericController as it is.
 type simpleCtl struct{ gen }
 
-func buildSimple(*compiler, *jmx.Element, *ctlDef) error { return nil }
+func buildSimple(element.Builder, *jmx.Element, *ctlDef) error { return nil }
 
 func newSimple(*thread) ctlHooks { return &simpleCtl{} }
 
@@ -281,8 +282,8 @@ type loopCtl struct {
 	brk       bool
 }
 
-func buildLoop(c *compiler, e *jmx.Element, d *ctlDef) error {
-	loops := c.prop(e, "LoopController.loops")
+func buildLoop(c element.Builder, e *jmx.Element, d *ctlDef) error {
+	loops := c.Prop(e, "LoopController.loops")
 	forever := e.Bool("LoopController.continue_forever", true)
 	d.make = func(*thread) ctlHooks { return &loopCtl{loops: loops, forever: forever} }
 	return nil
@@ -385,8 +386,8 @@ type whileCtl struct {
 	brk  bool
 }
 
-func buildWhile(c *compiler, e *jmx.Element, d *ctlDef) error {
-	cond := c.prop(e, "WhileController.condition")
+func buildWhile(c element.Builder, e *jmx.Element, d *ctlDef) error {
+	cond := c.Prop(e, "WhileController.condition")
 	d.make = func(*thread) ctlHooks { return &whileCtl{cond: cond} }
 	return nil
 }
@@ -450,7 +451,7 @@ func (w *whileCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
 // Controller, which includes every thread group), never after.
 type onceCtl struct{ gen }
 
-func buildOnce(_ *compiler, _ *jmx.Element, d *ctlDef) error {
+func buildOnce(_ element.Builder, _ *jmx.Element, d *ctlDef) error {
 	d.make = func(*thread) ctlHooks { return &onceCtl{} }
 	return nil
 }
@@ -475,8 +476,8 @@ type switchCtl struct {
 	value *Template
 }
 
-func buildSwitch(c *compiler, e *jmx.Element, d *ctlDef) error {
-	v := c.prop(e, "SwitchController.value")
+func buildSwitch(c element.Builder, e *jmx.Element, d *ctlDef) error {
+	v := c.Prop(e, "SwitchController.value")
 	d.make = func(*thread) ctlHooks { return &switchCtl{value: v} }
 	return nil
 }
@@ -544,8 +545,8 @@ type runtimeCtl struct {
 	loopCount int
 }
 
-func buildRuntime(c *compiler, e *jmx.Element, d *ctlDef) error {
-	sec := c.prop(e, "RunTime.seconds")
+func buildRuntime(c element.Builder, e *jmx.Element, d *ctlDef) error {
+	sec := c.Prop(e, "RunTime.seconds")
 	d.make = func(*thread) ctlHooks { return &runtimeCtl{seconds: sec} }
 	return nil
 }
@@ -620,12 +621,12 @@ type foreachCtl struct {
 	brk                       bool
 }
 
-func buildForeach(c *compiler, e *jmx.Element, d *ctlDef) error {
+func buildForeach(c element.Builder, e *jmx.Element, d *ctlDef) error {
 	f := foreachCtl{
-		input:  c.prop(e, "ForeachController.inputVal"),
-		output: c.prop(e, "ForeachController.returnVal"),
-		start:  c.prop(e, "ForeachController.startIndex"),
-		end:    c.prop(e, "ForeachController.endIndex"),
+		input:  c.Prop(e, "ForeachController.inputVal"),
+		output: c.Prop(e, "ForeachController.returnVal"),
+		start:  c.Prop(e, "ForeachController.startIndex"),
+		end:    c.Prop(e, "ForeachController.endIndex"),
 	}
 	if e.Bool("ForeachController.useSeparator", true) {
 		f.sep = "_"

@@ -69,10 +69,10 @@ func parseShareMode(s string) (csvShareMode, string) {
 // buildCSVDataSet compiles a CSV Data Set Config. A file name known when
 // the plan is compiled (text, properties, user-defined variables) must
 // exist; its header line, when it names the variables, is read then too.
-func buildCSVDataSet(c *compiler, e *jmx.Element) (IterationListener, error) {
+func buildCSVDataSet(c element.Builder, e *jmx.Element) (IterationListener, error) {
 	ds := &csvDataSet{
 		path:       e.Path(),
-		filename:   c.template(e, "filename", strings.TrimSpace(e.Str("filename"))),
+		filename:   c.Template(e, "filename", strings.TrimSpace(e.Str("filename"))),
 		encoding:   e.Str("fileEncoding"),
 		delim:      e.Str("delimiter"),
 		quoted:     e.Bool("quotedData", false),
@@ -81,8 +81,8 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (IterationListener, error) {
 		ignoreHead: e.Bool("ignoreFirstLine", false),
 	}
 	ds.mode, ds.key = parseShareMode(e.StrOr("shareMode", "shareMode.all"))
-	ds.files = runFiles(c.plan.Plan)
-	ds.users = element.NewLocal(c.plan.Plan, func(vu *VU) *csvSrc {
+	ds.files = runFiles(c.Plan())
+	ds.users = element.NewLocal(c.Plan(), func(vu *VU) *csvSrc {
 		src, err := ds.attach(vu)
 		if err != nil {
 			ds.warned.Do(func() { vu.Warnf("%s: %v", ds.path, err) })
@@ -105,7 +105,7 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (IterationListener, error) {
 			ds.names = append(ds.names, strings.TrimSpace(n))
 		}
 	}
-	name, static := c.staticEval(ds.filename)
+	name, static := c.Static(ds.filename)
 	if ds.filename.Raw() == "" {
 		return nil, errors.New("CSV Data Set has no file name")
 	}
@@ -113,7 +113,7 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (IterationListener, error) {
 		return nil, fmt.Errorf("the CSV Data Set's file name %q is empty when the plan starts (is a property or variable missing?)", ds.filename.Raw())
 	}
 	if static {
-		path := c.plan.Resolve(name)
+		path := c.Plan().Resolve(name)
 		st, err := os.Stat(path)
 		if err != nil {
 			return nil, fmt.Errorf("CSV Data Set file %q not found (looked for %s)", name, path)
@@ -127,12 +127,12 @@ func buildCSVDataSet(c *compiler, e *jmx.Element) (IterationListener, error) {
 				return nil, fmt.Errorf("CSV Data Set file %s: %w", path, err)
 			}
 			for _, n := range head {
-				c.plan.Var(n)
+				c.Plan().Var(n)
 			}
 		}
 	}
 	for _, n := range ds.names {
-		c.plan.Var(n)
+		c.Plan().Var(n)
 	}
 	return ds, nil
 }

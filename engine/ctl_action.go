@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -31,11 +32,11 @@ type testAction struct {
 	duration       *Template
 }
 
-func buildTestAction(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
+func buildTestAction(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
 	a := &testAction{
 		action:   jmx.Int(e.Str("ActionProcessor.action"), 0),
 		target:   jmx.Int(e.Str("ActionProcessor.target"), 0),
-		duration: c.prop(e, "ActionProcessor.duration"),
+		duration: c.Prop(e, "ActionProcessor.duration"),
 	}
 	if a.action < taStop || a.action > taBreakCurrentLoop {
 		return nil, fmt.Errorf("unknown action %d", a.action)
@@ -99,7 +100,7 @@ var resultActions = [...]Next{
 	raNextThreadLoop: NextThreadLoop, raNextIterationCurrent: NextIterationLoop, raBreakCurrentLoop: BreakLoop,
 }
 
-func buildResultAction(_ *compiler, e *jmx.Element) (SampleListener, error) {
+func buildResultAction(_ element.Builder, e *jmx.Element) (SampleListener, error) {
 	return &resultAction{action: jmx.Int(e.Str("OnError.action"), 0)}, nil
 }
 

@@ -33,12 +33,12 @@ func (c *compiler) indexSlot(name *Template) int {
 	if !name.Const() {
 		return -1
 	}
-	return c.plan.Var("__jm__" + name.Raw() + "__idx")
+	return c.compiled.Var("__jm__" + name.Raw() + "__idx")
 }
 
 // newCtlDef makes the shell of a controller: the builder fills in how it runs.
 func (c *compiler) newCtlDef(e *jmx.Element, kd elementDef) *ctlDef {
-	d := &ctlDef{class: e.Class, name: c.template(e, "name", e.Name), path: e.Path(), index: len(c.fl.ctls)}
+	d := &ctlDef{class: e.Class, name: c.Template(e, "name", e.Name), path: e.Path(), index: len(c.fl.ctls)}
 	d.idxSlot = c.indexSlot(d.name)
 	c.fl.ctls = append(c.fl.ctls, d)
 	if kd.transaction {
@@ -81,7 +81,7 @@ func (c *compiler) children(d *ctlDef, kids []*jmx.Element, extra frame, levels 
 		}
 		if e.Problem != nil {
 			c.recordAt(e, depth, Refused, e.Problem.Error())
-			c.fail(e, e.Problem)
+			c.Fail(e, e.Problem)
 			continue
 		}
 		switch kd.kind {
@@ -103,7 +103,7 @@ func (c *compiler) children(d *ctlDef, kids []*jmx.Element, extra frame, levels 
 				c.listenTo(d, k)
 			}
 		case kThreadGroup, kTestPlan:
-			c.fail(e, errors.New("a thread group or test plan cannot stand here"))
+			c.Fail(e, errors.New("a thread group or test plan cannot stand here"))
 		default:
 			c.listenTo(d, e)
 		}
@@ -128,7 +128,7 @@ func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ctlDef, levels [
 		var done func()
 		var err error
 		if kids, done, err = kd.expand(c, e, depth); err != nil {
-			c.fail(e, err)
+			c.Fail(e, err)
 			return
 		}
 		if done != nil {
@@ -143,7 +143,7 @@ func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ctlDef, levels [
 	c.children(d, kids, nil, levels, depth+1)
 	if kd.ctl != nil {
 		if err := kd.ctl(c, e, d); err != nil {
-			c.fail(e, err)
+			c.Fail(e, err)
 		}
 	}
 	if d.make == nil {

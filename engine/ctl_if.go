@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -29,9 +30,9 @@ type ifCond struct {
 	path    string
 }
 
-func buildIf(c *compiler, e *jmx.Element, d *ctlDef) error {
+func buildIf(c element.Builder, e *jmx.Element, d *ctlDef) error {
 	ic := &ifCond{
-		cond:    c.prop(e, "IfController.condition"),
+		cond:    c.Prop(e, "IfController.condition"),
 		useExpr: e.Bool("IfController.useExpression", false),
 		evalAll: e.Bool("IfController.evaluateAll", false),
 		path:    e.Path(),
@@ -90,7 +91,7 @@ func (f *ifCtl) triggerEndOfLoop(vu *VU) {
 // compileJSEngine prepares a condition for the JavaScript engine. A
 // condition with ${…} is checked with each reference as a name, since its
 // text is known only when it runs.
-func compileJSEngine(c *compiler, e *jmx.Element, t *Template) (*jsProgram, error) {
+func compileJSEngine(c element.Builder, e *jmx.Element, t *Template) (*jsProgram, error) {
 	if t.Const() {
 		return compileJavaScript(c, e, strings.TrimSpace(t.Raw()))
 	}

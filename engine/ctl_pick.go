@@ -30,15 +30,15 @@ type interleaveCtl struct {
 	stillSame   bool
 }
 
-func buildInterleave(c *compiler, e *jmx.Element, d *ctlDef) error {
+func buildInterleave(c element.Builder, e *jmx.Element, d *ctlDef) error {
 	return buildInterleaveKind(c, e, d, false)
 }
 
-func buildRandomCtl(c *compiler, e *jmx.Element, d *ctlDef) error {
+func buildRandomCtl(c element.Builder, e *jmx.Element, d *ctlDef) error {
 	return buildInterleaveKind(c, e, d, true)
 }
 
-func buildInterleaveKind(_ *compiler, e *jmx.Element, d *ctlDef, random bool) error {
+func buildInterleaveKind(_ element.Builder, e *jmx.Element, d *ctlDef, random bool) error {
 	style := jmx.Int(e.Str("InterleaveControl.style"), 0)
 	across := e.Bool("InterleaveControl.accrossThreads", false)
 	d.make = func(*thread) ctlHooks {
@@ -139,7 +139,7 @@ func (c *interleaveCtl) initialize(vu *VU) {
 // per pass, in a new random order each pass.
 type randomOrderCtl struct{ gen }
 
-func buildRandomOrder(_ *compiler, _ *jmx.Element, d *ctlDef) error {
+func buildRandomOrder(_ element.Builder, _ *jmx.Element, d *ctlDef) error {
 	d.make = func(*thread) ctlHooks { return &randomOrderCtl{} }
 	return nil
 }
@@ -193,14 +193,14 @@ type throughputShared struct {
 	iteration int
 }
 
-func buildThroughput(c *compiler, e *jmx.Element, d *ctlDef) error {
+func buildThroughput(c element.Builder, e *jmx.Element, d *ctlDef) error {
 	t := &throughputDef{
 		style:     jmx.Int(e.StrOr("ThroughputController.style", "0"), 0),
 		perThread: e.Bool("ThroughputController.perThread", true),
-		max:       c.template(e, "ThroughputController.maxThroughput", e.StrOr("ThroughputController.maxThroughput", "1")),
-		pct:       c.template(e, "ThroughputController.percentThroughput", e.StrOr("ThroughputController.percentThroughput", "100")),
+		max:       c.Template(e, "ThroughputController.maxThroughput", e.StrOr("ThroughputController.maxThroughput", "1")),
+		pct:       c.Template(e, "ThroughputController.percentThroughput", e.StrOr("ThroughputController.percentThroughput", "100")),
 	}
-	shared := element.NewShared(c.plan.Plan, func(*VU) *throughputShared { return &throughputShared{iteration: -1} })
+	shared := element.NewShared(c.Plan(), func(*VU) *throughputShared { return &throughputShared{iteration: -1} })
 	d.make = func(th *thread) ctlHooks {
 		return &throughputCtl{t: t, shared: shared.Get(th.vu), iteration: -1}
 	}
@@ -294,10 +294,10 @@ type criticalCtl struct {
 // criticalLocks is the plan's one table of named locks.
 var criticalLocks = element.NewKey[*Shared[namedLocks]]("Critical Section locks")
 
-func buildCritical(c *compiler, e *jmx.Element, d *ctlDef) error {
-	name := c.prop(e, "CriticalSectionController.lockName")
-	locks := element.Once(c.plan.Plan, criticalLocks, func() *Shared[namedLocks] {
-		return element.NewShared(c.plan.Plan, func(*VU) *namedLocks { return &namedLocks{m: map[string]*namedLock{}} })
+func buildCritical(c element.Builder, e *jmx.Element, d *ctlDef) error {
+	name := c.Prop(e, "CriticalSectionController.lockName")
+	locks := element.Once(c.Plan(), criticalLocks, func() *Shared[namedLocks] {
+		return element.NewShared(c.Plan(), func(*VU) *namedLocks { return &namedLocks{m: map[string]*namedLock{}} })
 	})
 	d.make = func(*thread) ctlHooks { return &criticalCtl{lockName: name, locks: locks} }
 	return nil

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -39,7 +40,7 @@ type txDef struct {
 	pack *scope
 }
 
-func buildTransaction(c *compiler, e *jmx.Element, d *ctlDef) error {
+func buildTransaction(c element.Builder, e *jmx.Element, d *ctlDef) error {
 	d.tx.parent = e.Bool("TransactionController.parent", false)
 	d.tx.includeTimers = e.Bool("TransactionController.includeTimers", true)
 	t := d.tx

@@ -4,13 +4,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
 // The Debug Sampler samples the thread's variables as its response.
 type debugSampler struct{ vars bool }
 
-func buildDebug(_ *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
+func buildDebug(_ element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
 	d := &debugSampler{vars: e.Bool("displayJMeterVariables", true)}
 	return d, nil
 }

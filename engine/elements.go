@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/gojm/gojm/jmx"
+import (
+	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/jmx"
+)
 
 // kind is the role an element plays in a plan.
 type kind uint8
@@ -26,22 +29,22 @@ type elementDef struct {
 	note string // why an ignored element is ignored
 	// Exactly one of these is set, by kind (configs and listeners are read
 	// by the compiler itself).
-	sampler   func(c *compiler, e *jmx.Element, sc *scope) (Sampler, error)
-	timer     func(c *compiler, e *jmx.Element) (Timer, error)
-	pre       func(c *compiler, e *jmx.Element) (PreProcessor, error)
-	post      func(c *compiler, e *jmx.Element) (PostProcessor, error)
-	assertion func(c *compiler, e *jmx.Element) (Assertion, error)
+	sampler   func(c element.Builder, e *jmx.Element, sc element.InScope) (Sampler, error)
+	timer     func(c element.Builder, e *jmx.Element) (Timer, error)
+	pre       func(c element.Builder, e *jmx.Element) (PreProcessor, error)
+	post      func(c element.Builder, e *jmx.Element) (PostProcessor, error)
+	assertion func(c element.Builder, e *jmx.Element) (Assertion, error)
 
 	// listener builds an element that sees each sample in its scope once
 	// the assertions are done (the Result Status Action Handler).
-	listener func(c *compiler, e *jmx.Element) (SampleListener, error)
+	listener func(c element.Builder, e *jmx.Element) (SampleListener, error)
 	// output registers a listener that writes or draws results (a Result
 	// Collector, a Backend Listener) and reports whether it has output.
 	output func(c *compiler, e *jmx.Element, depth int) bool
 
 	// ctl fills in a controller's compiled form (how one virtual user's
 	// instance is made); the compiler has compiled its children already.
-	ctl func(c *compiler, e *jmx.Element, d *ctlDef) error
+	ctl func(c element.Builder, e *jmx.Element, d *ctlDef) error
 	// transaction marks a Transaction Controller, which the levels below
 	// it know of before they compile (it listens to their samples).
 	transaction bool
@@ -54,7 +57,7 @@ type elementDef struct {
 	branches func(c *compiler, e *jmx.Element, levels []level, depth int) *samplerNode
 	// iteration builds a config element that its controller tells when an
 	// iteration starts (config_iteration.go).
-	iteration func(c *compiler, e *jmx.Element) (IterationListener, error)
+	iteration func(c element.Builder, e *jmx.Element) (IterationListener, error)
 	// variables reads an element whose values the run sets at its start
 	// (user-defined variables).
 	variables func(c *compiler, e *jmx.Element)
@@ -65,7 +68,7 @@ type elementDef struct {
 	// phase is when a thread group runs; model, when set, gives it a
 	// schedule of its own (tg_plugins.go).
 	phase groupKind
-	model func(c *compiler, e *jmx.Element, g *group) (groupModel, error)
+	model func(c element.Builder, e *jmx.Element, g *group) (groupModel, error)
 }
 
 const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -33,8 +34,8 @@ type sampleScope struct {
 	name *Template // Scope.variable
 }
 
-func readScope(c *compiler, e *jmx.Element) sampleScope {
-	s := sampleScope{name: c.prop(e, "Scope.variable")}
+func readScope(c element.Builder, e *jmx.Element) sampleScope {
+	s := sampleScope{name: c.Prop(e, "Scope.variable")}
 	switch e.StrOr("Sample.scope", "parent") {
 	case "children":
 		s.kind = scopeChildren

@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 	"github.com/ohler55/ojg/jp"
@@ -514,12 +515,12 @@ type jsonPathField struct {
 // compile fails each time the element runs, as in JMeter (an extractor
 // falls back to its default, an assertion fails); the plan still runs, with
 // a warning now.
-func newJSONPathField(c *compiler, e *jmx.Element, t *Template) *jsonPathField {
+func newJSONPathField(c element.Builder, e *jmx.Element, t *Template) *jsonPathField {
 	f := &jsonPathField{t: t}
 	if t.Const() {
 		f.p, f.err = compileJSONPath(t.Raw())
 		if f.err != nil {
-			c.plan.Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
+			c.Plan().Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
 		}
 	}
 	return f
@@ -766,7 +767,7 @@ func splitJava(s string, keepTrailing bool) []string {
 	return parts
 }
 
-func buildJSONExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
+func buildJSONExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
 	names := splitJava(e.Str("JSONPostProcessor.referenceNames"), false)
 	paths := splitJava(e.Str("JSONPostProcessor.jsonPathExprs"), false)
 	defs := splitJava(e.Str("JSONPostProcessor.defaultValues"), true)
@@ -790,14 +791,14 @@ func buildJSONExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 	}
 	if x.bad != nil {
 		// JMeter's extractor throws each time it runs and sets nothing.
-		c.plan.Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", x.bad)
+		c.Plan().Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", x.bad)
 	}
 	for i := range paths {
-		pf := newJSONPathField(c, e, c.template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))
+		pf := newJSONPathField(c, e, c.Template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))
 		x.vars = append(x.vars, jsonExtract{
-			ref:    c.template(e, "JSONPostProcessor.referenceNames", strings.TrimSpace(names[i])),
+			ref:    c.Template(e, "JSONPostProcessor.referenceNames", strings.TrimSpace(names[i])),
 			path:   pf,
-			def:    c.template(e, "JSONPostProcessor.defaultValues", defs[i]),
+			def:    c.Template(e, "JSONPostProcessor.defaultValues", defs[i]),
 			number: numbers[i],
 		})
 	}
@@ -934,18 +935,18 @@ type pluginJSONExtractor struct {
 	src     *Template
 }
 
-func buildPluginJSONExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
+func buildPluginJSONExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
 	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
 		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
 	}
-	pf := newJSONPathField(c, e, c.prop(e, "JSONPATH"))
+	pf := newJSONPathField(c, e, c.Prop(e, "JSONPATH"))
 	return &pluginJSONExtractor{
 		name:    e.Name,
-		ref:     c.prop(e, "VAR"),
+		ref:     c.Prop(e, "VAR"),
 		path:    pf,
-		def:     c.prop(e, "DEFAULT"),
+		def:     c.Prop(e, "DEFAULT"),
 		fromVar: e.Str("SUBJECT") == "VAR",
-		src:     c.prop(e, "VARIABLE"),
+		src:     c.Prop(e, "VARIABLE"),
 	}, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/antchfx/htmlquery"
 	"github.com/antchfx/xmlquery"
 	"github.com/antchfx/xpath"
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"golang.org/x/net/html"
@@ -61,18 +62,18 @@ func compileCSS(s string) (cascadia.Sel, error) {
 	return sel, nil
 }
 
-func buildCSSExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
+func buildCSSExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
 	if impl := e.Str("HtmlExtractor.extractor_impl"); impl != "" && impl != "JSOUP" && impl != "JODD" {
 		return nil, fmt.Errorf("extractor implementation %q is unknown", impl)
 	}
 	x := &cssExtractor{
 		name:     e.Name,
 		scope:    readScope(c, e),
-		ref:      c.prop(e, "HtmlExtractor.refname"),
-		sel:      c.prop(e, "HtmlExtractor.expr"),
-		attr:     c.prop(e, "HtmlExtractor.attribute"),
-		match:    c.prop(e, "HtmlExtractor.match_number"),
-		def:      c.prop(e, "HtmlExtractor.default"),
+		ref:      c.Prop(e, "HtmlExtractor.refname"),
+		sel:      c.Prop(e, "HtmlExtractor.expr"),
+		attr:     c.Prop(e, "HtmlExtractor.attribute"),
+		match:    c.Prop(e, "HtmlExtractor.match_number"),
+		def:      c.Prop(e, "HtmlExtractor.default"),
 		emptyDef: e.Bool("HtmlExtractor.default_empty_value", false),
 	}
 	if x.sel.Const() {
@@ -296,12 +297,12 @@ type xpathField struct {
 // newXPathField compiles an XPath field. A constant expression that does
 // not compile fails each time the element runs, as in JMeter; the plan
 // still runs, with a warning now.
-func newXPathField(c *compiler, e *jmx.Element, t *Template, ns map[string]string) (*xpathField, error) {
+func newXPathField(c element.Builder, e *jmx.Element, t *Template, ns map[string]string) (*xpathField, error) {
 	f := &xpathField{t: t, ns: ns}
 	if t.Const() && strings.TrimSpace(t.Raw()) != "" {
 		f.fixed, f.err = compileXPath(t.Raw(), ns)
 		if f.err != nil {
-			c.plan.Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
+			c.Plan().Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
 		}
 	}
 	return f, nil
@@ -388,25 +389,25 @@ type xpathExtractor struct {
 	tolerant bool
 }
 
-func buildXPathExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
-	q, err := newXPathField(c, e, c.prop(e, "XPathExtractor.xpathQuery"), nil)
+func buildXPathExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
+	q, err := newXPathField(c, e, c.Prop(e, "XPathExtractor.xpathQuery"), nil)
 	if err != nil {
 		return nil, err
 	}
 	return &xpathExtractor{
 		name:     e.Name,
 		scope:    readScope(c, e),
-		ref:      c.prop(e, "XPathExtractor.refname"),
+		ref:      c.Prop(e, "XPathExtractor.refname"),
 		query:    q,
-		def:      c.prop(e, "XPathExtractor.default"),
-		match:    c.prop(e, "XPathExtractor.matchNumber"),
+		def:      c.Prop(e, "XPathExtractor.default"),
+		match:    c.Prop(e, "XPathExtractor.matchNumber"),
 		fragment: e.Bool("XPathExtractor.fragment", false),
 		tolerant: e.Bool("XPathExtractor.tolerant", false),
 	}, nil
 }
 
-func buildXPath2Extractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
-	q, err := newXPathField(c, e, c.prop(e, "XPathExtractor2.xpathQuery"), parseNamespaces(e.Str("XPathExtractor2.namespaces")))
+func buildXPath2Extractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
+	q, err := newXPathField(c, e, c.Prop(e, "XPathExtractor2.xpathQuery"), parseNamespaces(e.Str("XPathExtractor2.namespaces")))
 	if err != nil {
 		return nil, err
 	}
@@ -414,10 +415,10 @@ func buildXPath2Extractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 		name:     e.Name,
 		v2:       true,
 		scope:    readScope(c, e),
-		ref:      c.prop(e, "XPathExtractor2.refname"),
+		ref:      c.Prop(e, "XPathExtractor2.refname"),
 		query:    q,
-		def:      c.prop(e, "XPathExtractor2.default"),
-		match:    c.prop(e, "XPathExtractor2.matchNumber"),
+		def:      c.Prop(e, "XPathExtractor2.default"),
+		match:    c.Prop(e, "XPathExtractor2.matchNumber"),
 		fragment: e.Bool("XPathExtractor2.fragment", false),
 	}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -62,7 +63,7 @@ func vars(vu *VU, names ...string) string {
 	return strings.Join(out, "; ")
 }
 
-func runPost(t *testing.T, e *jmx.Element, build func(*compiler, *jmx.Element) (PostProcessor, error), r *Result, pre map[string]string) *VU {
+func runPost(t *testing.T, e *jmx.Element, build func(element.Builder, *jmx.Element) (PostProcessor, error), r *Result, pre map[string]string) *VU {
 	t.Helper()
 	c := testCompiler()
 	p, err := build(c, e)

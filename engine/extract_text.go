@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -62,12 +63,12 @@ func parseRegexTemplate(s string) []tmplPart {
 	return out
 }
 
-func buildRegexExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
+func buildRegexExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
 	f, err := extractField(e, "RegexExtractor.useHeaders")
 	if err != nil {
 		return nil, err
 	}
-	re, err := newRegexField(c.prop(e, "RegexExtractor.regex"), false)
+	re, err := newRegexField(c.Prop(e, "RegexExtractor.regex"), false)
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +76,11 @@ func buildRegexExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
 		name:     e.Name,
 		scope:    readScope(c, e),
 		field:    f,
-		ref:      c.prop(e, "RegexExtractor.refname"),
+		ref:      c.Prop(e, "RegexExtractor.refname"),
 		re:       re,
-		tmpl:     c.prop(e, "RegexExtractor.template"),
-		match:    c.prop(e, "RegexExtractor.match_number"),
-		def:      c.prop(e, "RegexExtractor.default"),
+		tmpl:     c.Prop(e, "RegexExtractor.template"),
+		match:    c.Prop(e, "RegexExtractor.match_number"),
+		def:      c.Prop(e, "RegexExtractor.default"),
 		emptyDef: e.Bool("RegexExtractor.default_empty_value", false),
 	}
 	if x.tmpl.Const() {
@@ -234,7 +235,7 @@ type boundaryExtractor struct {
 	emptyDef    bool
 }
 
-func buildBoundaryExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) {
+func buildBoundaryExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
 	f, err := extractField(e, "BoundaryExtractor.useHeaders")
 	if err != nil {
 		return nil, err
@@ -243,16 +244,16 @@ func buildBoundaryExtractor(c *compiler, e *jmx.Element) (PostProcessor, error) 
 		name:     e.Name,
 		scope:    readScope(c, e),
 		field:    f,
-		ref:      c.prop(e, "BoundaryExtractor.refname"),
-		left:     c.prop(e, "BoundaryExtractor.lboundary"),
-		right:    c.prop(e, "BoundaryExtractor.rboundary"),
-		match:    c.prop(e, "BoundaryExtractor.match_number"),
-		def:      c.prop(e, "BoundaryExtractor.default"),
+		ref:      c.Prop(e, "BoundaryExtractor.refname"),
+		left:     c.Prop(e, "BoundaryExtractor.lboundary"),
+		right:    c.Prop(e, "BoundaryExtractor.rboundary"),
+		match:    c.Prop(e, "BoundaryExtractor.match_number"),
+		def:      c.Prop(e, "BoundaryExtractor.default"),
 		emptyDef: e.Bool("BoundaryExtractor.default_empty_value", false),
 	}
 	if x.ref.Const() && x.ref.Raw() == "" {
 		// JMeter throws each time the extractor runs.
-		c.plan.Log.Warn("the element will fail each time it runs: the variable name is empty", "element", e.Path())
+		c.Plan().Log.Warn("the element will fail each time it runs: the variable name is empty", "element", e.Path())
 	}
 	return x, nil
 }

@@ -316,7 +316,7 @@ func fnCounter(tp *templater, args []*Template) (Function, error) {
 		if tp.runtime {
 			return nil, fmt.Errorf("__counter(TRUE) cannot be built while the plan runs")
 		}
-		count := element.NewLocal(tp.c.plan.Plan, func(*VU) *int64 { return new(int64) })
+		count := element.NewLocal(tp.c.Plan(), func(*VU) *int64 { return new(int64) })
 		return storeAs(v, func(vu *VU) string {
 			n := count.Get(vu)
 			*n++
@@ -326,7 +326,7 @@ func fnCounter(tp *templater, args []*Template) (Function, error) {
 	if tp.runtime {
 		return nil, fmt.Errorf("__counter(FALSE) cannot be built while the plan runs")
 	}
-	count := element.NewShared(tp.c.plan.Plan, func(*VU) *atomic.Int64 { return new(atomic.Int64) })
+	count := element.NewShared(tp.c.Plan(), func(*VU) *atomic.Int64 { return new(atomic.Int64) })
 	return storeAs(v, func(vu *VU) string { return strconv.FormatInt(count.Get(vu).Add(1), 10) }), nil
 }
 

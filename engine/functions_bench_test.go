@@ -155,7 +155,7 @@ func BenchmarkCSVDataSetIteration(b *testing.B) {
 		b.Fatal(err)
 	}
 	c := fnCompiler(nil)
-	c.plan.Dir = dir
+	c.compiled.Dir = dir
 	e := &jmx.Element{Class: "CSVDataSet", Name: "users", Props: []*jmx.Prop{
 		{Kind: "string", Name: "filename", Value: "users.csv"},
 		{Kind: "bool", Name: "quotedData", Value: "true"},

@@ -63,7 +63,7 @@ func fnStringFromFile(tp *templater, args []*Template) (Function, error) {
 	if tp.runtime {
 		return nil, errors.New("__StringFromFile cannot be built while the plan runs")
 	}
-	readers := element.NewShared(tp.c.plan.Plan, func(*VU) *stringFromFile {
+	readers := element.NewShared(tp.c.Plan(), func(*VU) *stringFromFile {
 		return &stringFromFile{name: args[0], start: optArg(args, 2), end: optArg(args, 3), first: true, cur: seqUnused, from: seqUnused, to: seqUnused}
 	})
 	v := optArg(args, 1)
@@ -239,7 +239,7 @@ func fnCSVRead(tp *templater, args []*Template) (Function, error) {
 		return nil, errors.New("__CSVRead cannot be built while the plan runs")
 	}
 	name, col := args[0], args[1]
-	shared, users := runFiles(tp.c.plan.Plan), csvReadLocal(tp.c.plan.Plan)
+	shared, users := runFiles(tp.c.Plan()), csvReadLocal(tp.c.Plan())
 	return FuncFunc(func(vu *VU) string {
 		n, c := name.Eval(vu), col.Eval(vu)
 		files := shared.Get(vu)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/cache"
 	"github.com/gojm/gojm/jmx"
 )
@@ -175,8 +176,8 @@ type jsProgram struct {
 //	p, err := compileJavaScript(c, e, e.Str("IfController.condition"))
 //	…
 //	s, err := p.eval(vu) // "true" when the condition holds
-func compileJavaScript(c *compiler, e *jmx.Element, src string) (*jsProgram, error) {
-	t := c.template(e, "script", src)
+func compileJavaScript(c element.Builder, e *jmx.Element, src string) (*jsProgram, error) {
+	t := c.Template(e, "script", src)
 	p := &jsProgram{src: t}
 	if t.Const() {
 		prog, err := jsPrograms.Get(t.Raw())

@@ -193,7 +193,7 @@ func fnJexl(tp *templater, args []*Template) (Function, error) {
 		return nil, errors.New("__jexl3 cannot be built while the plan runs")
 	}
 	src, v := args[0], optArg(args, 1)
-	users := jexlLocal(tp.c.plan.Plan)
+	users := jexlLocal(tp.c.Plan())
 	if src.Const() {
 		p, err := jlexCompileConst(src.Raw())
 		if err != nil {

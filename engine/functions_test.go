@@ -250,7 +250,7 @@ func TestStringFromFileSequence(t *testing.T) {
 		}
 	}
 	c := fnCompiler(nil)
-	c.plan.Dir = dir
+	c.compiled.Dir = dir
 	tpl, _ := c.tp.compile("${__StringFromFile(f#'.txt',,1,2)}")
 	vu := fnVU(c, 1, nil)
 	var got []string
@@ -358,9 +358,9 @@ func TestPropertyFunctionSeesEverySet(t *testing.T) {
 	got = append(got, get.Eval(u1), get.Eval(u2))
 	set.Eval(u2)
 	got = append(got, get.Eval(u1))
-	c.plan.Props.Set("host", " c ")
+	c.compiled.Props.Set("host", " c ")
 	got = append(got, get.Eval(u2))
-	c.plan.Props.Set("other", "x")
+	c.compiled.Props.Set("other", "x")
 	got = append(got, get.Eval(u1))
 	if want := "a a b c c"; strings.Join(got, " ") != want {
 		t.Errorf("__P over the run = %v, want %s", got, want)

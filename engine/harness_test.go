@@ -12,7 +12,7 @@ import (
 // properties and the plan folder dir.
 func newTestCompiler(props map[string]string, file, dir string) *compiler {
 	p := &Plan{Plan: element.NewPlan(file, dir, element.NewProps(props), nil)}
-	c := &compiler{defs: elements, plan: p, built: map[*jmx.Element]any{}, listener: map[*jmx.Element]int{}}
+	c := &compiler{defs: elements, compiled: p, built: map[*jmx.Element]any{}, listener: map[*jmx.Element]int{}}
 	c.tp = templater{syms: p.Symbols(), c: c}
 	return c
 }
@@ -38,12 +38,12 @@ func newTestRun(ctx context.Context, p *Plan, sink report.Sink) *Run {
 func newTestVU(c *compiler, num int) *VU {
 	r, ok := testRuns[c]
 	if !ok {
-		r = newTestRun(context.Background(), c.plan, nil)
+		r = newTestRun(context.Background(), c.compiled, nil)
 		testRuns[c] = r
 	}
-	g := element.NewGroup(c.plan.Plan)
+	g := element.NewGroup(c.compiled.Plan)
 	g.Name, g.Index = "TG", 1
-	return element.NewVU(c.plan.Plan, g, r.el, num, "TG 1-"+itoa(num), context.Background(), context.Background())
+	return element.NewVU(c.compiled.Plan, g, r.el, num, "TG 1-"+itoa(num), context.Background(), context.Background())
 }
 
 // testRuns is the one run of each test compiler's users; tests using it

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -92,10 +93,10 @@ func httpBool(e *jmx.Element, defaults []*jmx.Element, name string, def bool) bo
 	return strings.EqualFold(v, "true")
 }
 
-func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (Sampler, error) {
-	defaults := sc.configsOf("ConfigTestElement")
+func buildHTTP(c element.Builder, e *jmx.Element, sc element.InScope) (Sampler, error) {
+	defaults := sc.Of("ConfigTestElement")
 	field := func(name string) *Template {
-		return c.template(e, name, httpField(e, defaults, name))
+		return c.Template(e, name, httpField(e, defaults, name))
 	}
 	if s := strings.TrimSpace(httpField(e, defaults, "HTTPSampler.ipSource")); s != "" {
 		return nil, errors.New("a source address (IP spoofing) is not supported")
@@ -108,7 +109,7 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (Sampler, error) {
 		domain:     field("HTTPSampler.domain"),
 		port:       field("HTTPSampler.port"),
 		path:       field("HTTPSampler.path"),
-		method:     c.template(e, "HTTPSampler.method", e.StrOr("HTTPSampler.method", "GET")),
+		method:     c.Template(e, "HTTPSampler.method", e.StrOr("HTTPSampler.method", "GET")),
 		encoding:   field("HTTPSampler.contentEncoding"),
 		connectTO:  field("HTTPSampler.connect_timeout"),
 		responseTO: field("HTTPSampler.response_timeout"),
@@ -119,16 +120,16 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (Sampler, error) {
 		auto:       e.Bool("HTTPSampler.auto_redirects", false),
 		keepAlive:  e.Bool("HTTPSampler.use_keepalive", true),
 		md5:        httpBool(e, defaults, "HTTPSampler.md5", false),
-		reads:      len(sc.posts)+len(sc.assertions) > 0,
-		dir:        c.plan.Dir,
-		users:      httpUsers(c.plan.Plan),
+		reads:      sc.Read,
+		dir:        c.Plan().Dir,
+		users:      httpUsers(c.Plan()),
 	}
 	for p := e.Parent; p != nil; p = p.Parent {
 		if p.Class == "TestPlan" && p.Bool("TestPlan.functional_mode", false) {
 			h.keepLabels = true
 		}
 	}
-	if v, ok := c.plan.Props.Get("subresults.disable_renaming"); ok && strings.EqualFold(strings.TrimSpace(v), "true") {
+	if v, ok := c.Plan().Props.Get("subresults.disable_renaming"); ok && strings.EqualFold(strings.TrimSpace(v), "true") {
 		h.keepLabels = true
 	}
 	if h.follow && h.auto {
@@ -144,8 +145,8 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (Sampler, error) {
 				ct = "text/plain"
 			}
 			h.args = append(h.args, httpArg{
-				name:        c.template(e, "argument name", a.Str("Argument.name")),
-				value:       c.template(e, "argument value", a.Str("Argument.value")),
+				name:        c.Template(e, "argument name", a.Str("Argument.name")),
+				value:       c.Template(e, "argument value", a.Str("Argument.value")),
 				encode:      a.Bool("HTTPArgument.always_encode", false),
 				meta:        a.Str("Argument.metadata"),
 				contentType: ct,
@@ -154,20 +155,20 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (Sampler, error) {
 	}
 	for _, f := range e.Prop("HTTPsampler.Files").Prop("HTTPFileArgs.files").Members() {
 		h.files = append(h.files, httpFile{
-			path:  c.template(e, "file path", f.Str("File.path")),
-			param: c.template(e, "file parameter name", f.Str("File.paramname")),
-			mime:  c.template(e, "file MIME type", f.Str("File.mimetype")),
+			path:  c.Template(e, "file path", f.Str("File.path")),
+			param: c.Template(e, "file parameter name", f.Str("File.paramname")),
+			mime:  c.Template(e, "file MIME type", f.Str("File.mimetype")),
 		})
 	}
 	if name := strings.TrimSpace(e.Str("HTTPSampler.FILE_NAME")); name != "" {
 		// JMeter 2.1-era single-file properties, converted as JMeter does.
 		h.files = append(h.files, httpFile{
-			path:  c.template(e, "file path", name),
-			param: c.prop(e, "HTTPSampler.FILE_FIELD"),
-			mime:  c.prop(e, "HTTPSampler.mimetype"),
+			path:  c.Template(e, "file path", name),
+			param: c.Prop(e, "HTTPSampler.FILE_FIELD"),
+			mime:  c.Prop(e, "HTTPSampler.mimetype"),
 		})
 	}
-	h.headers = mergeHeaders(c, e, sc.configsOf("HeaderManager"))
+	h.headers = mergeHeaders(c, e, sc.Of("HeaderManager"))
 
 	var err error
 	if httpBool(e, defaults, "HTTPSampler.image_parser", false) {
@@ -175,13 +176,13 @@ func buildHTTP(c *compiler, e *jmx.Element, sc *scope) (Sampler, error) {
 			return nil, err
 		}
 	}
-	if h.auth, err = buildAuthManager(c, e, lastOf(sc.configsOf("AuthManager"))); err != nil {
+	if h.auth, err = buildAuthManager(c, e, lastOf(sc.Of("AuthManager"))); err != nil {
 		return nil, err
 	}
-	if h.dns, err = buildDNSManager(c, e, lastOf(sc.configsOf("DNSCacheManager"))); err != nil {
+	if h.dns, err = buildDNSManager(c, e, lastOf(sc.Of("DNSCacheManager"))); err != nil {
 		return nil, err
 	}
-	h.cache = buildCacheManager(c, lastOf(sc.configsOf("CacheManager")))
+	h.cache = buildCacheManager(c, lastOf(sc.Of("CacheManager")))
 
 	if h.protocol.Const() && h.domain.Const() && h.port.Const() && h.path.Const() {
 		h.fixedURL = true
@@ -215,7 +216,7 @@ func keepAll(string) bool { return true }
 // HeaderManager.merge does: the nearest manager's headers first, all of
 // them, then each outer manager's headers whose names (case-insensitive)
 // are not there yet. A Content-Length from a manager is never sent.
-func mergeHeaders(c *compiler, e *jmx.Element, managers []*jmx.Element) []httpHeader {
+func mergeHeaders(c element.Builder, e *jmx.Element, managers []*jmx.Element) []httpHeader {
 	var out []httpHeader
 	for i, m := range managers {
 		for _, h := range m.Prop("HeaderManager.headers").Members() {
@@ -223,7 +224,7 @@ func mergeHeaders(c *compiler, e *jmx.Element, managers []*jmx.Element) []httpHe
 			if i > 0 && hasHeaderNamed(out, name) {
 				continue
 			}
-			out = append(out, httpHeader{name: name, value: c.template(e, "header "+name, h.Str("Header.value"))})
+			out = append(out, httpHeader{name: name, value: c.Template(e, "header "+name, h.Str("Header.value"))})
 		}
 	}
 	// Drop what JMeter never copies to the request.

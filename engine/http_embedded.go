@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"golang.org/x/net/html"
@@ -33,15 +34,15 @@ type embeddedConfig struct {
 // defaultPool is JMeter's CONCURRENT_POOL_SIZE.
 const defaultPool = 6
 
-func buildEmbedded(c *compiler, e *jmx.Element, defaults []*jmx.Element) (*embeddedConfig, error) {
-	field := func(name string) *Template { return c.template(e, name, httpField(e, defaults, name)) }
+func buildEmbedded(c element.Builder, e *jmx.Element, defaults []*jmx.Element) (*embeddedConfig, error) {
+	field := func(name string) *Template { return c.Template(e, name, httpField(e, defaults, name)) }
 	m := &embeddedConfig{
 		include:    field("HTTPSampler.embedded_url_re"),
 		exclude:    field("HTTPSampler.embedded_url_exclude_re"),
 		concurrent: httpBool(e, defaults, "HTTPSampler.concurrentDwn", false),
 		pool:       field("HTTPSampler.concurrentPool"),
 	}
-	if v, ok := c.plan.Props.Get("httpsampler.ignore_failed_embedded_resources"); ok {
+	if v, ok := c.Plan().Props.Get("httpsampler.ignore_failed_embedded_resources"); ok {
 		m.ignoreFailed = strings.EqualFold(strings.TrimSpace(v), "true")
 	}
 	var err error

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -36,12 +37,12 @@ type evalAuth struct {
 	preemptive             bool
 }
 
-func buildAuthManager(c *compiler, s *jmx.Element, e *jmx.Element) (*authManager, error) {
+func buildAuthManager(c element.Builder, s *jmx.Element, e *jmx.Element) (*authManager, error) {
 	if e == nil {
 		return nil, nil
 	}
 	m := &authManager{preemptive: true}
-	if v, ok := c.plan.Props.Get("httpclient4.auth.preemptive"); ok {
+	if v, ok := c.Plan().Props.Get("httpclient4.auth.preemptive"); ok {
 		m.preemptive = strings.EqualFold(strings.TrimSpace(v), "true")
 	}
 	for _, a := range e.Prop("AuthManager.auth_list").Members() {
@@ -54,10 +55,10 @@ func buildAuthManager(c *compiler, s *jmx.Element, e *jmx.Element) (*authManager
 			return nil, fmt.Errorf("%s: unknown authentication mechanism %q", e.Path(), mech)
 		}
 		m.entries = append(m.entries, authEntry{
-			url:   c.template(s, "authorization URL", a.Str("Authorization.url")),
-			user:  c.template(s, "authorization username", a.Str("Authorization.username")),
-			pass:  c.template(s, "authorization password", a.Str("Authorization.password")),
-			realm: c.template(s, "authorization realm", a.Str("Authorization.realm")),
+			url:   c.Template(s, "authorization URL", a.Str("Authorization.url")),
+			user:  c.Template(s, "authorization username", a.Str("Authorization.username")),
+			pass:  c.Template(s, "authorization password", a.Str("Authorization.password")),
+			realm: c.Template(s, "authorization realm", a.Str("Authorization.realm")),
 			basic: mech != "DIGEST",
 		})
 	}
@@ -121,15 +122,15 @@ type staticHost struct {
 	name, addrs *Template
 }
 
-func buildDNSManager(c *compiler, s *jmx.Element, e *jmx.Element) (*dnsManager, error) {
+func buildDNSManager(c element.Builder, s *jmx.Element, e *jmx.Element) (*dnsManager, error) {
 	if e == nil {
 		return nil, nil
 	}
 	m := &dnsManager{clearIter: e.Bool("DNSCacheManager.clearEachIteration", false)}
 	for _, h := range e.Prop("DNSCacheManager.hosts").Members() {
 		m.hosts = append(m.hosts, staticHost{
-			name:  c.template(s, "DNS static host", h.Str("StaticHost.Name")),
-			addrs: c.template(s, "DNS static address", h.Str("StaticHost.Address")),
+			name:  c.Template(s, "DNS static host", h.Str("StaticHost.Name")),
+			addrs: c.Template(s, "DNS static address", h.Str("StaticHost.Address")),
 		})
 	}
 	if e.Bool("DNSCacheManager.isCustomResolver", false) {
@@ -280,7 +281,7 @@ const (
 	cacheCustom                    // RETURN_CUSTOM_STATUS
 )
 
-func buildCacheManager(c *compiler, e *jmx.Element) *cacheManager {
+func buildCacheManager(c element.Builder, e *jmx.Element) *cacheManager {
 	if e == nil {
 		return nil
 	}
@@ -292,7 +293,7 @@ func buildCacheManager(c *compiler, e *jmx.Element) *cacheManager {
 		message:         "(ex cache)",
 		cacheableMethod: map[string]bool{},
 	}
-	props := c.plan.Props
+	props := c.Plan().Props
 	if v, ok := props.Get("cache_manager.cached_resource_mode"); ok {
 		switch strings.TrimSpace(v) {
 		case "RETURN_200_CACHE":

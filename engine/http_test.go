@@ -1037,15 +1037,15 @@ func hBench(b *testing.B, spec httpSpec) {
 		b.Fatal(err)
 	}
 	c := testCompiler()
-	c.plan.Props = element.NewProps(map[string]string{"host": host, "port": port})
+	c.compiled.Props = element.NewProps(map[string]string{"host": host, "port": port})
 	var e *jmx.Element
-	sc := &scope{}
+	var sc element.InScope
 	src.Root.Walk(func(x *jmx.Element) bool {
 		switch x.Class {
 		case "HTTPSamplerProxy":
 			e = x
 		case "ConfigTestElement":
-			sc.configs = append(sc.configs, x)
+			sc.Configs = append(sc.Configs, x)
 		}
 		return true
 	})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
@@ -22,7 +23,7 @@ type javaTest struct {
 
 const javaTestClass = "org.apache.jmeter.protocol.java.test.JavaTest"
 
-func buildJavaSampler(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
+func buildJavaSampler(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
 	if cls := strings.TrimSpace(e.Str("classname")); cls != javaTestClass {
 		return nil, errUnsupportedJava(cls)
 	}
@@ -33,9 +34,9 @@ func buildJavaSampler(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
 	arg := func(name string) (*Template, bool) {
 		a, ok := args[name]
 		if !ok {
-			return c.template(e, name, ""), false
+			return c.Template(e, name, ""), false
 		}
-		return c.template(e, name, a.Str("Argument.value")), true
+		return c.Template(e, name, a.Str("Argument.value")), true
 	}
 	j := &javaTest{}
 	j.sleep, j.hasSleep = arg("Sleep_Time")

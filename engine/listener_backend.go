@@ -30,7 +30,7 @@ func backendListener(c *compiler, e *jmx.Element, depth int) bool {
 		if name == "" {
 			continue
 		}
-		t := c.template(e, "argument "+name, a.Str("Argument.value"))
+		t := c.Template(e, "argument "+name, a.Str("Argument.value"))
 		l.Params = append(l.Params, Param{Name: name, Value: t.Eval(vu)})
 	}
 	if s := strings.TrimSpace(l.Param("influxdbMetricsSender", "")); s != "" && !strings.HasSuffix(s, ".HttpMetricsSender") {
@@ -55,10 +55,10 @@ func (c *compiler) refuseWith(e *jmx.Element, depth int, reason string) {
 // compiled: it sees the properties and the plan's user-defined variables
 // compiled so far, as JMeter's test-start replacement does.
 func (c *compiler) staticVU() *VU {
-	r := &Run{plan: c.plan}
-	vu := r.newVU(newGroupRun(&group{name: "", path: c.plan.Name}, c.plan), 0, context.Background())
+	r := &Run{plan: c.compiled}
+	vu := r.newVU(newGroupRun(&group{name: "", path: c.compiled.Name}, c.compiled), 0, context.Background())
 	vu.Hard = context.Background()
-	for _, u := range c.plan.udv {
+	for _, u := range c.compiled.udv {
 		vu.Vars.PutSlot(u.slot, u.value.Eval(vu))
 	}
 	return vu

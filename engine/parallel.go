@@ -56,7 +56,7 @@ type captured struct {
 func buildParallel(c *compiler, e *jmx.Element, levels []level, depth int) *samplerNode {
 	own := c.frame(e.Children, depth+1)
 	sc := c.resolveScope(append(levels[:len(levels):len(levels)], level{elems: own}))
-	p := &parallelSampler{name: c.template(e, "name", e.Name), parent: e.Bool("PARENT_SAMPLE", false)}
+	p := &parallelSampler{name: c.Template(e, "name", e.Name), parent: e.Bool("PARENT_SAMPLE", false)}
 	if e.Bool("LIMIT_MAX_THREAD_NUMBER", false) {
 		p.limit = max(jmx.Int(e.StrOr("MAX_THREAD_NUMBER", "6"), 6), 1)
 	}

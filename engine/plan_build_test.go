@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -140,8 +141,8 @@ func compilePlanXML(t *testing.T, plan string, props map[string]string) (*Plan, 
 // testElements is the element table with the tests' own elements.
 var testElements = func() map[string]elementDef {
 	defs := maps.Clone(elements)
-	defs[stallClass] = elementDef{kind: kSampler, sampler: func(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
-		return &stallTarget{windows: c.prop(e, "windows")}, nil
+	defs[stallClass] = elementDef{kind: kSampler, sampler: func(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
+		return &stallTarget{windows: c.Prop(e, "windows")}, nil
 	}}
 	return defs
 }()

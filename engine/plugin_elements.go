@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -27,12 +28,12 @@ type dummySampler struct {
 
 const dummyClass = "kg.apc.jmeter.samplers.DummySampler"
 
-func buildDummySampler(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
+func buildDummySampler(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
 	d := &dummySampler{
 		success: e.Bool("SUCCESFULL", false), waiting: e.Bool("WAITING", false),
-		code: c.prop(e, "RESPONSE_CODE"), message: c.prop(e, "RESPONSE_MESSAGE"), data: c.prop(e, "RESPONSE_DATA"),
-		respTime: c.prop(e, "RESPONSE_TIME"), latency: c.prop(e, "LATENCY"), conn: c.prop(e, "CONNECT"),
-		url: c.prop(e, "URL"),
+		code: c.Prop(e, "RESPONSE_CODE"), message: c.Prop(e, "RESPONSE_MESSAGE"), data: c.Prop(e, "RESPONSE_DATA"),
+		respTime: c.Prop(e, "RESPONSE_TIME"), latency: c.Prop(e, "LATENCY"), conn: c.Prop(e, "CONNECT"),
+		url: c.Prop(e, "URL"),
 	}
 	return d, nil
 }
@@ -99,7 +100,7 @@ type udvValues struct {
 	direct bool
 }
 
-func (c *compiler) udvValues(e *jmx.Element, prop string) *udvValues {
+func newUDVValues(c element.Builder, e *jmx.Element, prop string) *udvValues {
 	u := &udvValues{}
 	for _, a := range e.Prop(prop).Prop("Arguments.arguments").Members() {
 		name := a.Str("Argument.name")
@@ -107,7 +108,7 @@ func (c *compiler) udvValues(e *jmx.Element, prop string) *udvValues {
 			continue
 		}
 		u.names = append(u.names, name)
-		u.values = append(u.values, c.template(e, "variable "+name, a.Str("Argument.value")))
+		u.values = append(u.values, c.Template(e, "variable "+name, a.Str("Argument.value")))
 	}
 	u.direct = len(u.values) <= 1
 	if !u.direct {
@@ -140,8 +141,8 @@ func (u *udvValues) set(vu *VU) {
 
 // buildSetVariables is jmeter-plugins' Set Variables Action: a sampler
 // that sets its variables and makes no sample.
-func buildSetVariables(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
-	u := c.udvValues(e, "SetVariablesAction")
+func buildSetVariables(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
+	u := newUDVValues(c, e, "SetVariablesAction")
 	return SamplerFunc(func(vu *VU, r *Result) {
 		u.set(vu)
 		r.None = true
@@ -155,8 +156,8 @@ type paramCtl struct {
 	u *udvValues
 }
 
-func buildParameterized(c *compiler, e *jmx.Element, d *ctlDef) error {
-	u := c.udvValues(e, "ParameterizedController")
+func buildParameterized(c element.Builder, e *jmx.Element, d *ctlDef) error {
+	u := newUDVValues(c, e, "ParameterizedController")
 	d.make = func(*thread) ctlHooks { return &paramCtl{u: u} }
 	return nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -44,17 +45,6 @@ type scope struct {
 // mainListener is the bit of Sample.Listeners for the run's own outputs.
 const mainListener = uint64(1) << 63
 
-// configsOf returns the configs in scope with the given test class, nearest first.
-func (sc *scope) configsOf(class string) []*jmx.Element {
-	var out []*jmx.Element
-	for _, e := range sc.configs {
-		if e.Class == class {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // samplerNode is a compiled sampler with its scope.
 type samplerNode struct {
 	name    *Template
@@ -81,17 +71,17 @@ func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth i
 		case !ok:
 			c.refuse(k, depth+1)
 		case kd.kind == kController || kd.kind == kSampler || kd.kind == kThreadGroup:
-			c.fail(k, errors.New("a controller or sampler cannot stand under a sampler"))
+			c.Fail(k, errors.New("a controller or sampler cannot stand under a sampler"))
 		}
 	}
 	all := append(levels[:len(levels):len(levels)], level{elems: own})
 	sc := c.resolveScope(all)
-	fn, err := d.sampler(c, e, sc)
+	fn, err := d.sampler(c, e, element.InScope{Configs: sc.configs, Read: len(sc.posts)+len(sc.assertions) > 0})
 	if err != nil {
-		c.fail(e, err)
+		c.Fail(e, err)
 		return nil
 	}
-	return &samplerNode{name: c.template(e, "name", e.Name), sc: sc, sampler: fn}
+	return &samplerNode{name: c.Template(e, "name", e.Name), sc: sc, sampler: fn}
 }
 
 func (c *compiler) resolveScope(levels []level) *scope {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/script"
 	"github.com/gojm/gojm/internal/cache"
 	"github.com/gojm/gojm/internal/java"
@@ -76,7 +77,7 @@ func (r *refusal) Error() string { return r.reason }
 // compileScript reads a script element: its language, its text or file,
 // and compiles it when its text is constant. A script gojm cannot run
 // comes back as a *refusal naming why.
-func compileScript(c *compiler, e *jmx.Element, fam scriptFamily) (*scriptElem, error) {
+func compileScript(c element.Builder, e *jmx.Element, fam scriptFamily) (*scriptElem, error) {
 	sp := scriptsOf(c)
 	s := &scriptElem{name: e.Name, family: fam, sp: sp}
 	var textProp, fileProp, paramsProp, langName string
@@ -128,7 +129,7 @@ func compileScript(c *compiler, e *jmx.Element, fam scriptFamily) (*scriptElem, 
 	default:
 		return nil, &refusal{"the script language " + langName + " (gojm runs Groovy, BeanShell, JavaScript and JEXL)"}
 	}
-	s.params = c.prop(e, paramsProp)
+	s.params = c.Prop(e, paramsProp)
 	s.fresh = freshPrograms(s.lang)
 	if f := strings.TrimSpace(e.Str(fileProp)); f != "" {
 		if strings.Contains(f, "${") {
@@ -136,7 +137,7 @@ func compileScript(c *compiler, e *jmx.Element, fam scriptFamily) (*scriptElem, 
 		}
 		path := f
 		if !filepath.IsAbs(path) {
-			path = filepath.Join(c.plan.Dir, f)
+			path = filepath.Join(c.Plan().Dir, f)
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -152,11 +153,11 @@ func compileScript(c *compiler, e *jmx.Element, fam scriptFamily) (*scriptElem, 
 	if strings.TrimSpace(text) == "" {
 		s.empty = fam != famBeanShell
 		if !s.empty {
-			s.text = c.template(e, textProp, "")
+			s.text = c.Template(e, textProp, "")
 		}
 		return s, nil
 	}
-	t := c.template(e, textProp, text)
+	t := c.Template(e, textProp, text)
 	s.text = t
 	if t.Const() {
 		if err := s.compileText(t.Raw()); err != nil {
@@ -367,48 +368,17 @@ func previous(vu *VU) *Result {
 	return &vu.Res
 }
 
-// refuseScript marks a script element gojm does not run: refused in the
-// plan's list, and a compile error unless unsupported elements are skipped.
-func (c *compiler) refuseScript(e *jmx.Element, reason string) {
-	msg := fmt.Sprintf("%s: %s", e.Class, reason)
-	found := false
-	for i := range c.plan.Elements {
-		es := &c.plan.Elements[i]
-		if es.order == c.order[e] && es.Path == e.Path() {
-			es.Status, es.Reason = Refused, msg
-			found = true
-		}
-	}
-	if !found {
-		depth := 0
-		for x := e.Parent; x != nil && x.Parent != nil; x = x.Parent {
-			depth++
-		}
-		c.recordAt(e, depth, Refused, msg)
-	}
-	if c.skip {
-		for i := range c.plan.Elements {
-			es := &c.plan.Elements[i]
-			if es.order == c.order[e] && es.Path == e.Path() && !strings.HasSuffix(es.Reason, "(skipped)") {
-				es.Reason += " (skipped)"
-			}
-		}
-		return
-	}
-	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: fmt.Errorf("%w: %s; disable or remove the element, or run with --skip-unsupported to run the plan without it", ErrUnsupported, msg)})
-}
-
 // compileOrRefuse compiles an element's script, refusing the element when
 // gojm cannot run it (nil then).
-func compileOrRefuse(c *compiler, e *jmx.Element, fam scriptFamily) *scriptElem {
+func compileOrRefuse(c element.Builder, e *jmx.Element, fam scriptFamily) *scriptElem {
 	s, err := compileScript(c, e, fam)
 	if err != nil {
 		var r *refusal
 		if errors.As(err, &r) {
-			c.refuseScript(e, r.reason)
+			c.Refuse(e, r.reason)
 			return nil
 		}
-		c.fail(e, err)
+		c.Fail(e, err)
 		return nil
 	}
 	return s
@@ -426,14 +396,14 @@ func familyOf(class string) scriptFamily {
 
 // ---- samplers -------------------------------------------------------------------
 
-func buildScriptSampler(c *compiler, e *jmx.Element, _ *scope) (Sampler, error) {
+func buildScriptSampler(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
 	fam := familyOf(e.Class)
 	s := compileOrRefuse(c, e, fam)
 	if s == nil {
 		return SamplerFunc(func(_ *VU, r *Result) { r.None = true }), nil
 	}
 	if (s.prog != nil || s.holeProg != nil) && s.lang != script.JavaScript && s.uses("prev") {
-		c.refuseScript(e, "a sampler script reading prev (the previous sample): gojm does not keep it for samplers")
+		c.Refuse(e, "a sampler script reading prev (the previous sample): gojm does not keep it for samplers")
 		return SamplerFunc(func(_ *VU, r *Result) { r.None = true }), nil
 	}
 	return s, nil
@@ -550,7 +520,7 @@ func (s *scriptElem) kindName(role string) string {
 type scriptPre struct{ s *scriptElem }
 type scriptPost struct{ s *scriptElem }
 
-func buildScriptPre(c *compiler, e *jmx.Element) (PreProcessor, error) {
+func buildScriptPre(c element.Builder, e *jmx.Element) (PreProcessor, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -558,7 +528,7 @@ func buildScriptPre(c *compiler, e *jmx.Element) (PreProcessor, error) {
 	return &scriptPre{s}, nil
 }
 
-func buildScriptPost(c *compiler, e *jmx.Element) (PostProcessor, error) {
+func buildScriptPost(c element.Builder, e *jmx.Element) (PostProcessor, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -604,7 +574,7 @@ func (p *scriptPost) PostProcess(vu *VU, r *Result) {
 
 type scriptAssertion struct{ s *scriptElem }
 
-func buildScriptAssertion(c *compiler, e *jmx.Element) (Assertion, error) {
+func buildScriptAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -684,7 +654,7 @@ func reportAssertion(name string, v verdict) report.AssertionResult {
 
 type scriptTimer struct{ s *scriptElem }
 
-func buildScriptTimer(c *compiler, e *jmx.Element) (Timer, error) {
+func buildScriptTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -735,7 +705,7 @@ func (t *scriptTimer) Delay(vu *VU) time.Duration {
 // the thread hands it each final sample in its scope.
 type scriptListener struct{ s *scriptElem }
 
-func buildScriptListener(c *compiler, e *jmx.Element) (SampleListener, error) {
+func buildScriptListener(c element.Builder, e *jmx.Element) (SampleListener, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil

@@ -32,7 +32,7 @@ func scriptVUFor(c *compiler) *VU {
 // virtual user holding vars.
 func sampleWith(t *testing.T, c *compiler, vars map[string]string, e *jmx.Element) (*Result, *VU) {
 	t.Helper()
-	fn, err := buildScriptSampler(c, e, nil)
+	fn, err := buildScriptSampler(c, e, element.InScope{})
 	if err != nil || len(c.errs) > 0 {
 		t.Fatalf("build: %v %v", err, c.errs)
 	}
@@ -105,7 +105,7 @@ func TestScriptSamplers(t *testing.T) {
 
 func TestScriptTextChangesBetweenRuns(t *testing.T) {
 	c := testCompiler()
-	fn, err := buildScriptSampler(c, el("JSR223Sampler", "script", `"${x}".toUpperCase()`), nil)
+	fn, err := buildScriptSampler(c, el("JSR223Sampler", "script", `"${x}".toUpperCase()`), element.InScope{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,14 +315,14 @@ func TestScriptFromFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := testCompiler()
-	c.plan.Dir = dir
+	c.compiled.Dir = dir
 	r, _ := sampleWith(t, c, map[string]string{"x": "X"}, el("JSR223Sampler", "filename", "scripts/hello.groovy", "script", "ignored"))
 	if string(r.Body) != "from file 2 X" {
 		t.Errorf("body %q", r.Body)
 	}
 	c = testCompiler()
-	c.plan.Dir = dir
-	if _, err := buildScriptSampler(c, el("JSR223Sampler", "filename", "scripts/none.groovy"), nil); err != nil {
+	c.compiled.Dir = dir
+	if _, err := buildScriptSampler(c, el("JSR223Sampler", "filename", "scripts/none.groovy"), element.InScope{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.errs) != 1 || !strings.Contains(c.errs[0].Error(), "the script file scripts/none.groovy cannot be read") {
@@ -346,16 +346,16 @@ func TestScriptRefusals(t *testing.T) {
 	} {
 		for _, skip := range []bool{false, true} {
 			c := testCompiler()
-			c.plan.Props = element.NewProps(tc.props)
+			c.compiled.Props = element.NewProps(tc.props)
 			c.skip = skip
 			c.order = map[*jmx.Element]int{tc.e: 1}
-			fn, err := buildScriptSampler(c, tc.e, nil)
+			fn, err := buildScriptSampler(c, tc.e, element.InScope{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var status *ElementStatus
-			for i := range c.plan.Elements {
-				status = &c.plan.Elements[i]
+			for i := range c.compiled.Elements {
+				status = &c.compiled.Elements[i]
 			}
 			if status == nil || status.Status != Refused || !strings.Contains(status.Reason, tc.want) {
 				t.Errorf("%q skip=%v: status %+v, want refused with %q", tc.e.Str("script"), skip, status, tc.want)
@@ -400,12 +400,12 @@ func TestScriptObjectsStayWithTheUser(t *testing.T) {
 		t.Errorf("n %q, want 7", v)
 	}
 	// a non-string property is not a JMeter property string: __P does not see it
-	if _, ok := c.plan.Props.Get("count"); ok {
+	if _, ok := c.compiled.Props.Get("count"); ok {
 		t.Errorf("props.put of a number made a string property")
 	}
 	// another virtual user sees the property, not the variable
 	other := scriptVUFor(c)
-	other.Vars = element.NewVars(c.plan.Symbols())
+	other.Vars = element.NewVars(c.compiled.Symbols())
 	read2, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("n", props.get("count").toString()); vars.put("l", String.valueOf(vars.getObject("list")))`))
 	read2.PreProcess(other)
 	if n, _ := other.Vars.Get("n"); n != "7" {
@@ -418,7 +418,7 @@ func TestScriptObjectsStayWithTheUser(t *testing.T) {
 
 func TestScriptTimeout(t *testing.T) {
 	c := testCompiler()
-	c.plan.Props = element.NewProps(map[string]string{ScriptTimeoutProperty: "50"})
+	c.compiled.Props = element.NewProps(map[string]string{ScriptTimeoutProperty: "50"})
 	r, _ := sampleWith(t, c, nil, el("JSR223Sampler", "script", "while (true) { }"))
 	if r.Success || r.Code != "500" || !strings.Contains(r.Message, "ran longer than 50ms and was stopped") {
 		t.Errorf("sample %v %q %q", r.Success, r.Code, r.Message)
@@ -463,7 +463,7 @@ func TestScriptFunctions(t *testing.T) {
 		}
 	}
 	c2 := testCompiler()
-	c2.plan.Props = element.NewProps(map[string]string{NoScriptsProperty: "true"})
+	c2.compiled.Props = element.NewProps(map[string]string{NoScriptsProperty: "true"})
 	if _, err := c2.tp.compile("${__groovy(1)}"); err == nil || !strings.Contains(err.Error(), "--no-scripts") {
 		t.Errorf("__groovy with --no-scripts: %v", err)
 	}
@@ -487,7 +487,7 @@ vars.putObject("seen", l)`))
 	vus := make([]*VU, users)
 	for i := range vus {
 		vus[i] = scriptVUFor(c)
-		vus[i].Vars = element.NewVars(c.plan.Symbols())
+		vus[i].Vars = element.NewVars(c.compiled.Symbols())
 		wg.Add(1)
 		go func(vu *VU) {
 			defer wg.Done()

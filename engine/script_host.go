@@ -48,20 +48,20 @@ const ScriptTimeoutProperty = "gojm.script.timeout"
 const NoScriptsProperty = "gojm.noScripts"
 
 // scriptsOf returns the plan's script state, made on first use.
-func scriptsOf(c *compiler) *scriptPlan {
-	return element.Once(c.plan.Plan, scriptPlanKey, func() *scriptPlan { return newScriptPlan(c) })
+func scriptsOf(c element.Builder) *scriptPlan {
+	return element.Once(c.Plan(), scriptPlanKey, func() *scriptPlan { return newScriptPlan(c) })
 }
 
-func newScriptPlan(c *compiler) *scriptPlan {
+func newScriptPlan(c element.Builder) *scriptPlan {
 	sp := &scriptPlan{propObjs: map[string]script.Object{}, timeout: script.DefaultTimeout, out: os.Stdout}
-	sp.users = element.NewLocal(c.plan.Plan, func(*VU) *scriptVU { return &scriptVU{} })
-	sp.jexl = jexlLocal(c.plan.Plan)
-	if s, ok := c.plan.Props.Get(ScriptTimeoutProperty); ok {
+	sp.users = element.NewLocal(c.Plan(), func(*VU) *scriptVU { return &scriptVU{} })
+	sp.jexl = jexlLocal(c.Plan())
+	if s, ok := c.Plan().Props.Get(ScriptTimeoutProperty); ok {
 		if ms := jmx.Int(strings.TrimSpace(s), -1); ms > 0 {
 			sp.timeout = time.Duration(ms) * time.Millisecond
 		}
 	}
-	if s, ok := c.plan.Props.Get(NoScriptsProperty); ok && strings.EqualFold(strings.TrimSpace(s), "true") {
+	if s, ok := c.Plan().Props.Get(NoScriptsProperty); ok && strings.EqualFold(strings.TrimSpace(s), "true") {
 		sp.noScripts = true
 	}
 	return sp

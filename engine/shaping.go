@@ -37,9 +37,9 @@ type shapingTimer struct {
 	state *Shared[shaping]
 }
 
-func buildShapingTimer(c *compiler, e *jmx.Element) (Timer, error) {
+func buildShapingTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 	t := &shapingTimer{name: e.Name}
-	t.state = element.NewShared(c.plan.Plan, func(vu *VU) *shaping {
+	t.state = element.NewShared(c.Plan(), func(vu *VU) *shaping {
 		s := &shaping{name: t.name, props: vu.Plan.Props}
 		s.rows, s.err = t.profile(vu)
 		for _, r := range s.rows {
@@ -53,7 +53,7 @@ func buildShapingTimer(c *compiler, e *jmx.Element) (Timer, error) {
 		}
 		var r [3]*Template
 		for j := range r {
-			r[j] = c.template(e, "load_profile", cells[j].Value)
+			r[j] = c.Template(e, "load_profile", cells[j].Value)
 		}
 		t.rows = append(t.rows, r)
 	}
@@ -287,7 +287,7 @@ func fnTSTFeedback(tp *templater, args []*Template) (Function, error) {
 	if tp.runtime {
 		return nil, errors.New("__tstFeedback cannot be built while the plan runs")
 	}
-	shared := element.NewShared(tp.c.plan.Plan, func(*VU) *state { return &state{} }) // this call's own state in each run
+	shared := element.NewShared(tp.c.Plan(), func(*VU) *state { return &state{} }) // this call's own state in each run
 	return FuncFunc(func(vu *VU) string {
 		st := shared.Get(vu)
 		st.mu.Lock()

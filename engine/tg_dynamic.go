@@ -28,10 +28,10 @@ type dynFields struct {
 	logFile                                       string
 }
 
-func (c *compiler) dynFields(e *jmx.Element) dynFields {
+func readDynFields(c element.Builder, e *jmx.Element) dynFields {
 	f := dynFields{
-		target: c.prop(e, "TargetLevel"), rampUp: c.prop(e, "RampUp"), steps: c.prop(e, "Steps"),
-		hold: c.prop(e, "Hold"), iterations: c.prop(e, "Iterations"), unit: c.prop(e, "Unit"),
+		target: c.Prop(e, "TargetLevel"), rampUp: c.Prop(e, "RampUp"), steps: c.Prop(e, "Steps"),
+		hold: c.Prop(e, "Hold"), iterations: c.Prop(e, "Iterations"), unit: c.Prop(e, "Unit"),
 		holdSet: e.Has("Hold"), logFile: e.Str("LogFilename"),
 	}
 	return f
@@ -87,8 +87,8 @@ type concurrencyModel struct {
 	dyn *GroupShared[dynState]
 }
 
-func buildConcurrencyGroup(c *compiler, e *jmx.Element, g *group) (groupModel, error) {
-	m := &concurrencyModel{f: c.dynFields(e), dyn: newDynState(c.plan.Plan)}
+func buildConcurrencyGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
+	m := &concurrencyModel{f: readDynFields(c, e), dyn: newDynState(c.Plan())}
 	g.loops = nil
 	g.main.make = func(th *thread) ctlHooks {
 		return &vuserCtl{st: m.dyn.Get(th.vu)}
@@ -318,8 +318,8 @@ type arrivalsModel struct {
 	propName string
 }
 
-func buildArrivalsGroup(c *compiler, e *jmx.Element, g *group) (groupModel, error) {
-	m := &arrivalsModel{f: c.dynFields(e), limit: c.prop(e, "ConcurrencyLimit"), freeForm: e.Class == freeFormClass, dyn: newDynState(c.plan.Plan)}
+func buildArrivalsGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
+	m := &arrivalsModel{f: readDynFields(c, e), limit: c.Prop(e, "ConcurrencyLimit"), freeForm: e.Class == freeFormClass, dyn: newDynState(c.Plan())}
 	if m.freeForm {
 		for i, cells := range tableRows(e.Prop("Schedule"), 3) {
 			if len(cells) < 3 {
@@ -327,7 +327,7 @@ func buildArrivalsGroup(c *compiler, e *jmx.Element, g *group) (groupModel, erro
 			}
 			var r [3]*Template
 			for j := range r {
-				r[j] = c.template(e, "Schedule", cells[j].Value)
+				r[j] = c.Template(e, "Schedule", cells[j].Value)
 			}
 			m.rows = append(m.rows, r)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
@@ -43,8 +44,8 @@ type openModel struct {
 	schedule, seed *Template
 }
 
-func buildOpenModelGroup(c *compiler, e *jmx.Element, g *group) (groupModel, error) {
-	m := &openModel{schedule: c.prop(e, "OpenModelThreadGroup.schedule"), seed: c.prop(e, "OpenModelThreadGroup.random_seed")}
+func buildOpenModelGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
+	m := &openModel{schedule: c.Prop(e, "OpenModelThreadGroup.schedule"), seed: c.Prop(e, "OpenModelThreadGroup.random_seed")}
 	g.main.make = func(*thread) ctlHooks { return &openCtl{} }
 	g.loops = nil
 	if s := m.schedule; s.Const() {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -260,7 +261,7 @@ type ultimateRow [5]*Template
 // time in the same order (at that point + shutdown·k/n); rows overlap
 // freely. The JMeter property threads_schedule ("spawn(threads, delay,
 // startup, hold, shutdown) …", times like 1m30s) replaces the rows.
-func buildUltimateGroup(c *compiler, e *jmx.Element, _ *group) (groupModel, error) {
+func buildUltimateGroup(c element.Builder, e *jmx.Element, _ *group) (groupModel, error) {
 	data := e.Prop("ultimatethreadgroupdata")
 	if data == nil || data.Kind != "collection" {
 		if alt := e.Prop("threads_schedule"); alt != nil && alt.Kind == "collection" {
@@ -274,7 +275,7 @@ func buildUltimateGroup(c *compiler, e *jmx.Element, _ *group) (groupModel, erro
 		}
 		var r ultimateRow
 		for j := range r {
-			r[j] = c.template(e, fmt.Sprintf("schedule row %d", i+1), cells[j].Value)
+			r[j] = c.Template(e, fmt.Sprintf("schedule row %d", i+1), cells[j].Value)
 		}
 		rows = append(rows, r)
 	}
@@ -384,8 +385,8 @@ func shortSeconds(s string) (int64, error) {
 // seconds after the last has started, then "Stop users count" threads stop
 // every "Stop users period" seconds. The times are the plugin's, thread by
 // thread.
-func buildSteppingGroup(c *compiler, e *jmx.Element, _ *group) (groupModel, error) {
-	f := func(name string) *Template { return c.prop(e, name) }
+func buildSteppingGroup(c element.Builder, e *jmx.Element, _ *group) (groupModel, error) {
+	f := func(name string) *Template { return c.Prop(e, name) }
 	threads, delay := f("ThreadGroup.num_threads"), f("Threads initial delay")
 	inCount, inBurst, inPeriod := f("Start users count"), f("Start users count burst"), f("Start users period")
 	outCount, outPeriod := f("Stop users count"), f("Stop users period")

@@ -78,10 +78,10 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 		path:         e.Path(),
 		file:         e.File,
 		kind:         mainGroup,
-		threads:      c.prop(e, "ThreadGroup.num_threads"),
-		ramp:         c.prop(e, "ThreadGroup.ramp_time"),
-		duration:     c.prop(e, "ThreadGroup.duration"),
-		delay:        c.prop(e, "ThreadGroup.delay"),
+		threads:      c.Prop(e, "ThreadGroup.num_threads"),
+		ramp:         c.Prop(e, "ThreadGroup.ramp_time"),
+		duration:     c.Prop(e, "ThreadGroup.duration"),
+		delay:        c.Prop(e, "ThreadGroup.delay"),
 		scheduler:    e.Bool("ThreadGroup.scheduler", false),
 		delayedStart: e.Bool("ThreadGroup.delayedStart", false),
 		sameUser:     e.Bool("ThreadGroup.same_user_on_next_iteration", true),
@@ -91,16 +91,16 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	g.kind = d.phase
 	mc := e.Prop("ThreadGroup.main_controller")
 	if mc == nil {
-		c.fail(e, errors.New("no main controller (ThreadGroup.main_controller)"))
+		c.Fail(e, errors.New("no main controller (ThreadGroup.main_controller)"))
 		return
 	}
 	c.fl.ctls = nil
 	c.fl.parentTx = nil
 	// The main loop: JMeter copies the group's name into it, so its index
 	// variable is __jm__<group name>__idx.
-	loops := c.template(e, "LoopController.loops", mc.Str("LoopController.loops"))
+	loops := c.Template(e, "LoopController.loops", mc.Str("LoopController.loops"))
 	forever := mc.Bool("LoopController.continue_forever", true)
-	main := &ctlDef{class: "LoopController", name: c.template(e, "name", e.Name), path: e.Path(), index: 0}
+	main := &ctlDef{class: "LoopController", name: c.Template(e, "name", e.Name), path: e.Path(), index: 0}
 	main.idxSlot = c.indexSlot(main.name)
 	main.make = func(*thread) ctlHooks { return &loopCtl{loops: loops, forever: forever} }
 	g.loops, g.forever = loops, forever
@@ -122,12 +122,12 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	if d.model != nil {
 		m, err := d.model(c, e, g)
 		if err != nil {
-			c.fail(e, err)
+			c.Fail(e, err)
 			return
 		}
 		g.model = m
 	}
-	c.plan.groups = append(c.plan.groups, g)
+	c.compiled.groups = append(c.compiled.groups, g)
 }
 
 // cookieUsers gives each user of a group with a Cookie Manager a cookie

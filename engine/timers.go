@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -16,8 +17,8 @@ import (
 // constantTimer waits a fixed number of milliseconds before each sample in scope.
 type constantTimer struct{ delayMs *Template }
 
-func buildConstantTimer(c *compiler, e *jmx.Element) (Timer, error) {
-	return &constantTimer{delayMs: c.prop(e, "ConstantTimer.delay")}, nil
+func buildConstantTimer(c element.Builder, e *jmx.Element) (Timer, error) {
+	return &constantTimer{delayMs: c.Prop(e, "ConstantTimer.delay")}, nil
 }
 
 func (t *constantTimer) Delay(vu *VU) time.Duration {
@@ -59,25 +60,25 @@ type randomTimer struct {
 	factor  float64
 }
 
-func buildRandomTimer(c *compiler, e *jmx.Element, k randomKind) (Timer, error) {
+func buildRandomTimer(c element.Builder, e *jmx.Element, k randomKind) (Timer, error) {
 	f := 1.0
-	if s, ok := c.plan.Props.Get("timer.factor"); ok {
+	if s, ok := c.Plan().Props.Get("timer.factor"); ok {
 		if v, err := strconv.ParseFloat(strings.TrimSpace(s), 32); err == nil {
 			f = float64(float32(v))
 		}
 	}
-	return &randomTimer{kind: k, delayMs: c.prop(e, "ConstantTimer.delay"), rangeMs: c.prop(e, "RandomTimer.range"), factor: f}, nil
+	return &randomTimer{kind: k, delayMs: c.Prop(e, "ConstantTimer.delay"), rangeMs: c.Prop(e, "RandomTimer.range"), factor: f}, nil
 }
 
-func buildUniformTimer(c *compiler, e *jmx.Element) (Timer, error) {
+func buildUniformTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 	return buildRandomTimer(c, e, uniformRandom)
 }
 
-func buildGaussianTimer(c *compiler, e *jmx.Element) (Timer, error) {
+func buildGaussianTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 	return buildRandomTimer(c, e, gaussianRandom)
 }
 
-func buildPoissonTimer(c *compiler, e *jmx.Element) (Timer, error) {
+func buildPoissonTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 	return buildRandomTimer(c, e, poissonRandom)
 }
 

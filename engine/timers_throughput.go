@@ -54,13 +54,13 @@ var (
 	cttGroup = element.NewKey[*GroupShared[throughputInfo]]("Constant Throughput Timer, per group")
 )
 
-func buildConstantThroughputTimer(c *compiler, e *jmx.Element) (Timer, error) {
-	t := &constantThroughputTimer{perMin: c.prop(e, "throughput"), prev: element.NewLocal(c.plan.Plan, func(*VU) *int64 { return new(int64) })}
-	t.all = element.Once(c.plan.Plan, cttAll, func() *Shared[throughputInfo] {
-		return element.NewShared(c.plan.Plan, func(*VU) *throughputInfo { return &throughputInfo{} })
+func buildConstantThroughputTimer(c element.Builder, e *jmx.Element) (Timer, error) {
+	t := &constantThroughputTimer{perMin: c.Prop(e, "throughput"), prev: element.NewLocal(c.Plan(), func(*VU) *int64 { return new(int64) })}
+	t.all = element.Once(c.Plan(), cttAll, func() *Shared[throughputInfo] {
+		return element.NewShared(c.Plan(), func(*VU) *throughputInfo { return &throughputInfo{} })
 	})
-	t.group = element.Once(c.plan.Plan, cttGroup, func() *GroupShared[throughputInfo] {
-		return element.NewGroupShared(c.plan.Plan, func(*VU) *throughputInfo { return &throughputInfo{} })
+	t.group = element.Once(c.Plan(), cttGroup, func() *GroupShared[throughputInfo] {
+		return element.NewGroupShared(c.Plan(), func(*VU) *throughputInfo { return &throughputInfo{} })
 	})
 	m := strings.TrimSpace(e.Str("calcMode"))
 	if n, err := strconv.Atoi(m); err == nil {
@@ -138,11 +138,11 @@ type preciseThroughputTimer struct {
 	schedule   *GroupShared[preciseSchedule]
 }
 
-func buildPreciseThroughputTimer(c *compiler, e *jmx.Element) (Timer, error) {
+func buildPreciseThroughputTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 	t := &preciseThroughputTimer{
-		throughput: c.prop(e, "throughput"),
-		period:     c.template(e, "throughputPeriod", e.StrOr("throughputPeriod", "3600")),
-		duration:   c.template(e, "duration", e.StrOr("duration", "3600")),
+		throughput: c.Prop(e, "throughput"),
+		period:     c.Template(e, "throughputPeriod", e.StrOr("throughputPeriod", "3600")),
+		duration:   c.Template(e, "duration", e.StrOr("duration", "3600")),
 		batchSize:  jmx.Int(e.StrOr("batchSize", "1"), 1),
 	}
 	if s := strings.TrimSpace(e.Str("randomSeed")); s != "" {
@@ -152,8 +152,8 @@ func buildPreciseThroughputTimer(c *compiler, e *jmx.Element) (Timer, error) {
 		}
 		t.seed = n
 	}
-	t.schedule = element.Once(c.plan.Plan, preciseSchedules, func() *GroupShared[preciseSchedule] {
-		return element.NewGroupShared(c.plan.Plan, func(*VU) *preciseSchedule { return &preciseSchedule{} })
+	t.schedule = element.Once(c.Plan(), preciseSchedules, func() *GroupShared[preciseSchedule] {
+		return element.NewGroupShared(c.Plan(), func(*VU) *preciseSchedule { return &preciseSchedule{} })
 	})
 	return t, nil
 }
@@ -288,9 +288,9 @@ type syncTimer struct {
 	barrier   *Shared[barrier]
 }
 
-func buildSyncTimer(c *compiler, e *jmx.Element) (Timer, error) {
+func buildSyncTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 	t := &syncTimer{groupSize: jmx.Int(e.Str("groupSize"), 0)}
-	t.barrier = element.NewShared(c.plan.Plan, func(vu *VU) *barrier {
+	t.barrier = element.NewShared(c.Plan(), func(vu *VU) *barrier {
 		n := t.groupSize
 		if n == 0 {
 			n = vu.Group.Threads
