@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -126,7 +127,7 @@ type udv struct {
 type compiler struct {
 	defs     map[string]elementDef // the element table
 	compiled *Plan
-	tp       templater
+	tp       *function.Compiler
 	errs     []error
 	built    map[*jmx.Element]any // timers, processors, assertions: compiled once, shared
 	skip     bool
@@ -147,7 +148,7 @@ func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
 func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, error) {
 	p := &Plan{Plan: element.NewPlan(src.File, src.Dir, element.NewProps(opt.Props), opt.Log)}
 	c := &compiler{defs: defs, compiled: p, built: map[*jmx.Element]any{}, skip: opt.SkipUnsupported, listener: map[*jmx.Element]int{}}
-	c.tp = templater{syms: p.Symbols(), c: c}
+	c.tp = function.NewCompiler(p.Plan, functions)
 	c.order = map[*jmx.Element]int{}
 	src.Root.Walk(func(e *jmx.Element) bool { c.order[e] = len(c.order); return true })
 	if s, ok := p.Props.Get("sample_variables"); ok && strings.TrimSpace(s) != "" {
@@ -323,7 +324,7 @@ func (c *compiler) userVariables(args *jmx.Prop, e *jmx.Element) {
 		if name == "" {
 			continue
 		}
-		t, err := c.tp.compile(a.Str("Argument.value"))
+		t, err := c.tp.Compile(a.Str("Argument.value"))
 		if err != nil {
 			c.Fail(e, fmt.Errorf("variable %q: %w", name, err))
 			continue
@@ -375,7 +376,7 @@ func (c *compiler) recordTree(e *jmx.Element, depth int, s Status, reason string
 
 // template compiles a field of an element, recording any error.
 func (c *compiler) Template(e *jmx.Element, field, s string) *Template {
-	t, err := c.tp.compile(s)
+	t, err := c.tp.Compile(s)
 	if err != nil {
 		c.Fail(e, fmt.Errorf("%s: %w", field, err))
 		return element.Text(s)

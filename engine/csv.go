@@ -35,8 +35,8 @@ type csvDataSet struct {
 	mode       csvShareMode
 	key        string // the user-chosen share key
 	warned     sync.Once
-	users      *Local[csvSrc]     // each user's reader and slots
-	files      *Shared[dataFiles] // the run's readers by alias
+	users      *Local[csvSrc]    // each user's reader and slots
+	files      *Shared[csvFiles] // the run's readers by alias
 }
 
 type csvShareMode uint8
@@ -81,7 +81,9 @@ func buildCSVDataSet(c element.Builder, e *jmx.Element) (IterationListener, erro
 		ignoreHead: e.Bool("ignoreFirstLine", false),
 	}
 	ds.mode, ds.key = parseShareMode(e.StrOr("shareMode", "shareMode.all"))
-	ds.files = runFiles(c.Plan())
+	ds.files = element.Once(c.Plan(), csvFilesKey, func() *Shared[csvFiles] {
+		return element.NewShared(c.Plan(), func(*VU) *csvFiles { return &csvFiles{m: map[string]*csvShared{}} })
+	})
 	ds.users = element.NewLocal(c.Plan(), func(vu *VU) *csvSrc {
 		src, err := ds.attach(vu)
 		if err != nil {
@@ -440,19 +442,25 @@ func readCSVHeader(path, enc string, delim rune) ([]string, error) {
 
 // csvFile returns the plan's reader for a sharing alias, opening it the
 // first time.
-func (d *dataFiles) csvFile(alias string, open func() (*csvFile, error)) (*csvFile, error) {
+func (d *csvFiles) csvFile(alias string, open func() (*csvFile, error)) (*csvFile, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if s, ok := d.csv[alias]; ok {
+	if s, ok := d.m[alias]; ok {
 		return s.file, s.err
 	}
 	f, err := open()
-	if d.csv == nil {
-		d.csv = map[string]*csvShared{}
-	}
-	d.csv[alias] = &csvShared{file: f, err: err}
+	d.m[alias] = &csvShared{file: f, err: err}
 	return f, err
 }
+
+// csvFiles are a run's CSV Data Set readers, by JMeter's sharing alias
+// (JMeter's FileServer): one per plan, shared by every CSV Data Set.
+type csvFiles struct {
+	mu sync.Mutex
+	m  map[string]*csvShared
+}
+
+var csvFilesKey = element.NewKey[*Shared[csvFiles]]("CSV Data Set files")
 
 // csvShared is a reader shared under an alias, or why it could not open.
 type csvShared struct {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -25,8 +26,7 @@ type ifCond struct {
 	cond    *Template
 	useExpr bool
 	evalAll bool
-	js      *jsCondition // the condition as expr, when it translates
-	engine  *jsProgram   // the condition for the JavaScript engine otherwise
+	js      *function.Condition // the JavaScript condition, without useExpression
 	path    string
 }
 
@@ -38,11 +38,9 @@ func buildIf(c element.Builder, e *jmx.Element, d *ctlDef) error {
 		path:    e.Path(),
 	}
 	if !ic.useExpr {
-		js, err := compileJSCondition(ic.cond)
-		if err == nil {
-			ic.js = js
-		} else if ic.engine, err = compileJSEngine(c, e, ic.cond); err != nil {
-			return fmt.Errorf("the condition is JavaScript (\"Interpret Condition as Variable Expression?\" is off) that does not compile: %w", err)
+		var err error
+		if ic.js, err = function.NewCondition(c, e, ic.cond); err != nil {
+			return fmt.Errorf("the condition is JavaScript (\"Interpret function.Condition as Variable Expression?\" is off) that does not compile: %w", err)
 		}
 	}
 	d.make = func(*thread) ctlHooks { return &ifCtl{c: ic} }
@@ -54,13 +52,7 @@ func (f *ifCtl) evaluate(vu *VU) bool {
 	if f.c.useExpr {
 		return strings.EqualFold(s, "true")
 	}
-	var ok bool
-	var err error
-	if f.c.js != nil {
-		ok, err = f.c.js.eval(s)
-	} else {
-		ok, err = evalJSEngine(vu, f.c.engine, s)
-	}
+	ok, err := f.c.js.Eval(vu, s)
 	if err != nil {
 		// JMeter logs the script error and takes the condition as false.
 		vu.Log.Error(fmt.Sprintf("%s: error while processing [%s]: %v", f.c.path, s, err), "thread", vu.Name)
@@ -86,48 +78,4 @@ func (f *ifCtl) next(vu *VU) samplerItem {
 func (f *ifCtl) triggerEndOfLoop(vu *VU) {
 	f.initializeSubControllers(vu)
 	f.gen.triggerEndOfLoop(vu)
-}
-
-// compileJSEngine prepares a condition for the JavaScript engine. A
-// condition with ${…} is checked with each reference as a name, since its
-// text is known only when it runs.
-func compileJSEngine(c element.Builder, e *jmx.Element, t *Template) (*jsProgram, error) {
-	if t.Const() {
-		return compileJavaScript(c, e, strings.TrimSpace(t.Raw()))
-	}
-	var skel strings.Builder
-	for _, p := range t.Parts() {
-		if p.Kind == LitPart {
-			skel.WriteString(p.Lit)
-		} else {
-			skel.WriteString("_")
-		}
-	}
-	if _, err := compileJavaScript(c, e, strings.TrimSpace(skel.String())); err != nil {
-		return nil, err
-	}
-	return &jsProgram{src: t}, nil
-}
-
-// evalJSEngine runs a condition whose text is src on the JavaScript engine
-// and wants JMeter's "true" or "false" back.
-func evalJSEngine(vu *VU, p *jsProgram, src string) (bool, error) {
-	prog := p.prog
-	if prog == nil {
-		var err error
-		if prog, err = jsPrograms.Get(src); err != nil {
-			return false, err
-		}
-	}
-	out, err := runJS(vu, prog)
-	if err != nil {
-		return false, err
-	}
-	switch out {
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
-	}
-	return false, fmt.Errorf("BAD CONDITION :: %s :: expected true or false", src)
 }

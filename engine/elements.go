@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -70,6 +71,16 @@ type elementDef struct {
 	phase groupKind
 	model func(c element.Builder, e *jmx.Element, g *group) (groupModel, error)
 }
+
+// functions is the table of JMeter functions gojm runs, by name, with
+// JMeter's argument counts: the function package's and those that belong
+// to another family. A ${__name(…)} call of any other function is refused
+// when the plan is compiled.
+var functions = function.Table(map[string]function.Def{
+	"__groovy":      {Min: 1, Max: 2, Build: fnGroovy},
+	"__BeanShell":   {Min: 1, Max: 2, Build: fnBeanShell},
+	"__tstFeedback": {Min: 2, Max: 4, Build: fnTSTFeedback}, // the Throughput Shaping Timer's feedback
+})
 
 const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -13,7 +14,7 @@ import (
 func newTestCompiler(props map[string]string, file, dir string) *compiler {
 	p := &Plan{Plan: element.NewPlan(file, dir, element.NewProps(props), nil)}
 	c := &compiler{defs: elements, compiled: p, built: map[*jmx.Element]any{}, listener: map[*jmx.Element]int{}}
-	c.tp = templater{syms: p.Symbols(), c: c}
+	c.tp = function.NewCompiler(p.Plan, functions)
 	return c
 }
 

@@ -129,13 +129,3 @@ func (c *sampleCounter) Add(s *report.Sample) {
 	}
 }
 func (c *sampleCounter) Close() error { return nil }
-
-// A field without ${ is a constant: evaluating it costs a method call
-// (go test -run ^$ -bench Template -benchmem ./engine).
-func BenchmarkTemplateEvalConstant(b *testing.B) {
-	tpl, vu := benchVU(b, "/api/users/list?limit=100")
-	b.ReportAllocs()
-	for b.Loop() {
-		tpl.Eval(vu)
-	}
-}

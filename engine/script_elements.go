@@ -12,6 +12,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/script"
 	"github.com/gojm/gojm/internal/cache"
 	"github.com/gojm/gojm/internal/java"
@@ -78,7 +79,7 @@ func (r *refusal) Error() string { return r.reason }
 // and compiles it when its text is constant. A script gojm cannot run
 // comes back as a *refusal naming why.
 func compileScript(c element.Builder, e *jmx.Element, fam scriptFamily) (*scriptElem, error) {
-	sp := scriptsOf(c)
+	sp := scriptsOf(c.Plan())
 	s := &scriptElem{name: e.Name, family: fam, sp: sp}
 	var textProp, fileProp, paramsProp, langName string
 	switch fam {
@@ -219,7 +220,7 @@ func (s *scriptElem) langTitle() string {
 // compileText compiles a constant script.
 func (s *scriptElem) compileText(text string) error {
 	if s.jexl {
-		p, err := jexlPrograms.Get(text)
+		p, err := function.JEXLProgram(text)
 		if err != nil {
 			return &refusal{fmt.Sprintf("JEXL script: %v", err)}
 		}
@@ -302,19 +303,18 @@ func (s *scriptElem) runJexl(vu *VU, env *script.Env) (script.Value, error) {
 		src = s.text.Eval(vu)
 		s.sp.users.Get(vu).text = src
 		var err error
-		if p, err = jexlPrograms.Get(src); err != nil {
+		if p, err = function.JEXLProgram(src); err != nil {
 			return script.Value{}, &script.ScriptError{Class: "javax.script.ScriptException", Message: err.Error()}
 		}
 	}
-	j := s.sp.jexl.Get(vu)
-	out, err := j.vm.Run(p, j.env)
+	out, err := s.sp.jexl.Get(vu).Run(p)
 	if err != nil {
 		return script.Value{}, &script.ScriptError{Class: "javax.script.ScriptException", Message: err.Error()}
 	}
 	if out == nil {
 		return script.Value{Null: true}, nil
 	}
-	return script.Value{Text: jexlText(out)}, nil
+	return script.Value{Text: function.JEXLText(out)}, nil
 }
 
 // errorText is an exception as the element reports it: JSR223 wraps

@@ -285,7 +285,7 @@ func TestScriptTimers(t *testing.T) {
 func TestScriptListenerSeesTheFinalSample(t *testing.T) {
 	c := testCompiler()
 	var out bytes.Buffer
-	scriptsOf(c).out = &out
+	scriptsOf(c.Plan()).out = &out
 	p, err := buildScriptListener(c, el("JSR223Listener", "script",
 		`def r = sampleEvent.getResult()
 OUT.println(r.getSampleLabel() + " " + r.isSuccessful() + " " + sampleResult.getFirstAssertionFailureMessage())`))
@@ -446,7 +446,7 @@ func TestScriptFunctions(t *testing.T) {
 		{`${__groovy(null)}`, ""},
 		{`${__groovy(no.such.thing.here)}`, ""},
 	} {
-		tpl, err := c.tp.compile(tc.src)
+		tpl, err := c.tp.Compile(tc.src)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, err)
 		}
@@ -464,7 +464,7 @@ func TestScriptFunctions(t *testing.T) {
 	}
 	c2 := testCompiler()
 	c2.compiled.Props = element.NewProps(map[string]string{NoScriptsProperty: "true"})
-	if _, err := c2.tp.compile("${__groovy(1)}"); err == nil || !strings.Contains(err.Error(), "--no-scripts") {
+	if _, err := c2.tp.Compile("${__groovy(1)}"); err == nil || !strings.Contains(err.Error(), "--no-scripts") {
 		t.Errorf("__groovy with --no-scripts: %v", err)
 	}
 }
@@ -562,5 +562,19 @@ func TestScriptPlan(t *testing.T) {
 	}
 	if len(sink.samples) != 18 {
 		t.Errorf("%d samples, want 18", len(sink.samples))
+	}
+}
+
+// The script functions refuse, at compile time, a script gojm cannot run.
+func TestScriptFunctionRefusals(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"${__groovy(new File('x').text)}", "the class File"},
+		{"${__BeanShell(System.exit(0))}", "System.exit"},
+	} {
+		c := testCompiler()
+		_, err := c.tp.Compile(tc.src)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.src, err, tc.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/script"
 )
 
@@ -12,23 +13,23 @@ import (
 // bindings are JMeter's: vars, props, ctx, log, sampler, prev, OUT,
 // threadName.
 
-func fnGroovy(tp *templater, args []*Template) (Function, error) {
+func fnGroovy(tp *function.Compiler, args []*Template) (Function, error) {
 	return scriptFunction(tp, args, script.Groovy, "__groovy")
 }
 
-func fnBeanShell(tp *templater, args []*Template) (Function, error) {
+func fnBeanShell(tp *function.Compiler, args []*Template) (Function, error) {
 	return scriptFunction(tp, args, script.BeanShell, "__BeanShell")
 }
 
-func scriptFunction(tp *templater, args []*Template, d script.Dialect, name string) (Function, error) {
-	if tp.c == nil {
-		return nil, fmt.Errorf("%s cannot be evaluated here", name)
+func scriptFunction(tp *function.Compiler, args []*Template, d script.Dialect, name string) (Function, error) {
+	if tp.Runtime() {
+		return nil, fmt.Errorf("%s cannot be built while the plan runs", name)
 	}
-	sp := scriptsOf(tp.c)
+	sp := scriptsOf(tp.Plan())
 	if sp.noScripts {
 		return nil, fmt.Errorf("%w: %s: scripts are turned off (--no-scripts)", ErrUnsupported, name)
 	}
-	src, v := args[0], optArg(args, 1)
+	src, v := args[0], function.Arg(args, 1)
 	var prog *script.Program
 	fresh := freshPrograms(d)
 	if src.Const() {
@@ -42,7 +43,7 @@ func scriptFunction(tp *templater, args []*Template, d script.Dialect, name stri
 		}
 		prog = p
 	}
-	return storeAs(v, func(vu *VU) string {
+	return function.StoreAs(v, func(vu *VU) string {
 		p := prog
 		if p == nil {
 			text := src.Eval(vu)

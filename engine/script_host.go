@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/script"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
@@ -34,7 +35,7 @@ type scriptPlan struct {
 	out       io.Writer
 	// users holds each virtual user's script state, jexl its JEXL context.
 	users *Local[scriptVU]
-	jexl  *Local[jexlEnv]
+	jexl  *Local[function.JEXLEnv]
 }
 
 // scriptPlanKey names the plan's scriptPlan.
@@ -48,20 +49,20 @@ const ScriptTimeoutProperty = "gojm.script.timeout"
 const NoScriptsProperty = "gojm.noScripts"
 
 // scriptsOf returns the plan's script state, made on first use.
-func scriptsOf(c element.Builder) *scriptPlan {
-	return element.Once(c.Plan(), scriptPlanKey, func() *scriptPlan { return newScriptPlan(c) })
+func scriptsOf(p *element.Plan) *scriptPlan {
+	return element.Once(p, scriptPlanKey, func() *scriptPlan { return newScriptPlan(p) })
 }
 
-func newScriptPlan(c element.Builder) *scriptPlan {
+func newScriptPlan(p *element.Plan) *scriptPlan {
 	sp := &scriptPlan{propObjs: map[string]script.Object{}, timeout: script.DefaultTimeout, out: os.Stdout}
-	sp.users = element.NewLocal(c.Plan(), func(*VU) *scriptVU { return &scriptVU{} })
-	sp.jexl = jexlLocal(c.Plan())
-	if s, ok := c.Plan().Props.Get(ScriptTimeoutProperty); ok {
+	sp.users = element.NewLocal(p, func(*VU) *scriptVU { return &scriptVU{} })
+	sp.jexl = function.JEXLContexts(p)
+	if s, ok := p.Props.Get(ScriptTimeoutProperty); ok {
 		if ms := jmx.Int(strings.TrimSpace(s), -1); ms > 0 {
 			sp.timeout = time.Duration(ms) * time.Millisecond
 		}
 	}
-	if s, ok := c.Plan().Props.Get(NoScriptsProperty); ok && strings.EqualFold(strings.TrimSpace(s), "true") {
+	if s, ok := p.Props.Get(NoScriptsProperty); ok && strings.EqualFold(strings.TrimSpace(s), "true") {
 		sp.noScripts = true
 	}
 	return sp

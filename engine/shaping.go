@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -279,15 +280,15 @@ func loadProfileRows(s string) ([]shapeRow, error) {
 // ceil(n·(2 − sent/rps)) (at most max); when more threads than the spare
 // ratio (< 1: a share of n; ≥ 1: a count) were waiting, it shrinks. Each
 // second's figures are used once.
-func fnTSTFeedback(tp *templater, args []*Template) (Function, error) {
+func fnTSTFeedback(tp *function.Compiler, args []*Template) (Function, error) {
 	type state struct {
 		mu      sync.Mutex
 		started bool
 	}
-	if tp.runtime {
+	if tp.Runtime() {
 		return nil, errors.New("__tstFeedback cannot be built while the plan runs")
 	}
-	shared := element.NewShared(tp.c.Plan(), func(*VU) *state { return &state{} }) // this call's own state in each run
+	shared := element.NewShared(tp.Plan(), func(*VU) *state { return &state{} }) // this call's own state in each run
 	return FuncFunc(func(vu *VU) string {
 		st := shared.Get(vu)
 		st.mu.Lock()

@@ -1,9 +1,10 @@
-package engine
+package function
 
 import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"strconv"
@@ -18,100 +19,99 @@ import (
 	"github.com/gojm/gojm/internal/java"
 )
 
-// functions is the table of JMeter functions gojm runs, by name, with
-// JMeter's argument counts. A ${__name(…)} call of any other function is
-// refused when the plan is compiled.
-var functions map[string]funcDef
-
 // refusedFunctions are functions that run code from the plan in a JVM
 // language gojm does not embed: a plan calling one is refused by name.
 var refusedFunctions = map[string]string{
 	"__jexl": "the JEXL 1 function was removed from JMeter; use __jexl3",
 }
 
-func init() {
-	functions = map[string]funcDef{
-		"__P":                      {1, 2, fnP},
-		"__property":               {1, 3, fnProperty},
-		"__setProperty":            {2, 3, fnSetProperty},
-		"__isPropDefined":          {1, 1, fnIsPropDefined},
-		"__threadNum":              {0, 0, constFn(func(vu *VU) string { return strconv.Itoa(vu.Num) })},
-		"__threadGroupName":        {0, 0, constFn(func(vu *VU) string { return vu.Group.Name })},
-		"__TestPlanName":           {0, 0, constFn(func(vu *VU) string { return vu.Plan.FileName() })},
-		"__samplerName":            {0, 1, fnSamplerName},
-		"__Random":                 {2, 3, fnRandom},
-		"__RandomString":           {1, 3, fnRandomString},
-		"__RandomFromMultipleVars": {1, 2, fnRandomFromMultipleVars},
-		"__UUID":                   {0, 0, constFn(func(*VU) string { return uuid4() })},
-		"__counter":                {1, 2, fnCounter},
-		"__V":                      {1, 2, fnV},
-		"__eval":                   {1, 1, fnEval},
-		"__evalVar":                {1, 1, fnEvalVar},
-		"__isVarDefined":           {1, 1, fnIsVarDefined},
-		"__intSum":                 {2, -1, fnIntSum},
-		"__longSum":                {2, -1, fnLongSum},
-		"__split":                  {2, 3, fnSplit},
-		"__char":                   {1, -1, fnChar},
-		"__changeCase":             {1, 3, fnChangeCase},
-		"__machineName":            {0, 1, fnMachineName},
-		"__machineIP":              {0, 1, fnMachineIP},
-		"__log":                    {1, 4, fnLog(true)},
-		"__logn":                   {1, 3, fnLog(false)},
+// builtin is the table of the JMeter functions of this package, by name,
+// with JMeter's argument counts.
+var builtin = map[string]Def{
+	"__P":                      {1, 2, fnP},
+	"__property":               {1, 3, fnProperty},
+	"__setProperty":            {2, 3, fnSetProperty},
+	"__isPropDefined":          {1, 1, fnIsPropDefined},
+	"__threadNum":              {0, 0, constFn(func(vu *element.VU) string { return strconv.Itoa(vu.Num) })},
+	"__threadGroupName":        {0, 0, constFn(func(vu *element.VU) string { return vu.Group.Name })},
+	"__TestPlanName":           {0, 0, constFn(func(vu *element.VU) string { return vu.Plan.FileName() })},
+	"__samplerName":            {0, 1, fnSamplerName},
+	"__Random":                 {2, 3, fnRandom},
+	"__RandomString":           {1, 3, fnRandomString},
+	"__RandomFromMultipleVars": {1, 2, fnRandomFromMultipleVars},
+	"__UUID":                   {0, 0, constFn(func(*element.VU) string { return uuid4() })},
+	"__counter":                {1, 2, fnCounter},
+	"__V":                      {1, 2, fnV},
+	"__eval":                   {1, 1, fnEval},
+	"__evalVar":                {1, 1, fnEvalVar},
+	"__isVarDefined":           {1, 1, fnIsVarDefined},
+	"__intSum":                 {2, -1, fnIntSum},
+	"__longSum":                {2, -1, fnLongSum},
+	"__split":                  {2, 3, fnSplit},
+	"__char":                   {1, -1, fnChar},
+	"__changeCase":             {1, 3, fnChangeCase},
+	"__machineName":            {0, 1, fnMachineName},
+	"__machineIP":              {0, 1, fnMachineIP},
+	"__log":                    {1, 4, fnLog(true)},
+	"__logn":                   {1, 3, fnLog(false)},
 
-		"__time":            {0, 2, fnTime},
-		"__timeShift":       {4, 5, fnTimeShift},
-		"__dateTimeConvert": {3, 4, fnDateTimeConvert},
-		"__RandomDate":      {3, 5, fnRandomDate},
+	"__time":            {0, 2, fnTime},
+	"__timeShift":       {4, 5, fnTimeShift},
+	"__dateTimeConvert": {3, 4, fnDateTimeConvert},
+	"__RandomDate":      {3, 5, fnRandomDate},
 
-		"__urlencode":            {1, 1, fnURLEncode},
-		"__urldecode":            {1, 1, fnURLDecode},
-		"__escapeHtml":           {1, 1, fnEscapeHTML},
-		"__unescapeHtml":         {1, 1, fnUnescapeHTML},
-		"__escapeXml":            {1, 1, fnEscapeXML},
-		"__unescape":             {1, 1, fnUnescape},
-		"__escapeOroRegexpChars": {1, 2, fnEscapeRegexp},
-		"__digest":               {2, 5, fnDigest},
-		"__base64Encode":         {1, 2, fnBase64Encode},
-		"__base64Decode":         {1, 2, fnBase64Decode},
+	"__urlencode":            {1, 1, fnURLEncode},
+	"__urldecode":            {1, 1, fnURLDecode},
+	"__escapeHtml":           {1, 1, fnEscapeHTML},
+	"__unescapeHtml":         {1, 1, fnUnescapeHTML},
+	"__escapeXml":            {1, 1, fnEscapeXML},
+	"__unescape":             {1, 1, fnUnescape},
+	"__escapeOroRegexpChars": {1, 2, fnEscapeRegexp},
+	"__digest":               {2, 5, fnDigest},
+	"__base64Encode":         {1, 2, fnBase64Encode},
+	"__base64Decode":         {1, 2, fnBase64Decode},
 
-		"__StringFromFile": {1, 4, fnStringFromFile},
-		"__FileToString":   {1, 3, fnFileToString},
-		"__CSVRead":        {2, 2, fnCSVRead},
+	"__StringFromFile": {1, 4, fnStringFromFile},
+	"__FileToString":   {1, 3, fnFileToString},
+	"__CSVRead":        {2, 2, fnCSVRead},
 
-		"__tstFeedback": {2, 4, fnTSTFeedback}, // shaping.go
+	"__jexl2":      {1, 2, fnJexl},
+	"__jexl3":      {1, 2, fnJexl},
+	"__javaScript": {1, 2, fnJavaScript},
+}
 
-		"__jexl2":      {1, 2, fnJexl},
-		"__jexl3":      {1, 2, fnJexl},
-		"__javaScript": {1, 2, fnJavaScript},
-		"__groovy":     {1, 2, fnGroovy},    // script_functions.go
-		"__BeanShell":  {1, 2, fnBeanShell}, // script_functions.go
-	}
+// functionTable returns the table of every function: this package's and
+// extra, the functions of other element families.
+func Table(extra map[string]Def) map[string]Def {
+	t := maps.Clone(builtin)
+	maps.Copy(t, extra)
+	return t
 }
 
 // constFn builds a function that takes no arguments.
-func constFn(f func(vu *VU) string) func(*templater, []*Template) (Function, error) {
-	return func(*templater, []*Template) (Function, error) { return FuncFunc(f), nil }
+func constFn(f func(vu *element.VU) string) func(*Compiler, []*element.Template) (element.Function, error) {
+	return func(*Compiler, []*element.Template) (element.Function, error) { return element.FuncFunc(f), nil }
 }
 
 // storeAs returns f, also saving its value in the variable named by the
 // optional argument v, as JMeter's functions with a "name of variable"
 // argument do (a blank name saves nothing).
-func storeAs(v *Template, f func(vu *VU) string) Function {
+func StoreAs(v *element.Template, f func(vu *element.VU) string) element.Function {
 	if v == nil {
-		return FuncFunc(f)
+		return element.FuncFunc(f)
 	}
 	if v.Const() {
 		name := strings.TrimSpace(v.Raw())
 		if name == "" {
-			return FuncFunc(f)
+			return element.FuncFunc(f)
 		}
-		return FuncFunc(func(vu *VU) string {
+		return element.FuncFunc(func(vu *element.VU) string {
 			s := f(vu)
 			vu.Vars.Put(name, s)
 			return s
 		})
 	}
-	return FuncFunc(func(vu *VU) string {
+	return element.FuncFunc(func(vu *element.VU) string {
 		s := f(vu)
 		if name := strings.TrimSpace(v.Eval(vu)); name != "" {
 			vu.Vars.Put(name, s)
@@ -120,7 +120,7 @@ func storeAs(v *Template, f func(vu *VU) string) Function {
 	})
 }
 
-func optArg(args []*Template, i int) *Template {
+func Arg(args []*element.Template, i int) *element.Template {
 	if i < len(args) {
 		return args[i]
 	}
@@ -128,7 +128,7 @@ func optArg(args []*Template, i int) *Template {
 }
 
 // evalOr evaluates an optional argument, giving def when it is absent.
-func evalOr(t *Template, vu *VU, def string) string {
+func EvalOr(t *element.Template, vu *element.VU, def string) string {
 	if t == nil {
 		return def
 	}
@@ -137,7 +137,7 @@ func evalOr(t *Template, vu *VU, def string) string {
 
 // propDefault is JMeter's JMeterUtils.getPropDefault: the property, or the
 // default, trimmed either way.
-func propDefault(vu *VU, name, def string) string {
+func propDefault(vu *element.VU, name, def string) string {
 	if s, ok := vu.Plan.Props.Get(name); ok {
 		return strings.TrimSpace(s)
 	}
@@ -145,13 +145,13 @@ func propDefault(vu *VU, name, def string) string {
 }
 
 // ${__P(name,default)}: a property, or the default ("1" when none is given).
-func fnP(_ *templater, args []*Template) (Function, error) {
-	name, def := args[0], optArg(args, 1)
+func fnP(_ *Compiler, args []*element.Template) (element.Function, error) {
+	name, def := args[0], Arg(args, 1)
 	if name.Const() && (def == nil || def.Const()) {
-		return &constProp{name: name.Raw(), def: evalOr(def, nil, "1")}, nil
+		return &constProp{name: name.Raw(), def: EvalOr(def, nil, "1")}, nil
 	}
-	return FuncFunc(func(vu *VU) string {
-		return propDefault(vu, name.Eval(vu), evalOr(def, vu, "1"))
+	return element.FuncFunc(func(vu *element.VU) string {
+		return propDefault(vu, name.Eval(vu), EvalOr(def, vu, "1"))
 	}), nil
 }
 
@@ -165,12 +165,12 @@ type constProp struct {
 }
 
 type propValue struct {
-	props   *Props
+	props   *element.Props
 	version uint64
 	value   string
 }
 
-func (f *constProp) Eval(vu *VU) string {
+func (f *constProp) Eval(vu *element.VU) string {
 	props := vu.Plan.Props
 	v := props.Version() // before reading: a change after it is seen next time
 	if last := f.last.Load(); last != nil && last.version == v && last.props == props {
@@ -183,18 +183,18 @@ func (f *constProp) Eval(vu *VU) string {
 
 // ${__property(name,var,default)}: a property, or the default (the
 // property's name when none is given).
-func fnProperty(_ *templater, args []*Template) (Function, error) {
-	name, v, def := args[0], optArg(args, 1), optArg(args, 2)
-	return storeAs(v, func(vu *VU) string {
+func fnProperty(_ *Compiler, args []*element.Template) (element.Function, error) {
+	name, v, def := args[0], Arg(args, 1), Arg(args, 2)
+	return StoreAs(v, func(vu *element.VU) string {
 		n := name.Eval(vu)
-		return propDefault(vu, n, evalOr(def, vu, n))
+		return propDefault(vu, n, EvalOr(def, vu, n))
 	}), nil
 }
 
 // ${__setProperty(name,value,returnOriginal)}
-func fnSetProperty(_ *templater, args []*Template) (Function, error) {
-	name, value, ret := args[0], args[1], optArg(args, 2)
-	return FuncFunc(func(vu *VU) string {
+func fnSetProperty(_ *Compiler, args []*element.Template) (element.Function, error) {
+	name, value, ret := args[0], args[1], Arg(args, 2)
+	return element.FuncFunc(func(vu *element.VU) string {
 		n := name.Eval(vu)
 		old, _ := vu.Plan.Props.Get(n)
 		vu.Plan.Props.Set(n, value.Eval(vu))
@@ -206,30 +206,21 @@ func fnSetProperty(_ *templater, args []*Template) (Function, error) {
 }
 
 // ${__isPropDefined(name)}: "true" or "false".
-func fnIsPropDefined(_ *templater, args []*Template) (Function, error) {
-	return FuncFunc(func(vu *VU) string {
+func fnIsPropDefined(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return element.FuncFunc(func(vu *element.VU) string {
 		_, ok := vu.Plan.Props.Get(args[0].Eval(vu))
 		return strconv.FormatBool(ok)
 	}), nil
 }
 
-func fnSamplerName(_ *templater, args []*Template) (Function, error) {
-	return storeAs(optArg(args, 0), func(vu *VU) string { return vu.SamplerName }), nil
-}
-
-// testPlanFile is the plan's file name without its folder (__TestPlanName).
-func (p *Plan) testPlanFile() string {
-	f := p.File
-	if i := strings.LastIndexAny(f, `/\`); i >= 0 {
-		f = f[i+1:]
-	}
-	return f
+func fnSamplerName(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return StoreAs(Arg(args, 0), func(vu *element.VU) string { return vu.SamplerName }), nil
 }
 
 // ${__Random(min,max,var)}: an integer in [min, max].
-func fnRandom(_ *templater, args []*Template) (Function, error) {
-	lo, hi, v := args[0], args[1], optArg(args, 2)
-	return storeAs(v, func(vu *VU) string {
+func fnRandom(_ *Compiler, args []*element.Template) (element.Function, error) {
+	lo, hi, v := args[0], args[1], Arg(args, 2)
+	return StoreAs(v, func(vu *element.VU) string {
 		a, err1 := strconv.ParseInt(strings.TrimSpace(lo.Eval(vu)), 10, 64)
 		b, err2 := strconv.ParseInt(strings.TrimSpace(hi.Eval(vu)), 10, 64)
 		if err1 != nil || err2 != nil || b < a {
@@ -246,13 +237,13 @@ func fnRandom(_ *templater, args []*Template) (Function, error) {
 
 // ${__RandomString(length,chars,var)}: length characters drawn from chars,
 // or from any printable Unicode character when chars is blank.
-func fnRandomString(_ *templater, args []*Template) (Function, error) {
-	length, chars, v := args[0], optArg(args, 1), optArg(args, 2)
+func fnRandomString(_ *Compiler, args []*element.Template) (element.Function, error) {
+	length, chars, v := args[0], Arg(args, 1), Arg(args, 2)
 	var constChars []rune
 	if chars != nil && chars.Const() {
 		constChars = []rune(strings.TrimSpace(chars.Raw()))
 	}
-	return storeAs(v, func(vu *VU) string {
+	return StoreAs(v, func(vu *element.VU) string {
 		n, err := strconv.Atoi(length.Eval(vu))
 		if err != nil || n < 0 {
 			vu.Warnf("__RandomString: length %q is not a whole number", length.Eval(vu))
@@ -283,9 +274,9 @@ func fnRandomString(_ *templater, args []*Template) (Function, error) {
 
 // ${__RandomFromMultipleVars(var1|var2…,var)}: the value of one of the
 // named variables (or of one of the name_1… values of a multi-valued one).
-func fnRandomFromMultipleVars(_ *templater, args []*Template) (Function, error) {
-	names, v := args[0], optArg(args, 1)
-	return storeAs(v, func(vu *VU) string {
+func fnRandomFromMultipleVars(_ *Compiler, args []*element.Template) (element.Function, error) {
+	names, v := args[0], Arg(args, 1)
+	return StoreAs(v, func(vu *element.VU) string {
 		var vals []string
 		for _, n := range strings.Split(names.Eval(vu), "|") {
 			n = strings.TrimSpace(n)
@@ -309,15 +300,15 @@ func fnRandomFromMultipleVars(_ *templater, args []*Template) (Function, error) 
 
 // ${__counter(perUser,var)}: 1, 2, 3… for each virtual user (TRUE) or for
 // the whole run (FALSE). Each call in the plan counts on its own.
-func fnCounter(tp *templater, args []*Template) (Function, error) {
+func fnCounter(tp *Compiler, args []*element.Template) (element.Function, error) {
 	perUser := strings.EqualFold(strings.TrimSpace(args[0].Raw()), "TRUE")
-	v := optArg(args, 1)
+	v := Arg(args, 1)
 	if perUser {
 		if tp.runtime {
 			return nil, fmt.Errorf("__counter(TRUE) cannot be built while the plan runs")
 		}
-		count := element.NewLocal(tp.c.Plan(), func(*VU) *int64 { return new(int64) })
-		return storeAs(v, func(vu *VU) string {
+		count := element.NewLocal(tp.plan, func(*element.VU) *int64 { return new(int64) })
+		return StoreAs(v, func(vu *element.VU) string {
 			n := count.Get(vu)
 			*n++
 			return strconv.FormatInt(*n, 10)
@@ -326,32 +317,32 @@ func fnCounter(tp *templater, args []*Template) (Function, error) {
 	if tp.runtime {
 		return nil, fmt.Errorf("__counter(FALSE) cannot be built while the plan runs")
 	}
-	count := element.NewShared(tp.c.Plan(), func(*VU) *atomic.Int64 { return new(atomic.Int64) })
-	return storeAs(v, func(vu *VU) string { return strconv.FormatInt(count.Get(vu).Add(1), 10) }), nil
+	count := element.NewShared(tp.plan, func(*element.VU) *atomic.Int64 { return new(atomic.Int64) })
+	return StoreAs(v, func(vu *element.VU) string { return strconv.FormatInt(count.Get(vu).Add(1), 10) }), nil
 }
 
 // ${__V(name,default)}: the variable whose name is itself computed, or the
 // default (the name itself when none is given).
-func fnV(_ *templater, args []*Template) (Function, error) {
-	name, def := args[0], optArg(args, 1)
-	return FuncFunc(func(vu *VU) string {
+func fnV(_ *Compiler, args []*element.Template) (element.Function, error) {
+	name, def := args[0], Arg(args, 1)
+	return element.FuncFunc(func(vu *element.VU) string {
 		n := name.Eval(vu)
 		if s, ok := vu.Vars.Get(n); ok {
 			return s
 		}
-		return evalOr(def, vu, n)
+		return EvalOr(def, vu, n)
 	}), nil
 }
 
 // evalCache holds templates compiled while the plan runs (__eval,
 // __evalVar), by source text.
 type evalCache struct {
-	texts *cache.Func[string, *Template]
+	texts *cache.Func[string, *element.Template]
 }
 
 const evalCacheMax = 4096
 
-func (c *evalCache) eval(vu *VU, src string) string {
+func (c *evalCache) eval(vu *element.VU, src string) string {
 	if !strings.Contains(src, "${") {
 		return src
 	}
@@ -363,22 +354,22 @@ func (c *evalCache) eval(vu *VU, src string) string {
 	return t.Eval(vu)
 }
 
-func (tp *templater) newEvalCache() *evalCache {
-	rt := &templater{syms: tp.syms, c: tp.c, runtime: true}
-	return &evalCache{texts: cache.NewFunc(evalCacheMax, rt.compile)}
+func (tp *Compiler) newEvalCache() *evalCache {
+	rt := &Compiler{plan: tp.plan, syms: tp.syms, table: tp.table, runtime: true}
+	return &evalCache{texts: cache.NewFunc(evalCacheMax, rt.Compile)}
 }
 
 // ${__eval(text)}: text's ${…} references, evaluated.
-func fnEval(tp *templater, args []*Template) (Function, error) {
+func fnEval(tp *Compiler, args []*element.Template) (element.Function, error) {
 	cache := tp.newEvalCache()
-	return FuncFunc(func(vu *VU) string { return cache.eval(vu, args[0].Eval(vu)) }), nil
+	return element.FuncFunc(func(vu *element.VU) string { return cache.eval(vu, args[0].Eval(vu)) }), nil
 }
 
 // ${__evalVar(name)}: the value of a variable, with its ${…} references
 // evaluated; "" when the variable is not defined.
-func fnEvalVar(tp *templater, args []*Template) (Function, error) {
+func fnEvalVar(tp *Compiler, args []*element.Template) (element.Function, error) {
 	cache := tp.newEvalCache()
-	return FuncFunc(func(vu *VU) string {
+	return element.FuncFunc(func(vu *element.VU) string {
 		s, ok := vu.Vars.Get(args[0].Eval(vu))
 		if !ok {
 			return ""
@@ -388,8 +379,8 @@ func fnEvalVar(tp *templater, args []*Template) (Function, error) {
 }
 
 // ${__isVarDefined(name)}: "true" or "false".
-func fnIsVarDefined(_ *templater, args []*Template) (Function, error) {
-	return FuncFunc(func(vu *VU) string {
+func fnIsVarDefined(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return element.FuncFunc(func(vu *element.VU) string {
 		_, ok := vu.Vars.Get(args[0].Eval(vu))
 		return strconv.FormatBool(ok)
 	}), nil
@@ -397,13 +388,13 @@ func fnIsVarDefined(_ *templater, args []*Template) (Function, error) {
 
 // sum is __intSum and __longSum: every argument but the last is a number;
 // the last is a number too, or else the name of the variable to set.
-func fnSum(bits int) func(*templater, []*Template) (Function, error) {
+func fnSum(bits int) func(*Compiler, []*element.Template) (element.Function, error) {
 	name := "__intSum"
 	if bits == 64 {
 		name = "__longSum"
 	}
-	return func(_ *templater, args []*Template) (Function, error) {
-		return FuncFunc(func(vu *VU) string {
+	return func(_ *Compiler, args []*element.Template) (element.Function, error) {
+		return element.FuncFunc(func(vu *element.VU) string {
 			var sum int64
 			for _, a := range args[:len(args)-1] {
 				n, err := strconv.ParseInt(a.Eval(vu), 10, bits)
@@ -440,12 +431,12 @@ var (
 // at any of the separator's characters (default ","). An empty field is
 // "?", an empty first field is dropped, as JMeter's StringTokenizer-based
 // split does.
-func fnSplit(_ *templater, args []*Template) (Function, error) {
-	text, prefix, sep := args[0], args[1], optArg(args, 2)
-	return FuncFunc(func(vu *VU) string {
+func fnSplit(_ *Compiler, args []*element.Template) (element.Function, error) {
+	text, prefix, sep := args[0], args[1], Arg(args, 2)
+	return element.FuncFunc(func(vu *element.VU) string {
 		s := text.Eval(vu)
 		p := strings.TrimSpace(prefix.Eval(vu))
-		delims := evalOr(sep, vu, ",")
+		delims := EvalOr(sep, vu, ",")
 		if delims == "" {
 			delims = ","
 		}
@@ -492,8 +483,8 @@ func splitTokens(s, delims, def string) []string {
 
 // ${__char(65,0x42,…)}: the characters with those codes (decimal, 0x or #
 // hexadecimal, 0 octal).
-func fnChar(_ *templater, args []*Template) (Function, error) {
-	return FuncFunc(func(vu *VU) string {
+func fnChar(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return element.FuncFunc(func(vu *element.VU) string {
 		var b strings.Builder
 		for _, a := range args {
 			s := strings.TrimSpace(a.Eval(vu))
@@ -509,11 +500,11 @@ func fnChar(_ *templater, args []*Template) (Function, error) {
 }
 
 // ${__changeCase(text,mode,var)}: UPPER (default), LOWER or CAPITALIZE.
-func fnChangeCase(_ *templater, args []*Template) (Function, error) {
-	text, mode, v := args[0], optArg(args, 1), optArg(args, 2)
-	return storeAs(v, func(vu *VU) string {
+func fnChangeCase(_ *Compiler, args []*element.Template) (element.Function, error) {
+	text, mode, v := args[0], Arg(args, 1), Arg(args, 2)
+	return StoreAs(v, func(vu *element.VU) string {
 		s := text.Eval(vu)
-		switch m := strings.ToUpper(evalOr(mode, vu, "")); m {
+		switch m := strings.ToUpper(EvalOr(mode, vu, "")); m {
 		case "", "UPPER":
 			return strings.ToUpper(s)
 		case "LOWER":
@@ -555,34 +546,34 @@ func machineInfo() (string, string) {
 	return machine.name, machine.ip
 }
 
-func fnMachineName(_ *templater, args []*Template) (Function, error) {
-	return storeAs(optArg(args, 0), func(*VU) string { n, _ := machineInfo(); return n }), nil
+func fnMachineName(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return StoreAs(Arg(args, 0), func(*element.VU) string { n, _ := machineInfo(); return n }), nil
 }
 
-func fnMachineIP(_ *templater, args []*Template) (Function, error) {
-	return storeAs(optArg(args, 0), func(*VU) string { _, ip := machineInfo(); return ip }), nil
+func fnMachineIP(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return StoreAs(Arg(args, 0), func(*element.VU) string { _, ip := machineInfo(); return ip }), nil
 }
 
 // ${__log(text,level,throwable,comment)} logs text and returns it;
 // ${__logn(…)} returns "". Level OUT and ERR print to stdout and stderr.
-func fnLog(ret bool) func(*templater, []*Template) (Function, error) {
-	return func(_ *templater, args []*Template) (Function, error) {
-		text, level, thr := args[0], optArg(args, 1), optArg(args, 2)
-		var comment *Template
+func fnLog(ret bool) func(*Compiler, []*element.Template) (element.Function, error) {
+	return func(_ *Compiler, args []*element.Template) (element.Function, error) {
+		text, level, thr := args[0], Arg(args, 1), Arg(args, 2)
+		var comment *element.Template
 		if ret {
-			comment = optArg(args, 3)
+			comment = Arg(args, 3)
 		}
-		return FuncFunc(func(vu *VU) string {
+		return element.FuncFunc(func(vu *element.VU) string {
 			s := text.Eval(vu)
 			msg := vu.Name + " : "
-			if c := evalOr(comment, vu, ""); c != "" {
+			if c := EvalOr(comment, vu, ""); c != "" {
 				msg += c + " : "
 			}
 			msg += s
-			if t := evalOr(thr, vu, ""); t != "" {
+			if t := EvalOr(thr, vu, ""); t != "" {
 				msg += " (" + t + ")"
 			}
-			switch strings.ToUpper(strings.TrimSpace(evalOr(level, vu, ""))) {
+			switch strings.ToUpper(strings.TrimSpace(EvalOr(level, vu, ""))) {
 			case "OUT":
 				fmt.Fprintln(os.Stdout, msg)
 			case "ERR":

@@ -1,21 +1,18 @@
-package engine
+package function
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/gojm/gojm/jmx"
+	"github.com/gojm/gojm/engine/internal/element"
 )
 
 // Run with: go test ./engine -run XXX -bench 'Template|Jexl|JavaScript' -benchmem
 
-func benchVU(b testing.TB, src string) (*Template, *VU) {
+func benchVU(b testing.TB, src string) (*element.Template, *element.VU) {
 	c := fnCompiler(nil)
-	t, err := c.tp.compile(src)
+	t, err := c.Compile(src)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -93,7 +90,7 @@ func BenchmarkJavaScript(b *testing.B) {
 
 func BenchmarkJavaScriptParallel(b *testing.B) {
 	c := fnCompiler(nil)
-	tpl, err := c.tp.compile(`${__javaScript(parseInt(vars.get("n")) * 2 + 1)}`)
+	tpl, err := c.Compile(`${__javaScript(parseInt(vars.get("n")) * 2 + 1)}`)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -116,8 +113,8 @@ func BenchmarkJavaScriptRuntime(b *testing.B) {
 
 func TestJavaScriptAndJexlFromManyUsers(t *testing.T) {
 	c := fnCompiler(nil)
-	js, _ := c.tp.compile(`${__javaScript(vars.get("n") * 2)}`)
-	jx, _ := c.tp.compile(`${__jexl3(${n} * 3)}`)
+	js, _ := c.Compile(`${__javaScript(vars.get("n") * 2)}`)
+	jx, _ := c.Compile(`${__jexl3(${n} * 3)}`)
 	done := make(chan error)
 	for u := 1; u <= 8; u++ {
 		go func() {
@@ -141,35 +138,12 @@ func TestJavaScriptAndJexlFromManyUsers(t *testing.T) {
 	}
 }
 
-// BenchmarkCSVDataSetIteration is one iteration start of a shared,
-// recycling CSV Data Set over a 10,000-line file: a line read under the
-// reader's lock and its values set.
-func BenchmarkCSVDataSetIteration(b *testing.B) {
-	dir := b.TempDir()
-	var sb strings.Builder
-	sb.WriteString("user,pass\n")
-	for i := range 10000 {
-		fmt.Fprintf(&sb, "user%d,\"secret,%d\"\n", i, i)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "users.csv"), []byte(sb.String()), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	c := fnCompiler(nil)
-	c.compiled.Dir = dir
-	e := &jmx.Element{Class: "CSVDataSet", Name: "users", Props: []*jmx.Prop{
-		{Kind: "string", Name: "filename", Value: "users.csv"},
-		{Kind: "bool", Name: "quotedData", Value: "true"},
-	}}
-	ds, err := buildCSVDataSet(c, e)
-	if err != nil {
-		b.Fatal(err)
-	}
-	vu := fnVU(c, 1, nil)
+// A field without ${ is a constant: evaluating it costs a method call
+// (go test -run ^$ -bench Template -benchmem ./engine/internal/function).
+func BenchmarkTemplateEvalConstant(b *testing.B) {
+	tpl, vu := benchVU(b, "/api/users/list?limit=100")
 	b.ReportAllocs()
 	for b.Loop() {
-		ds.IterationStart(vu)
-	}
-	if v, _ := vu.Vars.Get("pass"); !strings.HasPrefix(v, "secret,") {
-		b.Fatalf("pass = %q", v)
+		tpl.Eval(vu)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package function
 
 import (
 	"bufio"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,23 +21,6 @@ import (
 // __FileToString, __CSVRead) and what they share with the CSV Data Set:
 // file names relative to the plan, character sets, per-plan file state.
 
-// resolvePath resolves a file name the plan gives: an absolute name stays;
-// a relative one is taken from the plan's folder, or from the working
-// directory when it exists only there.
-func (p *Plan) resolvePath(name string) string {
-	if name == "" || filepath.IsAbs(name) {
-		return name
-	}
-	inPlan := filepath.Join(p.Dir, name)
-	if _, err := os.Stat(inPlan); err == nil || p.Dir == "" {
-		return inPlan
-	}
-	if _, err := os.Stat(name); err == nil {
-		return name
-	}
-	return inPlan
-}
-
 // errText is what the file functions return when they cannot read.
 const errText = "**ERR**"
 
@@ -46,7 +28,7 @@ const errText = "**ERR**"
 // reader shared by every virtual user, reopened at the end of the file (or
 // moving to the next file of a numbered sequence).
 type stringFromFile struct {
-	name, start, end *Template
+	name, start, end *element.Template
 	mu               sync.Mutex
 	first            bool
 	file             io.Closer
@@ -59,15 +41,15 @@ const seqUnused = -2
 
 // ${__StringFromFile(file,var,start,end)}: the next line of the file,
 // saved in var (default "StringFromFile_").
-func fnStringFromFile(tp *templater, args []*Template) (Function, error) {
+func fnStringFromFile(tp *Compiler, args []*element.Template) (element.Function, error) {
 	if tp.runtime {
 		return nil, errors.New("__StringFromFile cannot be built while the plan runs")
 	}
-	readers := element.NewShared(tp.c.Plan(), func(*VU) *stringFromFile {
-		return &stringFromFile{name: args[0], start: optArg(args, 2), end: optArg(args, 3), first: true, cur: seqUnused, from: seqUnused, to: seqUnused}
+	readers := element.NewShared(tp.plan, func(*element.VU) *stringFromFile {
+		return &stringFromFile{name: args[0], start: Arg(args, 2), end: Arg(args, 3), first: true, cur: seqUnused, from: seqUnused, to: seqUnused}
 	})
-	v := optArg(args, 1)
-	return FuncFunc(func(vu *VU) string {
+	v := Arg(args, 1)
+	return element.FuncFunc(func(vu *element.VU) string {
 		out := readers.Get(vu).next(vu)
 		name := "StringFromFile_"
 		if v != nil {
@@ -80,7 +62,7 @@ func fnStringFromFile(tp *templater, args []*Template) (Function, error) {
 	}), nil
 }
 
-func (s *stringFromFile) next(vu *VU) string {
+func (s *stringFromFile) next(vu *element.VU) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.first {
@@ -113,7 +95,7 @@ func (s *stringFromFile) next(vu *VU) string {
 	return line
 }
 
-func (s *stringFromFile) open(vu *VU) {
+func (s *stringFromFile) open(vu *element.VU) {
 	s.r, s.file = nil, nil
 	name := s.name.Eval(vu)
 	if s.start != nil {
@@ -168,11 +150,11 @@ type cachedFile struct {
 }
 
 // ${__FileToString(file,encoding,var)}: the whole file, or "**ERR**".
-func fnFileToString(_ *templater, args []*Template) (Function, error) {
-	name, enc, v := args[0], optArg(args, 1), optArg(args, 2)
-	return storeAs(v, func(vu *VU) string {
+func fnFileToString(_ *Compiler, args []*element.Template) (element.Function, error) {
+	name, enc, v := args[0], Arg(args, 1), Arg(args, 2)
+	return StoreAs(v, func(vu *element.VU) string {
 		path := vu.Plan.Resolve(name.Eval(vu))
-		e := evalOr(enc, vu, "")
+		e := EvalOr(enc, vu, "")
 		text, err := readWholeFile(path, e)
 		if err != nil {
 			vu.Warnf("__FileToString: %v", err)
@@ -234,13 +216,13 @@ type csvReadRow struct {
 
 // ${__CSVRead(file,column)}: column (from 0) of this user's current row;
 // "next" moves to another row; "*alias" opens file under that alias.
-func fnCSVRead(tp *templater, args []*Template) (Function, error) {
+func fnCSVRead(tp *Compiler, args []*element.Template) (element.Function, error) {
 	if tp.runtime {
 		return nil, errors.New("__CSVRead cannot be built while the plan runs")
 	}
 	name, col := args[0], args[1]
-	shared, users := runFiles(tp.c.Plan()), csvReadLocal(tp.c.Plan())
-	return FuncFunc(func(vu *VU) string {
+	shared, users := runFiles(tp.plan), csvReadLocal(tp.plan)
+	return element.FuncFunc(func(vu *element.VU) string {
 		n, c := name.Eval(vu), col.Eval(vu)
 		files := shared.Get(vu)
 		rows := *users.Get(vu)
@@ -327,11 +309,10 @@ func splitCSVReadLine(line, delim string) []string {
 	return strings.Split(line, delim)
 }
 
-// dataFiles is a run's data files: CSV Data Set readers by JMeter's
-// sharing alias, and __CSVRead files by alias (JMeter's FileServer).
+// dataFiles is a run's files read by __CSVRead, by alias (JMeter's
+// FileServer).
 type dataFiles struct {
 	mu      sync.Mutex
-	csv     map[string]*csvShared
 	csvRead map[string]*csvReadFile
 }
 
@@ -360,21 +341,21 @@ func (d *dataFiles) openCSVRead(p *element.Plan, name, alias string) (*csvReadFi
 }
 
 var (
-	runFilesKey = element.NewKey[*Shared[dataFiles]]("data files")
-	csvReadKey  = element.NewKey[*Local[map[string]*csvReadRow]]("__CSVRead positions")
+	runFilesKey = element.NewKey[*element.Shared[dataFiles]]("__CSVRead files")
+	csvReadKey  = element.NewKey[*element.Local[map[string]*csvReadRow]]("__CSVRead positions")
 )
 
 // runFiles is the plan's handle on each run's data files.
-func runFiles(p *element.Plan) *Shared[dataFiles] {
-	return element.Once(p, runFilesKey, func() *Shared[dataFiles] {
-		return element.NewShared(p, func(*VU) *dataFiles { return &dataFiles{} })
+func runFiles(p *element.Plan) *element.Shared[dataFiles] {
+	return element.Once(p, runFilesKey, func() *element.Shared[dataFiles] {
+		return element.NewShared(p, func(*element.VU) *dataFiles { return &dataFiles{} })
 	})
 }
 
 // csvReadLocal holds each user's position in every __CSVRead file, by
 // file name or alias.
-func csvReadLocal(p *element.Plan) *Local[map[string]*csvReadRow] {
-	return element.Once(p, csvReadKey, func() *Local[map[string]*csvReadRow] {
-		return element.NewLocal(p, func(*VU) *map[string]*csvReadRow { return &map[string]*csvReadRow{} })
+func csvReadLocal(p *element.Plan) *element.Local[map[string]*csvReadRow] {
+	return element.Once(p, csvReadKey, func() *element.Local[map[string]*csvReadRow] {
+		return element.NewLocal(p, func(*element.VU) *map[string]*csvReadRow { return &map[string]*csvReadRow{} })
 	})
 }

@@ -1,4 +1,4 @@
-package engine
+package function
 
 import (
 	"errors"
@@ -25,7 +25,7 @@ import (
 // jsRuntime is one pooled JavaScript runtime.
 type jsRuntime struct {
 	rt *goja.Runtime
-	vu *VU // the virtual user being served
+	vu *element.VU // the virtual user being served
 }
 
 var jsPool = sync.Pool{New: func() any { return newJSRuntime() }}
@@ -142,7 +142,7 @@ var jsPrograms = cache.NewFunc(4096, func(src string) (*goja.Program, error) {
 
 // runJS runs a compiled script for a virtual user on a pooled runtime and
 // returns its value as Rhino's Context.toString gives it.
-func runJS(vu *VU, p *goja.Program) (string, error) {
+func runJS(vu *element.VU, p *goja.Program) (string, error) {
 	r := jsPool.Get().(*jsRuntime)
 	r.vu = vu
 	_ = r.rt.Set("threadName", vu.Name)
@@ -164,7 +164,7 @@ func runJS(vu *VU, p *goja.Program) (string, error) {
 // jsProgram is JavaScript compiled from a plan field: the field's ${…}
 // references are evaluated first, then the text runs as a script.
 type jsProgram struct {
-	src  *Template
+	src  *element.Template
 	prog *goja.Program // the compiled script when src has no ${…}
 }
 
@@ -191,7 +191,7 @@ func compileJavaScript(c element.Builder, e *jmx.Element, src string) (*jsProgra
 
 // eval runs the script for a virtual user and returns its value as text
 // ("true", "3", "undefined"…).
-func (p *jsProgram) eval(vu *VU) (string, error) {
+func (p *jsProgram) eval(vu *element.VU) (string, error) {
 	prog := p.prog
 	if prog == nil {
 		var err error
@@ -203,8 +203,8 @@ func (p *jsProgram) eval(vu *VU) (string, error) {
 }
 
 // ${__javaScript(script,var)}: the script's value; "" when it fails.
-func fnJavaScript(tp *templater, args []*Template) (Function, error) {
-	src, v := args[0], optArg(args, 1)
+func fnJavaScript(tp *Compiler, args []*element.Template) (element.Function, error) {
+	src, v := args[0], Arg(args, 1)
 	p := &jsProgram{src: src}
 	if src.Const() {
 		prog, err := jsPrograms.Get(src.Raw())
@@ -213,7 +213,7 @@ func fnJavaScript(tp *templater, args []*Template) (Function, error) {
 		}
 		p.prog = prog
 	}
-	return storeAs(v, func(vu *VU) string {
+	return StoreAs(v, func(vu *element.VU) string {
 		s, err := p.eval(vu)
 		if err != nil {
 			vu.Warnf("__javaScript: %v", err)

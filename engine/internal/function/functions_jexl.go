@@ -1,4 +1,4 @@
-package engine
+package function
 
 import (
 	"errors"
@@ -160,20 +160,20 @@ func (jexlPatcher) Visit(node *ast.Node) {
 }
 
 // jexlEnv is a virtual user's JEXL context and expression machine.
-type jexlEnv struct {
+type JEXLEnv struct {
 	env map[string]any
 	vm  vm.VM
 }
 
 // jexlUsers holds each virtual user's JEXL context, one per plan for
 // __jexl3 and JSR223 JEXL scripts alike.
-var jexlUsers = element.NewKey[*Local[jexlEnv]]("JEXL contexts")
+var jexlUsers = element.NewKey[*element.Local[JEXLEnv]]("JEXL contexts")
 
-func jexlLocal(p *element.Plan) *Local[jexlEnv] {
-	return element.Once(p, jexlUsers, func() *Local[jexlEnv] {
-		return element.NewLocal(p, func(vu *VU) *jexlEnv {
+func JEXLContexts(p *element.Plan) *element.Local[JEXLEnv] {
+	return element.Once(p, jexlUsers, func() *element.Local[JEXLEnv] {
+		return element.NewLocal(p, func(vu *element.VU) *JEXLEnv {
 			vars := &jexlVars{vu}
-			return &jexlEnv{env: map[string]any{
+			return &JEXLEnv{env: map[string]any{
 				"vars":       vars,
 				"props":      jexlProps{vu},
 				"ctx":        &jexlCtx{vu: vu, vars: vars},
@@ -188,20 +188,20 @@ func jexlLocal(p *element.Plan) *Local[jexlEnv] {
 
 // ${__jexl3(expression,var)} and ${__jexl2(…)}: the expression's value;
 // "" when it fails, as JMeter's silent JEXL engine gives.
-func fnJexl(tp *templater, args []*Template) (Function, error) {
+func fnJexl(tp *Compiler, args []*element.Template) (element.Function, error) {
 	if tp.runtime {
 		return nil, errors.New("__jexl3 cannot be built while the plan runs")
 	}
-	src, v := args[0], optArg(args, 1)
-	users := jexlLocal(tp.c.Plan())
+	src, v := args[0], Arg(args, 1)
+	users := JEXLContexts(tp.plan)
 	if src.Const() {
 		p, err := jlexCompileConst(src.Raw())
 		if err != nil {
 			return nil, err
 		}
-		return storeAs(v, func(vu *VU) string { return runJexl(users.Get(vu), vu, p, src.Raw()) }), nil
+		return StoreAs(v, func(vu *element.VU) string { return runJexl(users.Get(vu), vu, p, src.Raw()) }), nil
 	}
-	return storeAs(v, func(vu *VU) string {
+	return StoreAs(v, func(vu *element.VU) string {
 		s := src.Eval(vu)
 		p, err := jexlPrograms.Get(s)
 		if err != nil {
@@ -220,17 +220,23 @@ func jlexCompileConst(src string) (*vm.Program, error) {
 	return p, nil
 }
 
-func runJexl(j *jexlEnv, vu *VU, p *vm.Program, src string) string {
-	out, err := j.vm.Run(p, j.env)
+// run runs a JEXL program in the user's context.
+func (j *JEXLEnv) Run(p *vm.Program) (any, error) { return j.vm.Run(p, j.env) }
+
+// jexlProgram compiles a JEXL expression once.
+func JEXLProgram(src string) (*vm.Program, error) { return jexlPrograms.Get(src) }
+
+func runJexl(j *JEXLEnv, vu *element.VU, p *vm.Program, src string) string {
+	out, err := j.Run(p)
 	if err != nil {
 		vu.Warnf("__jexl3(%s): %v", src, err)
 		return ""
 	}
-	return jexlText(out)
+	return JEXLText(out)
 }
 
 // jexlText formats a value as Java's toString would.
-func jexlText(v any) string {
+func JEXLText(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
@@ -247,7 +253,7 @@ func jexlText(v any) string {
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
-			parts[i] = jexlText(e)
+			parts[i] = JEXLText(e)
 			if e == nil {
 				parts[i] = "null"
 			}
@@ -412,7 +418,7 @@ func jexlTextOrNull(v any) string {
 	if v == nil {
 		return "null"
 	}
-	return jexlText(v)
+	return JEXLText(v)
 }
 
 func jexlEquals(l, r any) bool {
@@ -425,17 +431,17 @@ func jexlEquals(l, r any) bool {
 		return ls == rs
 	}
 	if lb, ok := l.(bool); ok {
-		return jexlText(r) == strconv.FormatBool(lb)
+		return JEXLText(r) == strconv.FormatBool(lb)
 	}
 	if rb, ok := r.(bool); ok {
-		return jexlText(l) == strconv.FormatBool(rb)
+		return JEXLText(l) == strconv.FormatBool(rb)
 	}
 	_, lf, _, lok := jexlNumber(l)
 	_, rf, _, rok := jexlNumber(r)
 	if lok && rok {
 		return lf == rf
 	}
-	return jexlText(l) == jexlText(r)
+	return JEXLText(l) == JEXLText(r)
 }
 
 func jexlCompare(l, r any) (int, error) {
@@ -448,7 +454,7 @@ func jexlCompare(l, r any) (int, error) {
 	_, rf, _, rok := jexlNumber(r)
 	if !lok || !rok {
 		if lstr || rstr {
-			return strings.Compare(jexlText(l), jexlText(r)), nil
+			return strings.Compare(JEXLText(l), JEXLText(r)), nil
 		}
 		return 0, errJexlArith
 	}
@@ -479,30 +485,30 @@ func jexlMatch(a ...any) (any, error) {
 		}
 		return false, nil
 	}
-	re, err := javaRegexp("^(?:" + jexlText(r) + ")$")
+	re, err := javaRegexp("^(?:" + JEXLText(r) + ")$")
 	if err != nil {
 		return nil, err
 	}
-	return re.MatchString(jexlText(l)), nil
+	return re.MatchString(JEXLText(l)), nil
 }
 
 // The objects of JMeter's JEXL context.
 type (
-	jexlVars  struct{ vu *VU }
-	jexlProps struct{ vu *VU }
+	jexlVars  struct{ vu *element.VU }
+	jexlProps struct{ vu *element.VU }
 	jexlCtx   struct {
-		vu   *VU
+		vu   *element.VU
 		vars *jexlVars
 	}
-	jexlSampler struct{ vu *VU }
-	jexlLog     struct{ vu *VU }
+	jexlSampler struct{ vu *element.VU }
+	jexlLog     struct{ vu *element.VU }
 	jexlOut     struct{}
-	jexlGroup   struct{ vu *VU }
+	jexlGroup   struct{ vu *element.VU }
 )
 
 func argString(args []any, i int) string {
 	if i < len(args) {
-		return jexlText(args[i])
+		return JEXLText(args[i])
 	}
 	return ""
 }
@@ -627,7 +633,7 @@ func jexlCall(a ...any) (any, error) {
 	case int, int64, float64, bool:
 		switch name {
 		case "toString":
-			return jexlText(x), nil
+			return JEXLText(x), nil
 		case "intValue", "longValue":
 			i, _, _, _ := jexlNumber(x)
 			return i, nil

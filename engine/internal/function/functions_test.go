@@ -1,6 +1,8 @@
-package engine
+package function
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,19 +11,58 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
+// testCompiler is a compiler of templates with every function of the
+// package, and the one run its users share.
+type testCompiler struct {
+	*Compiler
+	run  *element.Run
+	errs []error
+}
+
+// testCompiler is the Builder of the elements the tests compile
+// (JavaScript conditions).
+var _ element.Builder = (*testCompiler)(nil)
+
+func (c *testCompiler) Template(_ *jmx.Element, _, text string) *element.Template {
+	t, err := c.Compile(text)
+	if err != nil {
+		c.errs = append(c.errs, err)
+		return element.Text(text)
+	}
+	return t
+}
+
+func (c *testCompiler) Prop(e *jmx.Element, name string) *element.Template {
+	return c.Template(e, name, e.Str(name))
+}
+
+func (c *testCompiler) Static(t *element.Template) (string, bool) { return t.Raw(), t.Const() }
+func (c *testCompiler) Fail(_ *jmx.Element, err error)            { c.errs = append(c.errs, err) }
+func (c *testCompiler) Refuse(e *jmx.Element, reason string) {
+	c.errs = append(c.errs, errors.New(e.Class+": "+reason))
+}
+
 // fnCompiler returns a compiler for templates alone, with properties and
 // the plan folder testdata/data.
-func fnCompiler(props map[string]string) *compiler {
-	return newTestCompiler(props, "testdata/data/plan.jmx", "testdata/data")
+func fnCompiler(props map[string]string) *testCompiler {
+	p := element.NewPlan("testdata/data/plan.jmx", "testdata/data", element.NewProps(props), nil)
+	return &testCompiler{Compiler: NewCompiler(p, Table(nil))}
 }
 
 // fnVU returns virtual user n of a thread group called "TG", once every
 // template has been compiled; the users of one compiler share a run.
-func fnVU(c *compiler, n int, vars map[string]string) *VU {
-	vu := newTestVU(c, n)
+func fnVU(c *testCompiler, n int, vars map[string]string) *element.VU {
+	if c.run == nil {
+		c.run = element.NewRun(c.Plan(), 42, func(error) {}, func(error) {})
+	}
+	g := element.NewGroup(c.Plan())
+	g.Name, g.Index = "TG", 1
+	ctx := context.Background()
+	vu := element.NewVU(c.Plan(), g, c.run, n, "TG 1-"+strconv.Itoa(n), ctx, ctx)
 	vu.SamplerName, vu.Iteration = "Login", 1
 	for k, v := range vars {
 		vu.Vars.Put(k, v)
@@ -30,10 +71,10 @@ func fnVU(c *compiler, n int, vars map[string]string) *VU {
 }
 
 // evalOnce compiles src and evaluates it for one virtual user.
-func evalOnce(t *testing.T, src string, vars, props map[string]string) (string, *VU) {
+func evalOnce(t *testing.T, src string, vars, props map[string]string) (string, *element.VU) {
 	t.Helper()
 	c := fnCompiler(props)
-	tpl, err := c.tp.compile(src)
+	tpl, err := c.Compile(src)
 	if err != nil {
 		t.Fatalf("compile %q: %v", src, err)
 	}
@@ -80,8 +121,6 @@ func TestTemplateParsing(t *testing.T) {
 
 func TestTemplateRefusals(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"${__groovy(new File('x').text)}", "the class File"},
-		{"${__BeanShell(System.exit(0))}", "System.exit"},
 		{"${__nosuch(1)}", "unknown function __nosuch"},
 		{"${__P(a,b,c)}", "__P takes 1 to 2 arguments, got 3"},
 		{"${__UUID(1)}", "__UUID takes 0 arguments"},
@@ -91,7 +130,7 @@ func TestTemplateRefusals(t *testing.T) {
 		{"${__digest(MD4,x)}", "unknown algorithm"},
 	} {
 		c := fnCompiler(nil)
-		_, err := c.tp.compile(tc.src)
+		_, err := c.Compile(tc.src)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one containing %q", tc.src, err, tc.want)
 		}
@@ -217,11 +256,11 @@ func TestFunctionsVary(t *testing.T) {
 
 func TestCounterFunctionCountsPerUserAndGlobally(t *testing.T) {
 	c := fnCompiler(nil)
-	per, _ := c.tp.compile("${__counter(TRUE)}")
-	glob, _ := c.tp.compile("${__counter(FALSE)}")
+	per, _ := c.Compile("${__counter(TRUE)}")
+	glob, _ := c.Compile("${__counter(FALSE)}")
 	a, b := fnVU(c, 1, nil), fnVU(c, 2, nil)
 	var got []string
-	for _, vu := range []*VU{a, b, a} {
+	for _, vu := range []*element.VU{a, b, a} {
 		got = append(got, per.Eval(vu)+"/"+glob.Eval(vu))
 	}
 	if want := "1/1 1/2 2/3"; strings.Join(got, " ") != want {
@@ -231,7 +270,7 @@ func TestCounterFunctionCountsPerUserAndGlobally(t *testing.T) {
 
 func TestStringFromFileLoopsOverTheFile(t *testing.T) {
 	c := fnCompiler(nil)
-	tpl, _ := c.tp.compile("${__StringFromFile(lines.txt,L)}")
+	tpl, _ := c.Compile("${__StringFromFile(lines.txt,L)}")
 	vu := fnVU(c, 1, nil)
 	var got []string
 	for range 5 {
@@ -250,8 +289,8 @@ func TestStringFromFileSequence(t *testing.T) {
 		}
 	}
 	c := fnCompiler(nil)
-	c.compiled.Dir = dir
-	tpl, _ := c.tp.compile("${__StringFromFile(f#'.txt',,1,2)}")
+	c.Plan().Dir = dir
+	tpl, _ := c.Compile("${__StringFromFile(f#'.txt',,1,2)}")
 	vu := fnVU(c, 1, nil)
 	var got []string
 	for range 5 {
@@ -264,8 +303,8 @@ func TestStringFromFileSequence(t *testing.T) {
 
 func TestCSVReadRowsAreSharedAndPerUser(t *testing.T) {
 	c := fnCompiler(nil)
-	col, _ := c.tp.compile("${__CSVRead(csvread.csv,0)}")
-	next, _ := c.tp.compile("${__CSVRead(csvread.csv,next)}")
+	col, _ := c.Compile("${__CSVRead(csvread.csv,0)}")
+	next, _ := c.Compile("${__CSVRead(csvread.csv,next)}")
 	a, b := fnVU(c, 1, nil), fnVU(c, 2, nil)
 	got := []string{col.Eval(a), col.Eval(b), col.Eval(a)}
 	next.Eval(a)
@@ -278,7 +317,7 @@ func TestCSVReadRowsAreSharedAndPerUser(t *testing.T) {
 
 func TestEvalFunctionSeesVariablesNotKnownAtCompileTime(t *testing.T) {
 	c := fnCompiler(nil)
-	tpl, _ := c.tp.compile("${__evalVar(t)}")
+	tpl, _ := c.Compile("${__evalVar(t)}")
 	vu := fnVU(c, 1, nil)
 	vu.Vars.Put("t", "<${late}>")
 	vu.Vars.Put("late", "L")
@@ -325,7 +364,7 @@ func TestCompileJavaScriptForConditions(t *testing.T) {
 }
 
 // FuzzTemplate compiles and evaluates arbitrary field text: neither may
-// panic. Run with: go test ./engine -run XXX -fuzz FuzzTemplate
+// panic. Run with: go test ./engine/internal/function -run XXX -fuzz FuzzTemplate
 func FuzzTemplate(f *testing.F) {
 	for _, s := range []string{"${x}", `a\,b${__P(p,${y})}`, "${__split(a|b,S,|)}", "abc${def", "${__V(a(b,c))}",
 		"${__jexl3(1 + ${n})}", "${__javaScript('x'.length)}", "${__char(65)}${__intSum(1,2)}", `\${x}\\`, "${__time(yyyy)}"} {
@@ -333,7 +372,7 @@ func FuzzTemplate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		c := fnCompiler(nil)
-		tpl, err := c.tp.compile(s)
+		tpl, err := c.Compile(s)
 		if err != nil {
 			return
 		}
@@ -351,16 +390,16 @@ func FuzzTemplate(f *testing.F) {
 // user or any other.
 func TestPropertyFunctionSeesEverySet(t *testing.T) {
 	c := fnCompiler(map[string]string{"host": "a"})
-	get, _ := c.tp.compile("${__P(host,dflt)}")
-	set, _ := c.tp.compile("${__setProperty(host,b)}")
+	get, _ := c.Compile("${__P(host,dflt)}")
+	set, _ := c.Compile("${__setProperty(host,b)}")
 	u1, u2 := fnVU(c, 1, nil), fnVU(c, 2, nil)
 	var got []string
 	got = append(got, get.Eval(u1), get.Eval(u2))
 	set.Eval(u2)
 	got = append(got, get.Eval(u1))
-	c.compiled.Props.Set("host", " c ")
+	c.Plan().Props.Set("host", " c ")
 	got = append(got, get.Eval(u2))
-	c.compiled.Props.Set("other", "x")
+	c.Plan().Props.Set("other", "x")
 	got = append(got, get.Eval(u1))
 	if want := "a a b c c"; strings.Join(got, " ") != want {
 		t.Errorf("__P over the run = %v, want %s", got, want)

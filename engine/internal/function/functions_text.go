@@ -1,4 +1,4 @@
-package engine
+package function
 
 import (
 	"crypto/md5"
@@ -15,19 +15,20 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 )
 
 // This file holds the encoding functions: URL, HTML, XML, digests, base64.
 
 // ${__urlencode(text)}: Java's URLEncoder in UTF-8 (space becomes "+").
-func fnURLEncode(_ *templater, args []*Template) (Function, error) {
-	return FuncFunc(func(vu *VU) string { return javaURLEncode(args[0].Eval(vu)) }), nil
+func fnURLEncode(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return element.FuncFunc(func(vu *element.VU) string { return javaURLEncode(args[0].Eval(vu)) }), nil
 }
 
 // ${__urldecode(text)}: Java's URLDecoder in UTF-8.
-func fnURLDecode(_ *templater, args []*Template) (Function, error) {
-	return FuncFunc(func(vu *VU) string {
+func fnURLDecode(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return element.FuncFunc(func(vu *element.VU) string {
 		s, err := javaURLDecode(args[0].Eval(vu))
 		if err != nil {
 			vu.Warnf("__urldecode: %v", err)
@@ -122,8 +123,8 @@ func init() {
 }
 
 // ${__escapeHtml(text)}: commons-text's escapeHtml4.
-func fnEscapeHTML(_ *templater, args []*Template) (Function, error) {
-	return FuncFunc(func(vu *VU) string { return escapeHTML4(args[0].Eval(vu)) }), nil
+func fnEscapeHTML(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return element.FuncFunc(func(vu *element.VU) string { return escapeHTML4(args[0].Eval(vu)) }), nil
 }
 
 func escapeHTML4(s string) string {
@@ -140,8 +141,8 @@ func escapeHTML4(s string) string {
 
 // ${__unescapeHtml(text)}: commons-text's unescapeHtml4: HTML 4 names and
 // numeric references; anything else stays.
-func fnUnescapeHTML(_ *templater, args []*Template) (Function, error) {
-	return FuncFunc(func(vu *VU) string { return unescapeHTML4(args[0].Eval(vu)) }), nil
+func fnUnescapeHTML(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return element.FuncFunc(func(vu *element.VU) string { return unescapeHTML4(args[0].Eval(vu)) }), nil
 }
 
 func unescapeHTML4(s string) string {
@@ -186,8 +187,8 @@ func unescapeHTML4(s string) string {
 // ${__escapeXml(text)}: an XML 1.0 escape as JMeter's (unbescape, level 2):
 // the five markup characters by name, every non-ASCII character as a
 // hexadecimal reference, characters XML 1.0 forbids removed.
-func fnEscapeXML(_ *templater, args []*Template) (Function, error) {
-	return FuncFunc(func(vu *VU) string { return escapeXML10(args[0].Eval(vu)) }), nil
+func fnEscapeXML(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return element.FuncFunc(func(vu *element.VU) string { return escapeXML10(args[0].Eval(vu)) }), nil
 }
 
 func escapeXML10(s string) string {
@@ -218,14 +219,14 @@ func escapeXML10(s string) string {
 }
 
 // ${__unescape(text)}: Java string escapes (\n, \t, \uXXXX…) decoded.
-func fnUnescape(_ *templater, args []*Template) (Function, error) {
-	return FuncFunc(func(vu *VU) string { return java.Unescape(args[0].Eval(vu)) }), nil
+func fnUnescape(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return element.FuncFunc(func(vu *element.VU) string { return java.Unescape(args[0].Eval(vu)) }), nil
 }
 
 // ${__escapeOroRegexpChars(text,var)}: every character but letters,
 // digits and '_' preceded by a backslash.
-func fnEscapeRegexp(_ *templater, args []*Template) (Function, error) {
-	return storeAs(optArg(args, 1), func(vu *VU) string {
+func fnEscapeRegexp(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return StoreAs(Arg(args, 1), func(vu *element.VU) string {
 		s := args[0].Eval(vu)
 		var b strings.Builder
 		for _, r := range s {
@@ -258,14 +259,14 @@ var digests = map[string]func() hash.Hash{
 
 // ${__digest(algorithm,text,salt,upper,var)}: the hex digest of text
 // followed by salt.
-func fnDigest(_ *templater, args []*Template) (Function, error) {
-	alg, text, salt, upper, v := args[0], args[1], optArg(args, 2), optArg(args, 3), optArg(args, 4)
+func fnDigest(_ *Compiler, args []*element.Template) (element.Function, error) {
+	alg, text, salt, upper, v := args[0], args[1], Arg(args, 2), Arg(args, 3), Arg(args, 4)
 	if alg.Const() {
 		if _, ok := digests[strings.ToUpper(strings.TrimSpace(alg.Raw()))]; !ok {
 			return nil, fmt.Errorf("__digest: unknown algorithm %q", alg.Raw())
 		}
 	}
-	return storeAs(v, func(vu *VU) string {
+	return StoreAs(v, func(vu *element.VU) string {
 		a := strings.ToUpper(strings.TrimSpace(alg.Eval(vu)))
 		mk, ok := digests[a]
 		if !ok {
@@ -274,11 +275,11 @@ func fnDigest(_ *templater, args []*Template) (Function, error) {
 		}
 		h := mk()
 		h.Write([]byte(text.Eval(vu)))
-		if s := evalOr(salt, vu, ""); s != "" {
+		if s := EvalOr(salt, vu, ""); s != "" {
 			h.Write([]byte(s))
 		}
 		out := hex.EncodeToString(h.Sum(nil))
-		if strings.EqualFold(strings.TrimSpace(evalOr(upper, vu, "")), "true") {
+		if strings.EqualFold(strings.TrimSpace(EvalOr(upper, vu, "")), "true") {
 			out = strings.ToUpper(out)
 		}
 		return out
@@ -286,15 +287,15 @@ func fnDigest(_ *templater, args []*Template) (Function, error) {
 }
 
 // ${__base64Encode(text,var)} (jmeter-plugins): standard base64.
-func fnBase64Encode(_ *templater, args []*Template) (Function, error) {
-	return storeAs(optArg(args, 1), func(vu *VU) string {
+func fnBase64Encode(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return StoreAs(Arg(args, 1), func(vu *element.VU) string {
 		return base64.StdEncoding.EncodeToString([]byte(args[0].Eval(vu)))
 	}), nil
 }
 
 // ${__base64Decode(text,var)} (jmeter-plugins).
-func fnBase64Decode(_ *templater, args []*Template) (Function, error) {
-	return storeAs(optArg(args, 1), func(vu *VU) string {
+func fnBase64Decode(_ *Compiler, args []*element.Template) (element.Function, error) {
+	return StoreAs(Arg(args, 1), func(vu *element.VU) string {
 		s := strings.TrimSpace(args[0].Eval(vu))
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {

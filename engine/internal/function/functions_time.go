@@ -1,10 +1,11 @@
-package engine
+package function
 
 import (
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 )
 
@@ -18,11 +19,11 @@ var timeAliases = map[string]string{"YMD": "yyyyMMdd", "HMS": "HHmmss", "YMDHMS"
 // milliseconds divided by N, or formatted with a Java pattern (YMD, HMS,
 // YMDHMS, USER1 and USER2 name patterns, overridable by time.NAME
 // properties).
-func fnTime(_ *templater, args []*Template) (Function, error) {
-	format, v := optArg(args, 0), optArg(args, 1)
-	return storeAs(v, func(vu *VU) string {
+func fnTime(_ *Compiler, args []*element.Template) (element.Function, error) {
+	format, v := Arg(args, 0), Arg(args, 1)
+	return StoreAs(v, func(vu *element.VU) string {
 		now := time.Now()
-		f := strings.TrimSpace(evalOr(format, vu, ""))
+		f := strings.TrimSpace(EvalOr(format, vu, ""))
 		if f == "" {
 			return strconv.FormatInt(now.UnixMilli(), 10)
 		}
@@ -46,13 +47,13 @@ func fnTime(_ *templater, args []*Template) (Function, error) {
 // ${__timeShift(format,date,shift,locale,var)}: date (now when blank;
 // milliseconds when there is no format) moved by an ISO-8601 duration
 // such as P1DT2H or -PT30M.
-func fnTimeShift(_ *templater, args []*Template) (Function, error) {
+func fnTimeShift(_ *Compiler, args []*element.Template) (element.Function, error) {
 	format, date, shift := args[0], args[1], args[2]
 	v := args[3]
 	if len(args) == 5 {
 		v = args[4]
 	}
-	return storeAs(v, func(vu *VU) string {
+	return StoreAs(v, func(vu *element.VU) string {
 		f := strings.TrimSpace(format.Eval(vu))
 		var jf java.TimeFormat
 		if f != "" {
@@ -93,9 +94,9 @@ func fnTimeShift(_ *templater, args []*Template) (Function, error) {
 
 // ${__dateTimeConvert(date,sourceFormat,targetFormat,var)}: date (in
 // milliseconds when sourceFormat is blank) in targetFormat.
-func fnDateTimeConvert(_ *templater, args []*Template) (Function, error) {
-	date, src, dst, v := args[0], args[1], args[2], optArg(args, 3)
-	return storeAs(v, func(vu *VU) string {
+func fnDateTimeConvert(_ *Compiler, args []*element.Template) (element.Function, error) {
+	date, src, dst, v := args[0], args[1], args[2], Arg(args, 3)
+	return StoreAs(v, func(vu *element.VU) string {
 		d, sf := date.Eval(vu), src.Eval(vu)
 		tf, err := java.TimeFormatOf(dst.Eval(vu))
 		if err != nil {
@@ -127,9 +128,9 @@ func fnDateTimeConvert(_ *templater, args []*Template) (Function, error) {
 // ${__RandomDate(format,start,end,locale,var)}: a random day in [start,
 // end) (start defaults to today), both read and written with format
 // (default yyyy-MM-dd).
-func fnRandomDate(_ *templater, args []*Template) (Function, error) {
-	format, start, end, v := args[0], args[1], args[2], optArg(args, 4)
-	return storeAs(v, func(vu *VU) string {
+func fnRandomDate(_ *Compiler, args []*element.Template) (element.Function, error) {
+	format, start, end, v := args[0], args[1], args[2], Arg(args, 4)
+	return StoreAs(v, func(vu *element.VU) string {
 		f := strings.TrimSpace(format.Eval(vu))
 		if f == "" {
 			f = "yyyy-MM-dd"

@@ -1,4 +1,4 @@
-package engine
+package function
 
 import (
 	"errors"
@@ -10,7 +10,9 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/cache"
+	"github.com/gojm/gojm/jmx"
 )
 
 // The If Controller's JavaScript conditions. JMeter hands the condition, its
@@ -35,7 +37,7 @@ const maxJSCache = 256
 // compileJSCondition checks a condition when the plan is compiled. Each
 // ${…} is checked as a value standing where it stands (inside a string
 // literal it is only text).
-func compileJSCondition(t *Template) (*jsCondition, error) {
+func compileJSCondition(t *element.Template) (*jsCondition, error) {
 	j := &jsCondition{texts: cache.NewFunc(maxJSCache, compileJS)}
 	if t.Const() {
 		p, err := compileJS(strings.TrimSpace(t.Raw()))
@@ -47,7 +49,7 @@ func compileJSCondition(t *Template) (*jsCondition, error) {
 	}
 	var skel strings.Builder
 	for _, p := range t.Parts() {
-		if p.Kind == LitPart {
+		if p.Kind == element.LitPart {
 			skel.WriteString(p.Lit)
 		} else {
 			skel.WriteString("0")
@@ -631,4 +633,75 @@ func jsCompare(a, b any) (int, bool) {
 		return 1, true
 	}
 	return 0, true
+}
+
+// condition is a JavaScript condition (an If Controller's): as an expr
+// program when it translates, else for the JavaScript engine.
+type Condition struct {
+	expr   *jsCondition
+	engine *jsProgram
+}
+
+// newCondition compiles t, a field of e holding a JavaScript condition.
+func NewCondition(c element.Builder, e *jmx.Element, t *element.Template) (*Condition, error) {
+	if js, err := compileJSCondition(t); err == nil {
+		return &Condition{expr: js}, nil
+	}
+	p, err := compileJSEngine(c, e, t)
+	if err != nil {
+		return nil, err
+	}
+	return &Condition{engine: p}, nil
+}
+
+// eval evaluates the condition whose text, its ${…} replaced, is src.
+func (c *Condition) Eval(vu *element.VU, src string) (bool, error) {
+	if c.expr != nil {
+		return c.expr.eval(src)
+	}
+	return evalJSEngine(vu, c.engine, src)
+}
+
+// compileJSEngine prepares a condition for the JavaScript engine. A
+// condition with ${…} is checked with each reference as a name, since its
+// text is known only when it runs.
+func compileJSEngine(c element.Builder, e *jmx.Element, t *element.Template) (*jsProgram, error) {
+	if t.Const() {
+		return compileJavaScript(c, e, strings.TrimSpace(t.Raw()))
+	}
+	var skel strings.Builder
+	for _, p := range t.Parts() {
+		if p.Kind == element.LitPart {
+			skel.WriteString(p.Lit)
+		} else {
+			skel.WriteString("_")
+		}
+	}
+	if _, err := compileJavaScript(c, e, strings.TrimSpace(skel.String())); err != nil {
+		return nil, err
+	}
+	return &jsProgram{src: t}, nil
+}
+
+// evalJSEngine runs a condition whose text is src on the JavaScript engine
+// and wants JMeter's "true" or "false" back.
+func evalJSEngine(vu *element.VU, p *jsProgram, src string) (bool, error) {
+	prog := p.prog
+	if prog == nil {
+		var err error
+		if prog, err = jsPrograms.Get(src); err != nil {
+			return false, err
+		}
+	}
+	out, err := runJS(vu, prog)
+	if err != nil {
+		return false, err
+	}
+	switch out {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("BAD CONDITION :: %s :: expected true or false", src)
 }

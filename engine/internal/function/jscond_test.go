@@ -1,4 +1,4 @@
-package engine
+package function
 
 import (
 	"strings"
@@ -103,7 +103,7 @@ func TestJSConditionsOutsideTheSubsetAreRefused(t *testing.T) {
 // A condition with ${…} is checked with each reference standing for a
 // value, then evaluated on its text at run time.
 func TestJSConditionWithReferences(t *testing.T) {
-	tp := templater{syms: element.NewSymbols()}
+	tp := NewCompiler(element.NewPlan("", "", element.NewProps(nil), nil), Table(nil))
 	for _, tt := range []struct {
 		cond string
 		ok   bool
@@ -112,7 +112,7 @@ func TestJSConditionWithReferences(t *testing.T) {
 		{`${n} > 2 && ${JMeterThread.last_sample_ok}`, true},
 		{`${v}.length > 2`, false},
 	} {
-		tm, err := tp.compile(tt.cond)
+		tm, err := tp.Compile(tt.cond)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func TestJSConditionWithReferences(t *testing.T) {
 			t.Errorf("%s: %v, want ok %v", tt.cond, err, tt.ok)
 		}
 	}
-	c, _ := compileJSCondition(element.NewTemplate(`"${v}" == "abc"`, []Part{{Kind: LitPart, Lit: `"`}, {Kind: VarPart}, {Kind: LitPart, Lit: `" == "abc"`}}))
+	c, _ := compileJSCondition(element.NewTemplate(`"${v}" == "abc"`, []element.Part{{Kind: element.LitPart, Lit: `"`}, {Kind: element.VarPart}, {Kind: element.LitPart, Lit: `" == "abc"`}}))
 	for _, tt := range []struct {
 		src  string
 		want bool
@@ -133,7 +133,7 @@ func TestJSConditionWithReferences(t *testing.T) {
 }
 
 func BenchmarkJSConditionCached(b *testing.B) {
-	c, _ := compileJSCondition(element.NewTemplate(`x`, []Part{{Kind: VarPart}}))
+	c, _ := compileJSCondition(element.NewTemplate(`x`, []element.Part{{Kind: element.VarPart}}))
 	b.ReportAllocs()
 	for b.Loop() {
 		if ok, err := c.eval(`"abc" == "abc" && 3 > 2`); !ok || err != nil {

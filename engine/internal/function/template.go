@@ -1,4 +1,4 @@
-package engine
+package function
 
 import (
 	"errors"
@@ -8,21 +8,36 @@ import (
 	"github.com/gojm/gojm/engine/internal/element"
 )
 
-// templater compiles templates against the plan's symbols and functions.
-type templater struct {
-	syms *Symbols
-	c    *compiler // for function constructors that need the plan (files, counters)
+// templater compiles templates against the plan's symbols and a table of
+// functions.
+type Compiler struct {
+	plan  *element.Plan // for function constructors that need it (files, counters)
+	syms  *element.Symbols
+	table map[string]Def
 	// runtime marks a templater compiling while the plan runs (__eval,
 	// __evalVar): it must not add symbols or slots, as virtual users read
 	// them concurrently.
 	runtime bool
 }
 
+// Plan is the plan whose templates are compiled.
+func (tp *Compiler) Plan() *element.Plan { return tp.plan }
+
+// Runtime reports whether the templater compiles while the plan runs
+// (__eval): a function that needs state of its own cannot be built then.
+func (tp *Compiler) Runtime() bool { return tp.runtime }
+
+// newTemplater returns a templater of p's templates, with a table of
+// functions.
+func NewCompiler(p *element.Plan, table map[string]Def) *Compiler {
+	return &Compiler{plan: p, syms: p.Symbols(), table: table}
+}
+
 // errTemplate marks a malformed ${…} expression.
 var errTemplate = errors.New("bad ${…} expression")
 
 // compile parses s into a Template.
-func (tp *templater) compile(s string) (*Template, error) {
+func (tp *Compiler) Compile(s string) (*element.Template, error) {
 	if !strings.Contains(s, "${") {
 		return element.Text(s), nil
 	}
@@ -30,7 +45,7 @@ func (tp *templater) compile(s string) (*Template, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: %w", errTemplate, s, err)
 	}
-	if len(parts) <= 1 && (len(parts) == 0 || parts[0].Kind == LitPart) {
+	if len(parts) <= 1 && (len(parts) == 0 || parts[0].Kind == element.LitPart) {
 		// Nothing but text (an escaped "\${x}"): JMeter keeps such a field
 		// as it was written, backslashes included.
 		return element.Text(s), nil
@@ -45,9 +60,9 @@ func (tp *templater) compile(s string) (*Template, error) {
 	return element.NewTemplate(s, parts), nil
 }
 
-func allLiteral(parts []Part) bool {
+func allLiteral(parts []element.Part) bool {
 	for _, p := range parts {
-		if p.Kind != LitPart {
+		if p.Kind != element.LitPart {
 			return false
 		}
 	}
@@ -56,12 +71,12 @@ func allLiteral(parts []Part) bool {
 
 // parse splits s into literal, variable and function parts. A backslash
 // escapes '$', ',' and '\'; any other backslash is kept, as JMeter does.
-func (tp *templater) parse(s string) ([]Part, error) {
-	var parts []Part
+func (tp *Compiler) parse(s string) ([]element.Part, error) {
+	var parts []element.Part
 	var lit strings.Builder
 	flush := func() {
 		if lit.Len() > 0 {
-			parts = append(parts, Part{Kind: LitPart, Lit: lit.String()})
+			parts = append(parts, element.Part{Kind: element.LitPart, Lit: lit.String()})
 			lit.Reset()
 		}
 	}
@@ -85,7 +100,7 @@ func (tp *templater) parse(s string) ([]Part, error) {
 				// as a part of its own.
 				flush()
 				if p.Lit != "" {
-					parts = append(parts, Part{Kind: LitPart, Lit: p.Lit})
+					parts = append(parts, element.Part{Kind: element.LitPart, Lit: p.Lit})
 				}
 				i = len(s)
 				continue
@@ -103,7 +118,7 @@ func (tp *templater) parse(s string) ([]Part, error) {
 
 // reference parses what follows "${" at s[i:], returning the part and the
 // index of its closing '}' (or -1 when there is none).
-func (tp *templater) reference(s string, i int) (Part, int, error) {
+func (tp *Compiler) reference(s string, i int) (element.Part, int, error) {
 	var name strings.Builder
 	for ; i < len(s); i++ {
 		switch ch := s[i]; ch {
@@ -119,59 +134,59 @@ func (tp *templater) reference(s string, i int) (Part, int, error) {
 				name.WriteByte(ch)
 				continue
 			}
-			if _, ok := functions[fname]; !ok {
+			if _, ok := tp.table[fname]; !ok {
 				if msg, ok := refusedFunctions[fname]; ok {
-					return Part{}, 0, fmt.Errorf("%s: %s", fname, msg)
+					return element.Part{}, 0, fmt.Errorf("%s: %s", fname, msg)
 				}
 				if strings.HasPrefix(fname, "__") {
-					return Part{}, 0, fmt.Errorf("unknown function %s: gojm does not have it", fname)
+					return element.Part{}, 0, fmt.Errorf("unknown function %s: gojm does not have it", fname)
 				}
 				name.WriteByte(ch)
 				continue
 			}
 			args, end, err := splitArgs(s, i+1)
 			if err != nil {
-				return Part{}, 0, fmt.Errorf("%s: %w", fname, err)
+				return element.Part{}, 0, fmt.Errorf("%s: %w", fname, err)
 			}
 			j := end + 1
 			for j < len(s) && s[j] == ' ' {
 				j++
 			}
 			if j >= len(s) || s[j] != '}' {
-				return Part{}, 0, fmt.Errorf("expected } after %s function call", fname)
+				return element.Part{}, 0, fmt.Errorf("expected } after %s function call", fname)
 			}
 			fn, err := tp.function(fname, args)
 			if err != nil {
-				return Part{}, 0, err
+				return element.Part{}, 0, err
 			}
-			return Part{Kind: FnPart, Fn: fn}, j, nil
+			return element.Part{Kind: element.FnPart, Fn: fn}, j, nil
 		case '}':
 			n := name.String()
-			if _, ok := functions[n]; ok {
+			if _, ok := tp.table[n]; ok {
 				fn, err := tp.function(n, nil)
 				if err != nil {
-					return Part{}, 0, err
+					return element.Part{}, 0, err
 				}
-				return Part{Kind: FnPart, Fn: fn}, i, nil
+				return element.Part{Kind: element.FnPart, Fn: fn}, i, nil
 			}
 			if msg, ok := refusedFunctions[n]; ok {
-				return Part{}, 0, fmt.Errorf("%s: %s", n, msg)
+				return element.Part{}, 0, fmt.Errorf("%s: %s", n, msg)
 			}
 			if tp.runtime {
 				if slot, ok := tp.syms.Lookup(n); ok {
-					return Part{Kind: VarPart, Slot: slot, Lit: "${" + n + "}"}, i, nil
+					return element.Part{Kind: element.VarPart, Slot: slot, Lit: "${" + n + "}"}, i, nil
 				}
-				return Part{Kind: NamedVarPart, Lit: "${" + n + "}"}, i, nil
+				return element.Part{Kind: element.NamedVarPart, Lit: "${" + n + "}"}, i, nil
 			}
-			return Part{Kind: VarPart, Slot: tp.syms.Intern(n), Lit: "${" + n + "}"}, i, nil
+			return element.Part{Kind: element.VarPart, Slot: tp.syms.Intern(n), Lit: "${" + n + "}"}, i, nil
 		default:
 			name.WriteByte(ch)
 		}
 	}
 	if strings.HasPrefix(name.String(), "__") && strings.Contains(name.String(), "(") {
-		return Part{}, 0, errors.New("unterminated function call")
+		return element.Part{}, 0, errors.New("unterminated function call")
 	}
-	return Part{Kind: LitPart, Lit: name.String()}, -1, nil
+	return element.Part{Kind: element.LitPart, Lit: name.String()}, -1, nil
 }
 
 // splitArgs splits a function's argument list starting after its '(' and
@@ -223,12 +238,12 @@ func splitArgs(s string, i int) ([]string, int, error) {
 }
 
 // function compiles one call of a named function.
-func (tp *templater) function(name string, raw []string) (Function, error) {
-	def := functions[name]
-	if len(raw) < def.min || (def.max >= 0 && len(raw) > def.max) {
+func (tp *Compiler) function(name string, raw []string) (element.Function, error) {
+	def := tp.table[name]
+	if len(raw) < def.Min || (def.Max >= 0 && len(raw) > def.Max) {
 		return nil, fmt.Errorf("%s takes %s, got %d", name, def.arity(), len(raw))
 	}
-	args := make([]*Template, len(raw))
+	args := make([]*element.Template, len(raw))
 	for i, a := range raw {
 		t, err := tp.compileArg(a)
 		if err != nil {
@@ -236,14 +251,14 @@ func (tp *templater) function(name string, raw []string) (Function, error) {
 		}
 		args[i] = t
 	}
-	return def.build(tp, args)
+	return def.Build(tp, args)
 }
 
 // compileArg compiles a function argument: unlike a field value it always
 // goes through the parser, so "\," becomes ",".
-func (tp *templater) compileArg(s string) (*Template, error) {
+func (tp *Compiler) compileArg(s string) (*element.Template, error) {
 	if !strings.Contains(s, "\\") {
-		return tp.compile(s)
+		return tp.Compile(s)
 	}
 	parts, err := tp.parse(s)
 	if err != nil {
@@ -252,24 +267,24 @@ func (tp *templater) compileArg(s string) (*Template, error) {
 	if len(parts) == 0 {
 		return element.Text(""), nil
 	}
-	if len(parts) == 1 && parts[0].Kind == LitPart {
+	if len(parts) == 1 && parts[0].Kind == element.LitPart {
 		return element.Text(parts[0].Lit), nil
 	}
 	return element.NewTemplate(s, parts), nil
 }
 
 // funcDef describes a function: its arity and how to compile a call.
-type funcDef struct {
-	min, max int // max < 0: no limit
-	build    func(tp *templater, args []*Template) (Function, error)
+type Def struct {
+	Min, Max int // max < 0: no limit
+	Build    func(tp *Compiler, args []*element.Template) (element.Function, error)
 }
 
-func (d funcDef) arity() string {
+func (d Def) arity() string {
 	switch {
-	case d.min == d.max:
-		return fmt.Sprintf("%d arguments", d.min)
-	case d.max < 0:
-		return fmt.Sprintf("at least %d arguments", d.min)
+	case d.Min == d.Max:
+		return fmt.Sprintf("%d arguments", d.Min)
+	case d.Max < 0:
+		return fmt.Sprintf("at least %d arguments", d.Min)
 	}
-	return fmt.Sprintf("%d to %d arguments", d.min, d.max)
+	return fmt.Sprintf("%d to %d arguments", d.Min, d.Max)
 }
