@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
@@ -351,41 +350,6 @@ func (a *responseAssertion) equalsDiff(received, comparison string) string {
 	}
 	return "\n\n****** received  : " + head + a.deltaStart + recDelta + a.deltaEnd + tail +
 		"\n\n****** comparison: " + head + a.deltaStart + cmpDelta + a.deltaEnd + tail + "\n\n"
-}
-
-// requestData is JMeter's HTTPSampleResult.getSamplerData for the main
-// sample: the method and URL, the body of methods that may have one, and
-// the cookies sent (gojm sees only a Cookie header the plan set itself).
-func requestData(vu *VU, t *sampleView) string {
-	var req *httpx.Request // gojm keeps no request for this: see below
-	if t.s.URL == "" || t.s != &vu.Res.Sample || req == nil || req.Method == "" {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(req.Method)
-	b.WriteByte(' ')
-	b.WriteString(t.s.URL)
-	b.WriteByte('\n')
-	switch req.Method {
-	case "HEAD", "OPTIONS", "TRACE":
-	default:
-		b.WriteString("\n" + req.Method + " data:\n")
-		b.Write(req.Body)
-		b.WriteByte('\n')
-	}
-	cookie := ""
-	for _, h := range req.Header {
-		if strings.EqualFold(h.Name, "Cookie") {
-			cookie = h.Value
-		}
-	}
-	if cookie != "" {
-		b.WriteString("\nCookie Data:\n" + cookie)
-	} else {
-		b.WriteString("\n[no cookies]")
-	}
-	b.WriteByte('\n')
-	return b.String()
 }
 
 // Duration Assertion ---------------------------------------------------

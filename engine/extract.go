@@ -14,8 +14,8 @@ import (
 )
 
 // This file holds what every extractor and scoped assertion shares: which
-// samples they look at (JMeter's Sample.scope), which part of a sample
-// (the "field to check"), and how they leave variables behind.
+// samples they look at (JMeter's Sample.scope) and which part of a sample
+// (the "field to check").
 
 // scopeKind is JMeter's Sample.scope: the main sample, its sub-samples,
 // both, or a variable instead of a sample.
@@ -200,47 +200,37 @@ func (t *sampleView) bodySize() int64 {
 	return t.s.Bytes - t.headersSize()
 }
 
-// putVar sets a variable, copying the value so that it never aliases a
-// response body.
-func putVar(vu *VU, name, value string) {
-	vu.Vars.Put(name, strings.Clone(value))
-}
-
-// matchNr is the "_matchNr" suffix every extractor uses.
-const matchNrSuffix = "_matchNr"
-
-// countVar reads an integer variable such as name_matchNr; 0 when absent.
-func countVar(vu *VU, name string) int {
-	s, ok := vu.Vars.Get(name)
-	if !ok {
-		return 0
+// requestData is JMeter's HTTPSampleResult.getSamplerData for the main
+// sample: the method and URL, the body of methods that may have one, and
+// the cookies sent (gojm sees only a Cookie header the plan set itself).
+func requestData(vu *VU, t *sampleView) string {
+	var req *httpx.Request // gojm keeps no request for this: see below
+	if t.s.URL == "" || t.s != &vu.Res.Sample || req == nil || req.Method == "" {
+		return ""
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0
+	var b strings.Builder
+	b.WriteString(req.Method)
+	b.WriteByte(' ')
+	b.WriteString(t.s.URL)
+	b.WriteByte('\n')
+	switch req.Method {
+	case "HEAD", "OPTIONS", "TRACE":
+	default:
+		b.WriteString("\n" + req.Method + " data:\n")
+		b.Write(req.Body)
+		b.WriteByte('\n')
 	}
-	return n
-}
-
-// intProp evaluates an integer field as JMeter's getPropertyAsInt does:
-// blank or non-numeric text gives def.
-func intProp(vu *VU, t *Template, def int) int {
-	return jmx.Int(t.Eval(vu), def)
-}
-
-// nthName is name_n.
-func nthName(name string, n int) string {
-	return name + "_" + strconv.Itoa(n)
-}
-
-// pick returns the index of the match a match number selects among n
-// matches (1-based numbers, 0 for a random one), or -1 when there is none.
-func pick(vu *VU, number, n int) int {
-	if n <= 0 || number > n {
-		return -1
+	cookie := ""
+	for _, h := range req.Header {
+		if strings.EqualFold(h.Name, "Cookie") {
+			cookie = h.Value
+		}
 	}
-	if number == 0 {
-		return vu.Rand.IntN(n)
+	if cookie != "" {
+		b.WriteString("\nCookie Data:\n" + cookie)
+	} else {
+		b.WriteString("\n[no cookies]")
 	}
-	return number - 1
+	b.WriteByte('\n')
+	return b.String()
 }

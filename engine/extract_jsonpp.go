@@ -1,0 +1,288 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/jmx"
+)
+
+// JSON extractors: JMeter's JSON Extractor (JSONPostProcessor) and the
+// older jp@gc JSON Path Extractor, over the documents and JSONPath of
+// response.go's JSON reading.
+
+// JSON Extractor ----------------------------------------------------------
+
+// jsonExtract is one variable of a JSON Extractor.
+type jsonExtract struct {
+	ref    *Template
+	path   *jsonPathField
+	def    *Template
+	number int
+}
+
+type jsonExtractor struct {
+	name   string
+	scope  sampleScope
+	vars   []jsonExtract
+	concat bool
+	bad    error // a malformed match number: the extractor does nothing
+}
+
+// splitJava is Java's String.split(";"): trailing empty pieces dropped
+// unless keepTrailing (split(";", -1)).
+func splitJava(s string, keepTrailing bool) []string {
+	parts := strings.Split(s, ";")
+	if !keepTrailing {
+		for len(parts) > 1 && parts[len(parts)-1] == "" {
+			parts = parts[:len(parts)-1]
+		}
+	}
+	return parts
+}
+
+func buildJSONExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
+	names := splitJava(e.Str("JSONPostProcessor.referenceNames"), false)
+	paths := splitJava(e.Str("JSONPostProcessor.jsonPathExprs"), false)
+	defs := splitJava(e.Str("JSONPostProcessor.defaultValues"), true)
+	if len(names) != len(paths) || len(names) != len(defs) {
+		return nil, errors.New("Mismatch between number of variables, json expressions and default values")
+	}
+	x := &jsonExtractor{name: e.Name, scope: readScope(c, e), concat: e.Bool("JSONPostProcessor.compute_concat", false)}
+	numbers := make([]int, len(defs))
+	if m := e.Str("JSONPostProcessor.match_numbers"); strings.TrimSpace(m) != "" {
+		for i, s := range strings.Split(m, ";") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			switch {
+			case err != nil:
+				x.bad = fmt.Errorf("match number %q is not a number", s)
+			case i >= len(numbers):
+				x.bad = errors.New("more match numbers than variables")
+			default:
+				numbers[i] = n
+			}
+		}
+	}
+	if x.bad != nil {
+		// JMeter's extractor throws each time it runs and sets nothing.
+		c.Plan().Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", x.bad)
+	}
+	for i := range paths {
+		pf := newJSONPathField(c, e, c.Template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))
+		x.vars = append(x.vars, jsonExtract{
+			ref:    c.Template(e, "JSONPostProcessor.referenceNames", strings.TrimSpace(names[i])),
+			path:   pf,
+			def:    c.Template(e, "JSONPostProcessor.defaultValues", defs[i]),
+			number: numbers[i],
+		})
+	}
+	return x, nil
+}
+
+func (x *jsonExtractor) PostProcess(vu *VU, r *Result) {
+	if x.bad != nil {
+		vu.Warnf("JSON Extractor %q: %v", x.name, x.bad)
+		return
+	}
+	var docs []any
+	var bad error
+	hasInput := false
+	if x.scope.kind == scopeVariable {
+		hasInput = true
+		if s, ok := vu.Vars.Get(x.scope.name.Eval(vu)); ok {
+			if d, err := parseJSON(s); err == nil {
+				docs = append(docs, d)
+			} else {
+				bad = err
+			}
+		} else {
+			bad = errors.New("the variable is not defined")
+		}
+	} else {
+		var buf [1]sampleView
+		for _, t := range x.scope.samples(r, buf[:0]) {
+			s := bodyString(t.body)
+			if strings.TrimSpace(s) == "" {
+				continue
+			}
+			hasInput = true
+			if d, err := parseJSON(s); err == nil {
+				docs = append(docs, d)
+			} else {
+				bad = err
+			}
+		}
+	}
+	for i := range x.vars {
+		v := &x.vars[i]
+		ref, def := v.ref.Eval(vu), v.def.Eval(vu)
+		vu.Vars.Remove(ref + matchNrSuffix)
+		for n := 1; ; n++ {
+			name := nthName(ref, n)
+			if _, ok := vu.Vars.Get(name); !ok {
+				break
+			}
+			vu.Vars.Remove(name)
+		}
+		if !hasInput {
+			vu.Vars.Put(ref, def)
+			continue
+		}
+		path, err := v.path.get(vu)
+		if err == nil {
+			err = bad
+		}
+		if err != nil {
+			vu.Warnf("JSON Extractor %q: %v", x.name, err)
+			vu.Vars.Put(ref, def)
+			continue
+		}
+		var found []any
+		for _, d := range docs {
+			found = append(found, path.all(d)...)
+		}
+		x.save(vu, ref, def, v.number, found)
+	}
+}
+
+// save stores the values found for one variable as JMeter's
+// JSONPostProcessor does.
+func (x *jsonExtractor) save(vu *VU, ref, def string, number int, found []any) {
+	str := func(v any) string {
+		if v == nil {
+			return def
+		}
+		return javaString(v)
+	}
+	switch {
+	case len(found) == 0:
+		vu.Vars.Put(ref, def)
+		vu.Vars.Put(ref+matchNrSuffix, "0")
+		if number < 0 && x.concat {
+			vu.Vars.Put(ref+"_ALL", "")
+		}
+		return
+	case len(found) == 1:
+		name := ref
+		if number < 0 {
+			name = nthName(ref, 1)
+		}
+		vu.Vars.Put(name, str(found[0]))
+		if number < 0 && x.concat {
+			vu.Vars.Put(ref+"_ALL", str(found[0]))
+		}
+	case number < 0:
+		var all strings.Builder
+		for i, v := range found {
+			s := str(v)
+			vu.Vars.Put(nthName(ref, i+1), s)
+			if x.concat {
+				if i > 0 {
+					all.WriteByte(',')
+				}
+				all.WriteString(s)
+			}
+		}
+		if x.concat {
+			vu.Vars.Put(ref+"_ALL", all.String())
+		}
+	case number == 0:
+		vu.Vars.Put(ref, str(found[vu.Rand.IntN(len(found))]))
+	case number > len(found):
+		vu.Vars.Put(ref, def)
+	default:
+		vu.Vars.Put(ref, str(found[number-1]))
+	}
+	if number != 0 {
+		vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(len(found)))
+	}
+}
+
+// jp@gc JSON Path Extractor -------------------------------------------------
+
+type pluginJSONExtractor struct {
+	name    string
+	ref     *Template
+	path    *jsonPathField
+	def     *Template
+	fromVar bool
+	src     *Template
+}
+
+func buildPluginJSONExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
+	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
+		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
+	}
+	pf := newJSONPathField(c, e, c.Prop(e, "JSONPATH"))
+	return &pluginJSONExtractor{
+		name:    e.Name,
+		ref:     c.Prop(e, "VAR"),
+		path:    pf,
+		def:     c.Prop(e, "DEFAULT"),
+		fromVar: e.Str("SUBJECT") == "VAR",
+		src:     c.Prop(e, "VARIABLE"),
+	}, nil
+}
+
+func (x *pluginJSONExtractor) PostProcess(vu *VU, r *Result) {
+	ref := x.ref.Eval(vu)
+	var in string
+	ok := true
+	if x.fromVar {
+		in, ok = vu.Vars.Get(x.src.Eval(vu))
+	} else {
+		in = bodyString(r.Body)
+	}
+	clear := func() {
+		for k := 1; ; k++ {
+			n := nthName(ref, k)
+			if _, ok := vu.Vars.Get(n); !ok {
+				return
+			}
+			vu.Vars.Remove(n)
+		}
+	}
+	fail := func(err error) {
+		vu.Warnf("jp@gc JSON Path Extractor %q: %v", x.name, err)
+		vu.Vars.Put(ref, x.def.Eval(vu))
+		vu.Vars.Put(ref+matchNrSuffix, "0")
+		clear()
+	}
+	if !ok {
+		fail(errors.New("the source variable is not defined"))
+		return
+	}
+	doc, err := parseJSON(in)
+	if err != nil {
+		fail(err)
+		return
+	}
+	path, err := x.path.get(vu)
+	if err != nil {
+		fail(err)
+		return
+	}
+	v, err := path.read(doc)
+	if err != nil {
+		fail(err)
+		return
+	}
+	arr, isArr := v.([]any)
+	if !isArr {
+		vu.Vars.Put(ref, pluginString(v))
+		return
+	}
+	if len(arr) == 0 {
+		fail(errors.New("Extracted array is empty"))
+		return
+	}
+	vu.Vars.Put(ref, pluginString(v))
+	vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(len(arr)))
+	clear()
+	for n, e := range arr {
+		vu.Vars.Put(nthName(ref, n+1), pluginString(e))
+	}
+}
