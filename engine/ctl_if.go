@@ -40,7 +40,7 @@ func buildIf(c element.Builder, e *jmx.Element, d *ctlDef) error {
 	if !ic.useExpr {
 		var err error
 		if ic.js, err = function.NewCondition(c, e, ic.cond); err != nil {
-			return fmt.Errorf("the condition is JavaScript (\"Interpret function.Condition as Variable Expression?\" is off) that does not compile: %w", err)
+			return fmt.Errorf("the condition is JavaScript (\"Interpret Condition as Variable Expression?\" is off) that does not compile: %w", err)
 		}
 	}
 	d.make = func(*thread) ctlHooks { return &ifCtl{c: ic} }

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"github.com/gojm/gojm/engine/internal/assert"
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/extract"
 	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/jmx"
 )
@@ -149,25 +151,25 @@ var elements = map[string]elementDef{
 	"PreciseThroughputTimer":  {kind: kTimer, timer: buildPreciseThroughputTimer},
 	"SyncTimer":               {kind: kTimer, timer: buildSyncTimer},
 
-	"RegexExtractor":    {kind: kPost, post: buildRegexExtractor},
-	"BoundaryExtractor": {kind: kPost, post: buildBoundaryExtractor},
-	"JSONPostProcessor": {kind: kPost, post: buildJSONExtractor},
-	"HtmlExtractor":     {kind: kPost, post: buildCSSExtractor},
-	"XPathExtractor":    {kind: kPost, post: buildXPathExtractor},
-	"XPath2Extractor":   {kind: kPost, post: buildXPath2Extractor},
+	"RegexExtractor":    {kind: kPost, post: extract.BuildRegex},
+	"BoundaryExtractor": {kind: kPost, post: extract.BuildBoundary},
+	"JSONPostProcessor": {kind: kPost, post: extract.BuildJSON},
+	"HtmlExtractor":     {kind: kPost, post: extract.BuildCSS},
+	"XPathExtractor":    {kind: kPost, post: extract.BuildXPath},
+	"XPath2Extractor":   {kind: kPost, post: extract.BuildXPath2},
 	"DebugPostProcessor": {kind: kIgnored, note: "a debugging aid: JMeter appends a sub-sample dumping the variables " +
 		"(stretching the sample's time and bytes); gojm leaves the sample as it is"},
-	"com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor": {kind: kPost, post: buildPluginJSONExtractor},
+	"com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor": {kind: kPost, post: extract.BuildPluginJSON},
 
-	"ResponseAssertion": {kind: kAssertion, assertion: buildResponseAssertion},
-	"DurationAssertion": {kind: kAssertion, assertion: buildDurationAssertion},
-	"SizeAssertion":     {kind: kAssertion, assertion: buildSizeAssertion},
-	"MD5HexAssertion":   {kind: kAssertion, assertion: buildMD5Assertion},
-	"XMLAssertion":      {kind: kAssertion, assertion: buildXMLAssertion},
-	"JSONPathAssertion": {kind: kAssertion, assertion: buildJSONAssertion},
-	"XPathAssertion":    {kind: kAssertion, assertion: buildXPathAssertion},
-	"XPath2Assertion":   {kind: kAssertion, assertion: buildXPath2Assertion},
-	"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: buildPluginJSONAssertion},
+	"ResponseAssertion": {kind: kAssertion, assertion: assert.BuildResponse},
+	"DurationAssertion": {kind: kAssertion, assertion: assert.BuildDuration},
+	"SizeAssertion":     {kind: kAssertion, assertion: assert.BuildSize},
+	"MD5HexAssertion":   {kind: kAssertion, assertion: assert.BuildMD5},
+	"XMLAssertion":      {kind: kAssertion, assertion: assert.BuildXML},
+	"JSONPathAssertion": {kind: kAssertion, assertion: assert.BuildJSON},
+	"XPathAssertion":    {kind: kAssertion, assertion: assert.BuildXPath},
+	"XPath2Assertion":   {kind: kAssertion, assertion: assert.BuildXPath2},
+	"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: assert.BuildPluginJSON},
 
 	// Script elements (script_elements.go).
 	"JSR223Sampler":          {kind: kSampler, sampler: buildScriptSampler},

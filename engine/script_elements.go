@@ -11,6 +11,7 @@ import (
 
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/gojm/gojm/engine/internal/assert"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/script"
@@ -611,25 +612,25 @@ func (a *scriptAssertion) Assert(vu *VU, r *Result) {
 	_, err := s.run(vu, env)
 	applyResult(r, &st.prev, false)
 	name := s.name
-	var v verdict
+	var v assert.Verdict
 	switch ae, isAssert := isAssertionError(err); {
 	case isAssert:
 		name = assertionFailedName
-		v = failed(ae.Error())
+		v = assert.Failed(ae.Error())
 	case err != nil:
-		v = errored(s.errorText(err))
-		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Assertion"), s.name, v.msg), "thread", vu.Name)
+		v = assert.Errored(s.errorText(err))
+		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("Assertion"), s.name, v.Message), "thread", vu.Name)
 	case bsh:
 		for _, g := range env.Globals {
 			switch g.Name {
 			case "Failure":
-				v.failure = strings.EqualFold(scriptGlobalText(g.Value), "true")
+				v.Failure = strings.EqualFold(scriptGlobalText(g.Value), "true")
 			case "FailureMessage":
-				v.msg, v.hasMsg = scriptGlobalText(g.Value), true
+				v.Message, v.MessageSet = scriptGlobalText(g.Value), true
 			}
 		}
 	default:
-		v = verdict{failure: st.assert.Failure, error: st.assert.Error, msg: st.assert.Message, hasMsg: st.assert.MessageSet}
+		v = assert.Verdict{Failure: st.assert.Failure, Error: st.assert.Error, Message: st.assert.Message, MessageSet: st.assert.MessageSet}
 	}
 	st.globals = env.Globals[:0]
 	recordVerdict(r, name, v)
@@ -637,17 +638,17 @@ func (a *scriptAssertion) Assert(vu *VU, r *Result) {
 
 // recordVerdict records an assertion's verdict on a sample, as assertNode
 // does.
-func recordVerdict(r *Result, name string, v verdict) {
-	r.Success = r.Success && !v.failure && !v.error
+func recordVerdict(r *Result, name string, v assert.Verdict) {
+	r.Success = r.Success && !v.Failure && !v.Error
 	r.Assertions = append(r.Assertions, reportAssertion(name, v))
-	if v.hasMsg && !r.MsgSet {
-		r.FailureMessage = v.msg
+	if v.MessageSet && !r.MsgSet {
+		r.FailureMessage = v.Message
 		r.MsgSet = true
 	}
 }
 
-func reportAssertion(name string, v verdict) report.AssertionResult {
-	return report.AssertionResult{Name: name, Failure: v.failure, Error: v.error, Message: v.msg}
+func reportAssertion(name string, v assert.Verdict) report.AssertionResult {
+	return report.AssertionResult{Name: name, Failure: v.Failure, Error: v.Error, Message: v.Message}
 }
 
 // ---- timers --------------------------------------------------------------------

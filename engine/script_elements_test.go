@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/assert"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
@@ -298,7 +299,7 @@ OUT.println(r.getSampleLabel() + " " + r.isSuccessful() + " " + sampleResult.get
 	}
 	vu := scriptVUFor(c)
 	r := fakeResult("x")
-	recordVerdict(r, "A", failed("boom"))
+	recordVerdict(r, "A", assert.Failed("boom"))
 	l.SampleOccurred(vu, r)
 	if got := out.String(); got != "req false boom\n" {
 		t.Errorf("listener printed %q", got)

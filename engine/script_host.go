@@ -15,6 +15,7 @@ import (
 
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/function"
+	"github.com/gojm/gojm/engine/internal/response"
 	"github.com/gojm/gojm/engine/script"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
@@ -301,8 +302,8 @@ func (st *scriptVU) scriptResult(dst *script.Result, vu *VU, r *Result) {
 	dst.Lazy = func(s *script.Result) {
 		s.RequestHeaders = r.ReqHead
 		s.ResponseHeaders = responseHeaderText(r)
-		v := mainTarget(r)
-		s.SamplerData = requestData(vu, &v)
+		v := response.Main(r)
+		s.SamplerData = response.RequestData(vu, &v)
 	}
 	for _, a := range r.Assertions {
 		dst.Assertions = append(dst.Assertions, script.AssertionInfo{Name: a.Name, Failure: a.Failure, Error: a.Error, Message: a.Message})
@@ -333,8 +334,8 @@ func responseHeaderText(r *Result) string {
 	if r.Head.None() {
 		return ""
 	}
-	v := mainTarget(r)
-	return v.responseHeaders()
+	v := response.Main(r)
+	return v.ResponseHeaders()
 }
 
 // applyResult copies what a script set on a sample back to it. sampler

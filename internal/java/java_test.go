@@ -222,3 +222,22 @@ func TestDoubleAndFloatStrings(t *testing.T) {
 		t.Errorf("FloatString(20) = %q", got)
 	}
 }
+
+func TestHashMapOrder(t *testing.T) {
+	// java.util.HashMap iteration order, checked with a JVM:
+	// new HashMap<>(LinkedHashMap of these keys in this order).keySet()
+	cases := []struct{ keys, want string }{
+		{"category,author,title,price,url", "category,title,author,price,url"},
+		{"id,name,email,roles,token,created_at,active,x1,x2,x3,x4,x5,x6,x7", "roles,created_at,active,token,name,x1,x2,id,x3,x4,x5,email,x6,x7"},
+	}
+	for _, tc := range cases {
+		keys := strings.Split(tc.keys, ",")
+		var got []string
+		for _, i := range HashMapOrder(keys) {
+			got = append(got, keys[i])
+		}
+		if strings.Join(got, ",") != tc.want {
+			t.Errorf("order %v, want %s", got, tc.want)
+		}
+	}
+}

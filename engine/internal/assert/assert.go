@@ -1,4 +1,4 @@
-package engine
+package assert
 
 import (
 	"crypto/md5"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/response"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -23,64 +24,64 @@ import (
 // AssertionResult. JMeter tells a message that was never set (null) from
 // an empty one, and the JTL's failureMessage is the first message set by
 // any assertion of the sample — even a passing one, even an empty one.
-type verdict struct {
-	failure, error bool
-	msg            string
-	hasMsg         bool
+type Verdict struct {
+	Failure, Error bool
+	Message        string
+	MessageSet     bool
 }
 
-func failed(msg string) verdict  { return verdict{failure: true, msg: msg, hasMsg: true} }
-func errored(msg string) verdict { return verdict{error: true, msg: msg, hasMsg: true} }
-func passed() verdict            { return verdict{} }
+func Failed(msg string) Verdict  { return Verdict{Failure: true, Message: msg, MessageSet: true} }
+func Errored(msg string) Verdict { return Verdict{Error: true, Message: msg, MessageSet: true} }
+func passed() Verdict            { return Verdict{} }
 
 // passedWith is a passing verdict that still carries a message (JMeter
 // assertions that set an empty or informative message up front).
-func passedWith(msg string) verdict { return verdict{msg: msg, hasMsg: true} }
+func passedWith(msg string) Verdict { return Verdict{Message: msg, MessageSet: true} }
 
 // responseWasNull is AssertionResult.setResultForNull.
-func responseWasNull() verdict { return failed("Response was null") }
+func responseWasNull() Verdict { return Failed("Response was null") }
 
 // checker is the test of one assertion on one sample.
 type checker interface {
-	check(vu *VU, t *sampleView) verdict
+	check(vu *element.VU, t *response.View) Verdict
 }
 
 // assertNode is a compiled assertion: its name (for the JTL), its scope
 // and its test. It implements the engine's assertion interface.
 type assertNode struct {
 	name  string
-	scope scopeKind
+	scope response.ScopeKind
 	check checker
 	// rename is the name JMeter gives the result instead, when not "".
 	rename string
 }
 
 func newAssert(c element.Builder, e *jmx.Element, ch checker) *assertNode {
-	return &assertNode{name: e.Name, scope: readScope(c, e).kind, check: ch}
+	return &assertNode{name: e.Name, scope: response.ReadScope(c, e).Kind, check: ch}
 }
 
 // assertSample applies the assertion to a finished sample and, as its scope
 // says, to the sub-samples, recording each verdict on the sample it judged.
-func (a *assertNode) Assert(vu *VU, r *Result) {
-	if a.scope != scopeChildren {
-		t := mainTarget(r)
+func (a *assertNode) Assert(vu *element.VU, r *element.Result) {
+	if a.scope != response.ScopeChildren {
+		t := response.Main(r)
 		v := a.check.check(vu, &t)
 		a.record(&r.Sample, v, &r.MsgSet)
 	}
-	if a.scope == scopeChildren || a.scope == scopeAll {
+	if a.scope == response.ScopeChildren || a.scope == response.ScopeAll {
 		a.recurse(vu, &r.Sample, 3, &r.MsgSet)
 	}
 }
 
 // recurse judges the sub-samples of s, down to level more levels, and
 // fails s when one of them failed (JMeter's "One or more sub-samples failed").
-func (a *assertNode) recurse(vu *VU, s *report.Sample, level int, msgSet *bool) {
+func (a *assertNode) recurse(vu *element.VU, s *report.Sample, level int, msgSet *bool) {
 	if level < 0 {
 		return
 	}
 	childFailed := false
 	for _, sub := range s.Sub {
-		t := sampleView{s: sub}
+		t := response.View{Sample: sub}
 		set := sub.FailureMessage != ""
 		a.record(sub, a.check.check(vu, &t), &set)
 		a.recurse(vu, sub, level-1, &set)
@@ -89,19 +90,19 @@ func (a *assertNode) recurse(vu *VU, s *report.Sample, level int, msgSet *bool) 
 		}
 	}
 	if childFailed && s.Success {
-		a.record(s, failed("One or more sub-samples failed"), msgSet)
+		a.record(s, Failed("One or more sub-samples failed"), msgSet)
 	}
 }
 
-func (a *assertNode) record(s *report.Sample, v verdict, msgSet *bool) {
-	s.Success = s.Success && !v.failure && !v.error
+func (a *assertNode) record(s *report.Sample, v Verdict, msgSet *bool) {
+	s.Success = s.Success && !v.Failure && !v.Error
 	name := a.name
 	if a.rename != "" {
 		name = a.rename
 	}
-	s.Assertions = append(s.Assertions, report.AssertionResult{Name: name, Failure: v.failure, Error: v.error, Message: v.msg})
-	if v.hasMsg && !*msgSet {
-		s.FailureMessage = v.msg
+	s.Assertions = append(s.Assertions, report.AssertionResult{Name: name, Failure: v.Failure, Error: v.Error, Message: v.Message})
+	if v.MessageSet && !*msgSet {
+		s.FailureMessage = v.Message
 		*msgSet = true
 	}
 }
@@ -139,22 +140,22 @@ const (
 )
 
 type responseAssertion struct {
-	scope      sampleScope
-	field      field
+	scope      response.Scope
+	field      response.Field
 	fieldName  string // as failure messages name it
 	testType   int
-	patterns   []*Template
-	regexes    []*regexField // for contains and matches
+	patterns   []*element.Template
+	regexes    []*response.RegexField // for contains and matches
 	assume     bool
-	custom     *Template
+	custom     *element.Template
 	diffLen    int
 	deltaStart string
 	deltaEnd   string
 }
 
-func buildResponseAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+func BuildResponse(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	a := &responseAssertion{
-		scope:      readScope(c, e),
+		scope:      response.ReadScope(c, e),
 		testType:   jmx.Int(e.Str("Assertion.test_type"), rtContains),
 		assume:     e.Bool("Assertion.assume_success", false),
 		custom:     c.Prop(e, "Assertion.custom_message"),
@@ -176,23 +177,23 @@ func buildResponseAssertion(c element.Builder, e *jmx.Element) (Assertion, error
 	}
 	switch e.Str("Assertion.test_field") {
 	case "Assertion.response_data":
-		a.field, a.fieldName = fieldBody, "text"
+		a.field, a.fieldName = response.FieldBody, "text"
 	case "Assertion.response_data_as_document":
 		return nil, errors.New("the field \"Document (text)\" needs Apache Tika, which gojm does not have")
 	case "Assertion.response_code":
-		a.field, a.fieldName = fieldCode, "code"
+		a.field, a.fieldName = response.FieldCode, "code"
 	case "Assertion.response_message":
-		a.field, a.fieldName = fieldMessage, "message"
+		a.field, a.fieldName = response.FieldMessage, "message"
 	case "Assertion.request_headers":
-		a.field, a.fieldName = fieldRequestHeaders, "request headers"
+		a.field, a.fieldName = response.FieldRequestHeaders, "request headers"
 	case "Assertion.request_data":
-		a.field, a.fieldName = fieldRequestData, "request data"
+		a.field, a.fieldName = response.FieldRequestData, "request data"
 	case "Assertion.response_headers":
-		a.field, a.fieldName = fieldHeaders, "headers"
+		a.field, a.fieldName = response.FieldHeaders, "headers"
 	default: // Assertion.sample_label and anything else: the URL
-		a.field, a.fieldName = fieldURL, "URL"
+		a.field, a.fieldName = response.FieldURL, "URL"
 	}
-	if a.scope.kind == scopeVariable {
+	if a.scope.Kind == response.ScopeVariable {
 		a.fieldName = "" // computed per sample from the variable's name
 	}
 	regex := a.testType&(rtContains|rtEquals|rtSubstring) == 0 || a.testType&rtContains != 0
@@ -200,7 +201,7 @@ func buildResponseAssertion(c element.Builder, e *jmx.Element) (Assertion, error
 		t := c.Template(e, "test string", p.Value)
 		a.patterns = append(a.patterns, t)
 		if regex {
-			rf, err := newRegexField(t, a.testType&rtContains == 0)
+			rf, err := response.NewRegexField(t, a.testType&rtContains == 0)
 			if err != nil {
 				return nil, err
 			}
@@ -211,19 +212,19 @@ func buildResponseAssertion(c element.Builder, e *jmx.Element) (Assertion, error
 	return n, nil
 }
 
-func (a *responseAssertion) check(vu *VU, t *sampleView) verdict {
+func (a *responseAssertion) check(vu *element.VU, t *response.View) Verdict {
 	if a.assume {
-		t.s.Success = true
+		t.Sample.Success = true
 	}
 	var toCheck string
 	var isSet bool
-	if a.scope.kind == scopeVariable {
-		toCheck, isSet = vu.Vars.Get(a.scope.name.Eval(vu))
+	if a.scope.Kind == response.ScopeVariable {
+		toCheck, isSet = vu.Vars.Get(a.scope.Var.Eval(vu))
 		_ = isSet
-	} else if a.field == fieldRequestData {
-		toCheck = requestData(vu, t)
+	} else if a.field == response.FieldRequestData {
+		toCheck = response.RequestData(vu, t)
 	} else {
-		toCheck = t.text(a.field)
+		toCheck = t.Text(a.field)
 	}
 	not := a.testType&rtNot != 0
 	or := a.testType&rtOr != 0
@@ -239,9 +240,9 @@ func (a *responseAssertion) check(vu *VU, t *sampleView) verdict {
 		var found bool
 		switch {
 		case a.testType&rtContains != 0, a.testType&(rtEquals|rtSubstring) == 0:
-			re, p, err := a.regexes[i].get(vu)
+			re, p, err := a.regexes[i].Get(vu)
 			if err != nil {
-				return errored("Bad test configuration org.apache.oro.text.MalformedCachePatternException: Invalid expression: " + p + "\n" + err.Error())
+				return Errored("Bad test configuration org.apache.oro.text.MalformedCachePatternException: Invalid expression: " + p + "\n" + err.Error())
 			}
 			found = re.MatchString(toCheck)
 		case a.testType&rtEquals != 0:
@@ -259,26 +260,26 @@ func (a *responseAssertion) check(vu *VU, t *sampleView) verdict {
 		}
 		if !pass {
 			if msg := a.custom.Eval(vu); msg != "" {
-				return failed(msg)
+				return Failed(msg)
 			}
-			return failed(a.failText(vu, pattern, toCheck))
+			return Failed(a.failText(vu, pattern, toCheck))
 		}
 	}
 	if or && len(a.patterns) > 0 {
 		if msg := a.custom.Eval(vu); msg != "" {
-			return failed(msg)
+			return Failed(msg)
 		}
-		return failed(strings.Join(orMsgs, "\t") + "\t")
+		return Failed(strings.Join(orMsgs, "\t") + "\t")
 	}
 	return passed()
 }
 
 // failText is JMeter's "Test failed: text expected to contain /foo/".
-func (a *responseAssertion) failText(vu *VU, pattern, toCheck string) string {
+func (a *responseAssertion) failText(vu *element.VU, pattern, toCheck string) string {
 	var b strings.Builder
 	b.WriteString("Test failed: ")
-	if a.scope.kind == scopeVariable {
-		b.WriteString("variable(" + a.scope.name.Eval(vu) + ")")
+	if a.scope.Kind == response.ScopeVariable {
+		b.WriteString("variable(" + a.scope.Var.Eval(vu) + ")")
 	} else {
 		b.WriteString(a.fieldName)
 	}
@@ -354,20 +355,20 @@ func (a *responseAssertion) equalsDiff(received, comparison string) string {
 
 // Duration Assertion ---------------------------------------------------
 
-type durationAssertion struct{ max *Template }
+type durationAssertion struct{ max *element.Template }
 
-func buildDurationAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+func BuildDuration(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	return newAssert(c, e, &durationAssertion{max: c.Prop(e, "DurationAssertion.duration")}), nil
 }
 
-func (d *durationAssertion) check(vu *VU, t *sampleView) verdict {
+func (d *durationAssertion) check(vu *element.VU, t *response.View) Verdict {
 	max, err := strconv.ParseInt(strings.TrimSpace(d.max.Eval(vu)), 10, 64)
 	if err != nil || max <= 0 {
 		return passed()
 	}
-	took := t.s.Elapsed.Milliseconds()
+	took := t.Sample.Elapsed.Milliseconds()
 	if took > max {
-		return failed("The operation lasted too long: It took " + groupedInt(took) +
+		return Failed("The operation lasted too long: It took " + groupedInt(took) +
 			" milliseconds, but should not have lasted longer than " + groupedInt(max) + " milliseconds.")
 	}
 	return passed()
@@ -376,9 +377,9 @@ func (d *durationAssertion) check(vu *VU, t *sampleView) verdict {
 // Size Assertion -------------------------------------------------------
 
 type sizeAssertion struct {
-	scope sampleScope
+	scope response.Scope
 	what  string
-	size  *Template
+	size  *element.Template
 	op    int
 }
 
@@ -387,9 +388,9 @@ type sizeAssertion struct {
 var sizeOps = [...]string{"", "been equal to", "not been equal to", "been greater than", "been less than",
 	"been greater or equal to", "been less than or equal to"}
 
-func buildSizeAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+func BuildSize(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	s := &sizeAssertion{
-		scope: readScope(c, e),
+		scope: response.ReadScope(c, e),
 		what:  e.Str("Assertion.test_field"),
 		size:  c.Prop(e, "SizeAssertion.size"),
 		op:    jmx.Int(e.Str("SizeAssertion.operator"), 0),
@@ -397,37 +398,37 @@ func buildSizeAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
 	return newAssert(c, e, s), nil
 }
 
-func (s *sizeAssertion) check(vu *VU, t *sampleView) verdict {
+func (s *sizeAssertion) check(vu *element.VU, t *response.View) Verdict {
 	var got int64
-	if s.scope.kind == scopeVariable {
-		name := s.scope.name.Eval(vu)
+	if s.scope.Kind == response.ScopeVariable {
+		name := s.scope.Var.Eval(vu)
 		v, ok := vu.Vars.Get(name)
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			if !ok {
 				v = "null"
 			}
-			return failed("Error parsing variable name: " + name + " value: " + v)
+			return Failed("Error parsing variable name: " + name + " value: " + v)
 		}
 		got = n
 	} else {
 		switch s.what {
 		case "SizeAssertion.response_headers":
-			got = t.headersSize()
+			got = t.HeadersSize()
 		case "SizeAssertion.response_data":
-			got = t.bodySize()
+			got = t.BodySize()
 		case "SizeAssertion.response_code":
-			got = int64(len([]rune(t.s.Code)))
+			got = int64(len([]rune(t.Sample.Code)))
 		case "SizeAssertion.response_message":
-			got = int64(len([]rune(t.s.Message)))
+			got = int64(len([]rune(t.Sample.Message)))
 		default:
-			got = t.s.Bytes
+			got = t.Sample.Bytes
 		}
 	}
 	raw := s.size.Eval(vu)
 	want, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil {
-		v := errored(fmt.Sprintf("java.lang.NumberFormatException: For input string: %q", raw))
+		v := Errored(fmt.Sprintf("java.lang.NumberFormatException: For input string: %q", raw))
 		return v
 	}
 	var ok bool
@@ -452,30 +453,30 @@ func (s *sizeAssertion) check(vu *VU, t *sampleView) verdict {
 	if s.op >= 1 && s.op <= 6 {
 		words = sizeOps[s.op]
 	}
-	return failed("The result was the wrong size: It was " + groupedInt(got) + " bytes, but should have " +
+	return Failed("The result was the wrong size: It was " + groupedInt(got) + " bytes, but should have " +
 		words + " " + groupedInt(want) + " bytes.")
 }
 
 // MD5Hex Assertion -----------------------------------------------------
 
-type md5Assertion struct{ want *Template }
+type md5Assertion struct{ want *element.Template }
 
-func buildMD5Assertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+func BuildMD5(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	return newAssert(c, e, &md5Assertion{want: c.Prop(e, "MD5HexAssertion.size")}), nil
 }
 
-func (m *md5Assertion) check(vu *VU, t *sampleView) verdict {
-	if len(t.body) == 0 {
+func (m *md5Assertion) check(vu *element.VU, t *response.View) Verdict {
+	if len(t.Body) == 0 {
 		return responseWasNull()
 	}
 	want := m.want.Eval(vu)
 	if want == "" {
-		return failed("MD5Hex to test against is empty")
+		return Failed("MD5Hex to test against is empty")
 	}
-	sum := md5.Sum(t.body)
+	sum := md5.Sum(t.Body)
 	got := hex.EncodeToString(sum[:])
 	if !strings.EqualFold(got, want) {
-		return failed("Error asserting MD5 sum : got " + got + " but should have been " + want)
+		return Failed("Error asserting MD5 sum : got " + got + " but should have been " + want)
 	}
 	return passed()
 }
@@ -484,25 +485,25 @@ func (m *md5Assertion) check(vu *VU, t *sampleView) verdict {
 
 type xmlAssertion struct{}
 
-func buildXMLAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+func BuildXML(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	return newAssert(c, e, xmlAssertion{}), nil
 }
 
 // check tests that the body is well-formed XML. The failure message is Go's
 // parser's, not Xerces'.
-func (xmlAssertion) check(_ *VU, t *sampleView) verdict {
-	if len(t.body) == 0 {
+func (xmlAssertion) check(_ *element.VU, t *response.View) Verdict {
+	if len(t.Body) == 0 {
 		return responseWasNull()
 	}
-	if err := wellFormed(t.body); err != nil {
-		return verdict{failure: true, error: true, msg: err.Error(), hasMsg: true}
+	if err := wellFormed(t.Body); err != nil {
+		return Verdict{Failure: true, Error: true, Message: err.Error(), MessageSet: true}
 	}
 	return passed()
 }
 
 // wellFormed reports the first well-formedness error of an XML document.
 func wellFormed(b []byte) error {
-	d := xml.NewDecoder(strings.NewReader(bodyString(b)))
+	d := xml.NewDecoder(strings.NewReader(response.BodyString(b)))
 	d.Strict = true
 	root := 0
 	depth := 0

@@ -1,4 +1,4 @@
-package engine
+package assert
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/response"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -14,28 +15,28 @@ import (
 // and in their messages.
 
 type jsonAssertion struct {
-	path     *jsonPathField
-	expected *Template
+	path     *response.JSONPathField
+	expected *element.Template
 	validate bool
 	isNull   bool
 	invert   bool
-	regex    *regexField // nil unless "Match as regular expression"
-	plugin   bool        // the jp@gc flavour
+	regex    *response.RegexField // nil unless "Match as regular expression"
+	plugin   bool                 // the jp@gc flavour
 }
 
-func buildJSONAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+func BuildJSON(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	return newJSONAssertion(c, e, false)
 }
 
-func buildPluginJSONAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+func BuildPluginJSON(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
 		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
 	}
 	return newJSONAssertion(c, e, true)
 }
 
-func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (Assertion, error) {
-	pf := newJSONPathField(c, e, c.Prop(e, "JSON_PATH"))
+func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (element.Assertion, error) {
+	pf := response.NewJSONPathField(c, e, c.Prop(e, "JSON_PATH"))
 	a := &jsonAssertion{
 		path:     pf,
 		expected: c.Prop(e, "EXPECTED_VALUE"),
@@ -45,59 +46,59 @@ func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (Assertion
 		plugin:   plugin,
 	}
 	if e.Bool("ISREGEX", true) {
-		rf, err := newRegexField(a.expected, true)
+		rf, err := response.NewRegexField(a.expected, true)
 		if err != nil {
 			return nil, err
 		}
 		a.regex = rf
 	}
 	// Neither flavour is a scoped assertion: it always judges the main sample.
-	return &assertNode{name: e.Name, scope: scopeParent, check: a}, nil
+	return &assertNode{name: e.Name, scope: response.ScopeParent, check: a}, nil
 }
 
-func (a *jsonAssertion) check(vu *VU, t *sampleView) verdict {
-	body := bodyString(t.body)
+func (a *jsonAssertion) check(vu *element.VU, t *response.View) Verdict {
+	body := response.BodyString(t.Body)
 	if body == "" {
 		return responseWasNull()
 	}
 	err := a.doAssert(vu, body)
 	if !a.invert {
 		if err != nil {
-			return failed(err.Error())
+			return Failed(err.Error())
 		}
 		return passedWith("")
 	}
 	if err != nil {
 		return passedWith("")
 	}
-	path := a.path.t.Eval(vu)
+	path := a.path.Source.Eval(vu)
 	switch {
 	case a.validate && a.isNull:
-		return failed("Failed that JSONPath " + path + " not matches null")
+		return Failed("Failed that JSONPath " + path + " not matches null")
 	case a.validate:
-		return failed("Failed that JSONPath " + path + " not matches " + a.expected.Eval(vu))
+		return Failed("Failed that JSONPath " + path + " not matches " + a.expected.Eval(vu))
 	}
-	return failed("Failed that JSONPath not exists: " + path)
+	return Failed("Failed that JSONPath not exists: " + path)
 }
 
 // doAssert returns nil when the assertion holds, else the failure message.
-func (a *jsonAssertion) doAssert(vu *VU, body string) error {
-	doc, err := parseJSON(body)
+func (a *jsonAssertion) doAssert(vu *element.VU, body string) error {
+	doc, err := response.ParseJSON(body)
 	if err != nil {
-		return fmt.Errorf("net.minidev.json.parser.ParseException: %s", strings.TrimPrefix(err.Error(), errJSON.Error()+": "))
+		return fmt.Errorf("net.minidev.json.parser.ParseException: %s", strings.TrimPrefix(err.Error(), response.ErrNotJSON.Error()+": "))
 	}
-	path, err := a.path.get(vu)
+	path, err := a.path.Get(vu)
 	if err != nil {
 		return err
 	}
-	value, err := path.read(doc)
+	value, err := path.Read(doc)
 	if err != nil {
 		return err
 	}
 	expected := a.expected.Eval(vu)
 	if !a.validate {
-		if arr, ok := value.([]any); ok && !a.plugin && len(arr) == 0 && !path.definite {
-			return fmt.Errorf("JSONPath '%s' is indefinite and the extracted Value is an empty Array. Please use an assertion value, to be sure to get a correct result. Expected value was '%s'", path.src, expected)
+		if arr, ok := value.([]any); ok && !a.plugin && len(arr) == 0 && !path.Definite {
+			return fmt.Errorf("JSONPath '%s' is indefinite and the extracted Value is an empty Array. Please use an assertion value, to be sure to get a correct result. Expected value was '%s'", path.Source, expected)
 		}
 		return nil
 	}
@@ -109,12 +110,12 @@ func (a *jsonAssertion) doAssert(vu *VU, body string) error {
 		return nil
 	}
 	// Both flavours print values through the same objectToString.
-	shown := pluginString
+	shown := response.PluginString
 	if a.isNull {
 		if a.plugin {
-			return fmt.Errorf("Value expected to be null, but found '%s'", javaString(value))
+			return fmt.Errorf("Value expected to be null, but found '%s'", response.JavaString(value))
 		}
-		return fmt.Errorf("Value in json path '%s' expected to be null, but found '%s'", path.src, javaString(value))
+		return fmt.Errorf("Value in json path '%s' expected to be null, but found '%s'", path.Source, response.JavaString(value))
 	}
 	switch {
 	case a.plugin && a.regex != nil:
@@ -122,12 +123,12 @@ func (a *jsonAssertion) doAssert(vu *VU, body string) error {
 	case a.plugin:
 		return fmt.Errorf("Value expected to be '%s', but found '%s'", expected, shown(value))
 	case a.regex != nil:
-		return fmt.Errorf("Value in json path '%s' expected to match regexp '%s', but it did not match: '%s'", path.src, expected, shown(value))
+		return fmt.Errorf("Value in json path '%s' expected to match regexp '%s', but it did not match: '%s'", path.Source, expected, shown(value))
 	}
-	return fmt.Errorf("Value in json path '%s' expected to be '%s', but found '%s'", path.src, expected, shown(value))
+	return fmt.Errorf("Value in json path '%s' expected to be '%s', but found '%s'", path.Source, expected, shown(value))
 }
 
-func (a *jsonAssertion) arrayMatched(vu *VU, arr []any, expected string) bool {
+func (a *jsonAssertion) arrayMatched(vu *element.VU, arr []any, expected string) bool {
 	if len(arr) == 0 && expected == "[]" {
 		return true
 	}
@@ -142,16 +143,16 @@ func (a *jsonAssertion) arrayMatched(vu *VU, arr []any, expected string) bool {
 // equals compares a value with the expected text: as a regular expression
 // on its text, as text (jp@gc), or as JSON values (JMeter's assertion,
 // through json-smart's lenient parser and Java's equals).
-func (a *jsonAssertion) equals(vu *VU, v any, expected string) bool {
+func (a *jsonAssertion) equals(vu *element.VU, v any, expected string) bool {
 	if a.regex != nil {
-		re, _, err := a.regex.get(vu)
+		re, _, err := a.regex.Get(vu)
 		if err != nil {
 			return false
 		}
-		return re.MatchString(pluginString(v))
+		return re.MatchString(response.PluginString(v))
 	}
 	if a.plugin {
-		return pluginString(v) == expected
+		return response.PluginString(v) == expected
 	}
 	return javaEquals(lenientJSON(expected), v)
 }
@@ -160,7 +161,7 @@ func (a *jsonAssertion) equals(vu *VU, v any, expected string) bool {
 // JSONValue.parse does, for the common cases: JSON when it is JSON, the
 // trimmed text itself when it is a bare word, else null.
 func lenientJSON(s string) any {
-	if v, err := parseJSON(strings.TrimSpace(s)); err == nil {
+	if v, err := response.ParseJSON(strings.TrimSpace(s)); err == nil {
 		return v
 	}
 	t := strings.TrimSpace(s)
@@ -187,7 +188,7 @@ func javaEquals(x, y any) bool {
 		return ok && a == b
 	case int64:
 		b, ok := y.(int64)
-		return ok && a == b && javaClass(a) == javaClass(b)
+		return ok && a == b && response.JavaClass(a) == response.JavaClass(b)
 	case float64:
 		b, ok := y.(float64)
 		return ok && a == b
@@ -205,14 +206,15 @@ func javaEquals(x, y any) bool {
 			}
 		}
 		return true
-	case *jobj:
-		b, ok := y.(*jobj)
-		if !ok || len(a.keys) != len(b.keys) {
+	case *response.Object:
+		b, ok := y.(*response.Object)
+		if !ok || len(a.Keys()) != len(b.Keys()) {
 			return false
 		}
-		for i, k := range a.keys {
+		for _, k := range a.Keys() {
+			av, _ := a.ValueForKey(k)
 			bv, ok := b.ValueForKey(k)
-			if !ok || !javaEquals(a.vals[i], bv) {
+			if !ok || !javaEquals(av, bv) {
 				return false
 			}
 		}

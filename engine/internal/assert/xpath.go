@@ -1,8 +1,9 @@
-package engine
+package assert
 
 import (
 	"github.com/antchfx/xpath"
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/response"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -11,62 +12,62 @@ import (
 
 type xpathAssertion struct {
 	v2       bool
-	scope    sampleScope
-	query    *xpathField
+	scope    response.Scope
+	query    *response.XPathField
 	negate   bool
 	tolerant bool
 }
 
-func buildXPathAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+func BuildXPath(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	t := c.Template(e, "XPath.xpath", e.StrOr("XPath.xpath", "/"))
-	q, err := newXPathField(c, e, t, nil)
+	q, err := response.NewXPathField(c, e, t, nil)
 	if err != nil {
 		return nil, err
 	}
-	a := &xpathAssertion{scope: readScope(c, e), query: q, negate: e.Bool("XPath.negate", false),
+	a := &xpathAssertion{scope: response.ReadScope(c, e), query: q, negate: e.Bool("XPath.negate", false),
 		tolerant: e.Bool("XPath.tolerant", false)}
 	return newAssert(c, e, a), nil
 }
 
-func buildXPath2Assertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+func BuildXPath2(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	t := c.Template(e, "XPath.xpath", e.StrOr("XPath.xpath", "/"))
-	q, err := newXPathField(c, e, t, parseNamespaces(e.Str("XPath.namespaces")))
+	q, err := response.NewXPathField(c, e, t, response.ParseNamespaces(e.Str("XPath.namespaces")))
 	if err != nil {
 		return nil, err
 	}
-	a := &xpathAssertion{v2: true, scope: readScope(c, e), query: q, negate: e.Bool("XPath.negate", false)}
+	a := &xpathAssertion{v2: true, scope: response.ReadScope(c, e), query: q, negate: e.Bool("XPath.negate", false)}
 	return newAssert(c, e, a), nil
 }
 
-func (a *xpathAssertion) check(vu *VU, t *sampleView) verdict {
+func (a *xpathAssertion) check(vu *element.VU, t *response.View) Verdict {
 	var in string
-	if a.scope.kind == scopeVariable {
-		s, ok := vu.Vars.Get(a.scope.name.Eval(vu))
+	if a.scope.Kind == response.ScopeVariable {
+		s, ok := vu.Vars.Get(a.scope.Var.Eval(vu))
 		if !ok || s == "" {
 			return responseWasNull()
 		}
 		in = s
 	} else {
-		in = bodyString(t.body)
+		in = response.BodyString(t.Body)
 		if in == "" && !a.v2 {
 			return responseWasNull()
 		}
 	}
-	doc, err := parseXPathDoc(in, a.tolerant)
+	doc, err := response.ParseXPathDoc(in, a.tolerant)
 	if err != nil {
 		if a.v2 {
-			return errored("Exception occurred computing assertion with XPath:" + a.query.t.Eval(vu) + ", error:" + err.Error())
+			return Errored("Exception occurred computing assertion with XPath:" + a.query.Source.Eval(vu) + ", error:" + err.Error())
 		}
-		return errored("SAXException: " + err.Error())
+		return Errored("SAXException: " + err.Error())
 	}
-	expr, src, err := a.query.get(vu, doc)
+	expr, src, err := a.query.Get(vu, doc)
 	if err != nil {
 		if a.v2 {
-			return errored("Exception: " + err.Error() + " for:" + src)
+			return Errored("Exception: " + err.Error() + " for:" + src)
 		}
-		return errored("TransformerException: " + err.Error() + " for: " + src)
+		return Errored("TransformerException: " + err.Error() + " for: " + src)
 	}
-	res := expr.Evaluate(doc.nav())
+	res := expr.Evaluate(doc.Nav())
 	if a.v2 {
 		ok := true
 		switch v := res.(type) {
@@ -75,31 +76,31 @@ func (a *xpathAssertion) check(vu *VU, t *sampleView) verdict {
 		case bool:
 			ok = v
 		}
-		v := verdict{failure: ok == a.negate, hasMsg: true}
+		v := Verdict{Failure: ok == a.negate, MessageSet: true}
 		if a.negate {
-			v.msg = "Nodes Matched for " + src
+			v.Message = "Nodes Matched for " + src
 		} else {
-			v.msg = "No Nodes Matched for " + src
+			v.Message = "No Nodes Matched for " + src
 		}
 		return v
 	}
 	switch v := res.(type) {
 	case *xpath.NodeIterator:
 		if !v.MoveNext() {
-			return verdict{failure: !a.negate, msg: "No Nodes Matched " + src, hasMsg: true}
+			return Verdict{Failure: !a.negate, Message: "No Nodes Matched " + src, MessageSet: true}
 		}
 		if a.negate {
-			return failed("Specified XPath was found... Turn off negate if this is not desired")
+			return Failed("Specified XPath was found... Turn off negate if this is not desired")
 		}
 		return passedWith("")
 	case bool:
-		out := verdict{failure: v == a.negate, hasMsg: true}
+		out := Verdict{Failure: v == a.negate, MessageSet: true}
 		if a.negate {
-			out.msg = "Nodes Matched for " + src
+			out.Message = "Nodes Matched for " + src
 		} else {
-			out.msg = "No Nodes Matched for " + src
+			out.Message = "No Nodes Matched for " + src
 		}
 		return out
 	}
-	return failed("Cannot understand: " + src)
+	return Failed("Cannot understand: " + src)
 }

@@ -1,4 +1,4 @@
-package engine
+package extract
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/response"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -18,15 +19,15 @@ import (
 
 // jsonExtract is one variable of a JSON Extractor.
 type jsonExtract struct {
-	ref    *Template
-	path   *jsonPathField
-	def    *Template
+	ref    *element.Template
+	path   *response.JSONPathField
+	def    *element.Template
 	number int
 }
 
 type jsonExtractor struct {
 	name   string
-	scope  sampleScope
+	scope  response.Scope
 	vars   []jsonExtract
 	concat bool
 	bad    error // a malformed match number: the extractor does nothing
@@ -44,14 +45,14 @@ func splitJava(s string, keepTrailing bool) []string {
 	return parts
 }
 
-func buildJSONExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
+func BuildJSON(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
 	names := splitJava(e.Str("JSONPostProcessor.referenceNames"), false)
 	paths := splitJava(e.Str("JSONPostProcessor.jsonPathExprs"), false)
 	defs := splitJava(e.Str("JSONPostProcessor.defaultValues"), true)
 	if len(names) != len(paths) || len(names) != len(defs) {
 		return nil, errors.New("Mismatch between number of variables, json expressions and default values")
 	}
-	x := &jsonExtractor{name: e.Name, scope: readScope(c, e), concat: e.Bool("JSONPostProcessor.compute_concat", false)}
+	x := &jsonExtractor{name: e.Name, scope: response.ReadScope(c, e), concat: e.Bool("JSONPostProcessor.compute_concat", false)}
 	numbers := make([]int, len(defs))
 	if m := e.Str("JSONPostProcessor.match_numbers"); strings.TrimSpace(m) != "" {
 		for i, s := range strings.Split(m, ";") {
@@ -71,7 +72,7 @@ func buildJSONExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error
 		c.Plan().Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", x.bad)
 	}
 	for i := range paths {
-		pf := newJSONPathField(c, e, c.Template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))
+		pf := response.NewJSONPathField(c, e, c.Template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))
 		x.vars = append(x.vars, jsonExtract{
 			ref:    c.Template(e, "JSONPostProcessor.referenceNames", strings.TrimSpace(names[i])),
 			path:   pf,
@@ -82,7 +83,7 @@ func buildJSONExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error
 	return x, nil
 }
 
-func (x *jsonExtractor) PostProcess(vu *VU, r *Result) {
+func (x *jsonExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	if x.bad != nil {
 		vu.Warnf("JSON Extractor %q: %v", x.name, x.bad)
 		return
@@ -90,10 +91,10 @@ func (x *jsonExtractor) PostProcess(vu *VU, r *Result) {
 	var docs []any
 	var bad error
 	hasInput := false
-	if x.scope.kind == scopeVariable {
+	if x.scope.Kind == response.ScopeVariable {
 		hasInput = true
-		if s, ok := vu.Vars.Get(x.scope.name.Eval(vu)); ok {
-			if d, err := parseJSON(s); err == nil {
+		if s, ok := vu.Vars.Get(x.scope.Var.Eval(vu)); ok {
+			if d, err := response.ParseJSON(s); err == nil {
 				docs = append(docs, d)
 			} else {
 				bad = err
@@ -102,14 +103,14 @@ func (x *jsonExtractor) PostProcess(vu *VU, r *Result) {
 			bad = errors.New("the variable is not defined")
 		}
 	} else {
-		var buf [1]sampleView
-		for _, t := range x.scope.samples(r, buf[:0]) {
-			s := bodyString(t.body)
+		var buf [1]response.View
+		for _, t := range x.scope.Samples(r, buf[:0]) {
+			s := response.BodyString(t.Body)
 			if strings.TrimSpace(s) == "" {
 				continue
 			}
 			hasInput = true
-			if d, err := parseJSON(s); err == nil {
+			if d, err := response.ParseJSON(s); err == nil {
 				docs = append(docs, d)
 			} else {
 				bad = err
@@ -131,7 +132,7 @@ func (x *jsonExtractor) PostProcess(vu *VU, r *Result) {
 			vu.Vars.Put(ref, def)
 			continue
 		}
-		path, err := v.path.get(vu)
+		path, err := v.path.Get(vu)
 		if err == nil {
 			err = bad
 		}
@@ -142,7 +143,7 @@ func (x *jsonExtractor) PostProcess(vu *VU, r *Result) {
 		}
 		var found []any
 		for _, d := range docs {
-			found = append(found, path.all(d)...)
+			found = append(found, path.All(d)...)
 		}
 		x.save(vu, ref, def, v.number, found)
 	}
@@ -150,12 +151,12 @@ func (x *jsonExtractor) PostProcess(vu *VU, r *Result) {
 
 // save stores the values found for one variable as JMeter's
 // JSONPostProcessor does.
-func (x *jsonExtractor) save(vu *VU, ref, def string, number int, found []any) {
+func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found []any) {
 	str := func(v any) string {
 		if v == nil {
 			return def
 		}
-		return javaString(v)
+		return response.JavaString(v)
 	}
 	switch {
 	case len(found) == 0:
@@ -205,18 +206,18 @@ func (x *jsonExtractor) save(vu *VU, ref, def string, number int, found []any) {
 
 type pluginJSONExtractor struct {
 	name    string
-	ref     *Template
-	path    *jsonPathField
-	def     *Template
+	ref     *element.Template
+	path    *response.JSONPathField
+	def     *element.Template
 	fromVar bool
-	src     *Template
+	src     *element.Template
 }
 
-func buildPluginJSONExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
+func BuildPluginJSON(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
 	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
 		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
 	}
-	pf := newJSONPathField(c, e, c.Prop(e, "JSONPATH"))
+	pf := response.NewJSONPathField(c, e, c.Prop(e, "JSONPATH"))
 	return &pluginJSONExtractor{
 		name:    e.Name,
 		ref:     c.Prop(e, "VAR"),
@@ -227,14 +228,14 @@ func buildPluginJSONExtractor(c element.Builder, e *jmx.Element) (PostProcessor,
 	}, nil
 }
 
-func (x *pluginJSONExtractor) PostProcess(vu *VU, r *Result) {
+func (x *pluginJSONExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	ref := x.ref.Eval(vu)
 	var in string
 	ok := true
 	if x.fromVar {
 		in, ok = vu.Vars.Get(x.src.Eval(vu))
 	} else {
-		in = bodyString(r.Body)
+		in = response.BodyString(r.Body)
 	}
 	clear := func() {
 		for k := 1; ; k++ {
@@ -255,34 +256,34 @@ func (x *pluginJSONExtractor) PostProcess(vu *VU, r *Result) {
 		fail(errors.New("the source variable is not defined"))
 		return
 	}
-	doc, err := parseJSON(in)
+	doc, err := response.ParseJSON(in)
 	if err != nil {
 		fail(err)
 		return
 	}
-	path, err := x.path.get(vu)
+	path, err := x.path.Get(vu)
 	if err != nil {
 		fail(err)
 		return
 	}
-	v, err := path.read(doc)
+	v, err := path.Read(doc)
 	if err != nil {
 		fail(err)
 		return
 	}
 	arr, isArr := v.([]any)
 	if !isArr {
-		vu.Vars.Put(ref, pluginString(v))
+		vu.Vars.Put(ref, response.PluginString(v))
 		return
 	}
 	if len(arr) == 0 {
 		fail(errors.New("Extracted array is empty"))
 		return
 	}
-	vu.Vars.Put(ref, pluginString(v))
+	vu.Vars.Put(ref, response.PluginString(v))
 	vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(len(arr)))
 	clear()
 	for n, e := range arr {
-		vu.Vars.Put(nthName(ref, n+1), pluginString(e))
+		vu.Vars.Put(nthName(ref, n+1), response.PluginString(e))
 	}
 }

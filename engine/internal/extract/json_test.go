@@ -1,10 +1,10 @@
-package engine
+package extract
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/gojm/gojm/internal/java"
+	"github.com/gojm/gojm/engine/internal/elementtest"
 )
 
 const storeJSON = `{"store":{"book":[
@@ -64,8 +64,8 @@ func TestJSONExtractor(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			vu := runPost(t, el("JSONPostProcessor", tc.props...), buildJSONExtractor, fakeResult(storeJSON), tc.pre)
-			if got := vars(vu, tc.check...); got != tc.want {
+			vu := runPost(t, elementtest.El("JSONPostProcessor", tc.props...), BuildJSON, elementtest.Response(storeJSON), tc.pre)
+			if got := elementtest.Vars(vu, tc.check...); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
@@ -73,95 +73,37 @@ func TestJSONExtractor(t *testing.T) {
 }
 
 func TestJSONExtractorRandomAndMismatch(t *testing.T) {
-	vu := runPost(t, el("JSONPostProcessor", "JSONPostProcessor.referenceNames", "t", "JSONPostProcessor.jsonPathExprs", "$..title"),
-		buildJSONExtractor, fakeResult(storeJSON), nil)
+	vu := runPost(t, elementtest.El("JSONPostProcessor", "JSONPostProcessor.referenceNames", "t", "JSONPostProcessor.jsonPathExprs", "$..title"),
+		BuildJSON, elementtest.Response(storeJSON), nil)
 	if v, _ := vu.Vars.Get("t"); !strings.Contains("Sayings Sword Moby Dick", v) || v == "" {
 		t.Errorf("random title %q", v)
 	}
-	c := testCompiler()
-	_, err := buildJSONExtractor(c, el("JSONPostProcessor", "JSONPostProcessor.referenceNames", "a;b", "JSONPostProcessor.jsonPathExprs", "$.a"))
+	c := elementtest.New(nil, "", "")
+	_, err := BuildJSON(c, elementtest.El("JSONPostProcessor", "JSONPostProcessor.referenceNames", "a;b", "JSONPostProcessor.jsonPathExprs", "$.a"))
 	if err == nil || !strings.Contains(err.Error(), "Mismatch between number of variables") {
 		t.Errorf("err = %v", err)
 	}
 }
 
-func TestJavaHashOrder(t *testing.T) {
-	// java.util.HashMap iteration order, checked with a JVM:
-	// new HashMap<>(LinkedHashMap of these keys in this order).keySet()
-	cases := []struct{ keys, want string }{
-		{"category,author,title,price,url", "category,title,author,price,url"},
-		{"id,name,email,roles,token,created_at,active,x1,x2,x3,x4,x5,x6,x7", "roles,created_at,active,token,name,x1,x2,id,x3,x4,x5,email,x6,x7"},
-	}
-	for _, tc := range cases {
-		keys := strings.Split(tc.keys, ",")
-		var got []string
-		for _, i := range java.HashMapOrder(keys) {
-			got = append(got, keys[i])
-		}
-		if strings.Join(got, ",") != tc.want {
-			t.Errorf("order %v, want %s", got, tc.want)
-		}
-	}
-}
-
-func TestJavaDecimal(t *testing.T) {
-	if got := javaDecimal(1e10); got != "10000000000.0" {
-		t.Errorf("javaDecimal = %s", got)
-	}
-}
-
 func TestPluginJSONExtractor(t *testing.T) {
-	vu := runPost(t, el("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
-		"VAR", "t", "JSONPATH", "$..title", "DEFAULT", "D", "SUBJECT", "BODY"), buildPluginJSONExtractor, fakeResult(storeJSON), nil)
-	if got := vars(vu, "t", "t_matchNr", "t_3"); got != `t=["Sayings","Sword","Moby Dick"]; t_matchNr=3; t_3=Moby Dick` {
+	vu := runPost(t, elementtest.El("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
+		"VAR", "t", "JSONPATH", "$..title", "DEFAULT", "D", "SUBJECT", "BODY"), BuildPluginJSON, elementtest.Response(storeJSON), nil)
+	if got := elementtest.Vars(vu, "t", "t_matchNr", "t_3"); got != `t=["Sayings","Sword","Moby Dick"]; t_matchNr=3; t_3=Moby Dick` {
 		t.Errorf("got %s", got)
 	}
-	vu = runPost(t, el("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
-		"VAR", "n", "JSONPATH", "$.store.book.length()", "SUBJECT", "BODY"), buildPluginJSONExtractor, fakeResult(storeJSON), nil)
-	if got := vars(vu, "n"); got != "n=3" {
+	vu = runPost(t, elementtest.El("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
+		"VAR", "n", "JSONPATH", "$.store.book.length()", "SUBJECT", "BODY"), BuildPluginJSON, elementtest.Response(storeJSON), nil)
+	if got := elementtest.Vars(vu, "n"); got != "n=3" {
 		t.Errorf("got %s", got)
 	}
-	vu = runPost(t, el("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
-		"VAR", "p", "JSONPATH", "$.big", "SUBJECT", "BODY"), buildPluginJSONExtractor, fakeResult(storeJSON), nil)
-	if got := vars(vu, "p"); got != "p=10000000000.0" {
+	vu = runPost(t, elementtest.El("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
+		"VAR", "p", "JSONPATH", "$.big", "SUBJECT", "BODY"), BuildPluginJSON, elementtest.Response(storeJSON), nil)
+	if got := elementtest.Vars(vu, "p"); got != "p=10000000000.0" {
 		t.Errorf("got %s", got)
 	}
-	vu = runPost(t, el("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
-		"VAR", "m", "JSONPATH", "$.missing", "DEFAULT", "D", "SUBJECT", "BODY"), buildPluginJSONExtractor, fakeResult(storeJSON), map[string]string{"m_1": "old"})
-	if got := vars(vu, "m", "m_matchNr", "m_1"); got != "m=D; m_matchNr=0; m_1 unset" {
+	vu = runPost(t, elementtest.El("com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor",
+		"VAR", "m", "JSONPATH", "$.missing", "DEFAULT", "D", "SUBJECT", "BODY"), BuildPluginJSON, elementtest.Response(storeJSON), map[string]string{"m_1": "old"})
+	if got := elementtest.Vars(vu, "m", "m_matchNr", "m_1"); got != "m=D; m_matchNr=0; m_1 unset" {
 		t.Errorf("got %s", got)
 	}
-}
-
-func TestJSONAssertions(t *testing.T) {
-	const core = "JSONPathAssertion"
-	runAssertCases(t, core, buildJSONAssertion, []assertCase{
-		{"exists", storeJSON, []string{"JSON_PATH", "$.token"}, nil, true, ""},
-		{"missing leaf", storeJSON, []string{"JSON_PATH", "$.store.nope"}, nil, false, "No results for path: $['store']['nope']"},
-		{"missing parent", storeJSON, []string{"JSON_PATH", "$.nope.x"}, nil, false, "Missing property in path $['nope']"},
-		{"value equals", storeJSON, []string{"JSON_PATH", "$.store.bicycle.color", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "red"}, nil, true, ""},
-		{"value differs", storeJSON, []string{"JSON_PATH", "$.store.bicycle.color", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "blue"}, nil, false,
-			"Value in json path '$.store.bicycle.color' expected to be 'blue', but found 'red'"},
-		{"number types differ", storeJSON, []string{"JSON_PATH", "$.store.book[2].price", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "8.0"}, nil, false,
-			"Value in json path '$.store.book[2].price' expected to be '8.0', but found '8'"},
-		{"regex over an array", storeJSON, []string{"JSON_PATH", "$..author", "JSONVALIDATION", "true", "EXPECTED_VALUE", "Herman.*"}, nil, true, ""},
-		{"regex fails", storeJSON, []string{"JSON_PATH", "$.store.bicycle.price", "JSONVALIDATION", "true", "EXPECTED_VALUE", "2.*"}, nil, false,
-			"Value in json path '$.store.bicycle.price' expected to match regexp '2.*', but it did not match: '19.95'"},
-		{"expect null", storeJSON, []string{"JSON_PATH", "$.n", "JSONVALIDATION", "true", "EXPECT_NULL", "true"}, nil, true, ""},
-		{"expect null fails", storeJSON, []string{"JSON_PATH", "$.token", "JSONVALIDATION", "true", "EXPECT_NULL", "true"}, nil, false,
-			"Value in json path '$.token' expected to be null, but found 'abc/def'"},
-		{"inverted", storeJSON, []string{"JSON_PATH", "$.token", "INVERT", "true"}, nil, false, "Failed that JSONPath not exists: $.token"},
-		{"inverted passes", storeJSON, []string{"JSON_PATH", "$.nope", "INVERT", "true"}, nil, true, ""},
-		{"indefinite empty", storeJSON, []string{"JSON_PATH", "$..nope"}, nil, false,
-			"JSONPath '$..nope' is indefinite and the extracted Value is an empty Array. Please use an assertion value, to be sure to get a correct result. Expected value was ''"},
-		{"length function", storeJSON, []string{"JSON_PATH", "$.store.book.length()", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "3"}, nil, true, ""},
-		{"empty body", "", []string{"JSON_PATH", "$.a"}, nil, false, "Response was null"},
-	})
-	const plugin = "com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion"
-	runAssertCases(t, plugin, buildPluginJSONAssertion, []assertCase{
-		{"text equality", storeJSON, []string{"JSON_PATH", "$.store.book[2].price", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "8"}, nil, true, ""},
-		{"differs", storeJSON, []string{"JSON_PATH", "$.store.bicycle.color", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "blue"}, nil, false,
-			"Value expected to be 'blue', but found 'red'"},
-		{"indefinite empty is fine", storeJSON, []string{"JSON_PATH", "$..nope"}, nil, true, ""},
-	})
 }

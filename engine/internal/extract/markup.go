@@ -1,4 +1,4 @@
-package engine
+package extract
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/andybalholm/cascadia"
 	"github.com/antchfx/xpath"
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/response"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"golang.org/x/net/html"
@@ -23,13 +24,13 @@ import (
 
 type cssExtractor struct {
 	name     string
-	scope    sampleScope
-	ref      *Template
-	sel      *Template
+	scope    response.Scope
+	ref      *element.Template
+	sel      *element.Template
 	fixed    cascadia.Sel
-	attr     *Template
-	match    *Template
-	def      *Template
+	attr     *element.Template
+	match    *element.Template
+	def      *element.Template
 	emptyDef bool
 }
 
@@ -58,13 +59,13 @@ func compileCSS(s string) (cascadia.Sel, error) {
 	return sel, nil
 }
 
-func buildCSSExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
+func BuildCSS(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
 	if impl := e.Str("HtmlExtractor.extractor_impl"); impl != "" && impl != "JSOUP" && impl != "JODD" {
 		return nil, fmt.Errorf("extractor implementation %q is unknown", impl)
 	}
 	x := &cssExtractor{
 		name:     e.Name,
-		scope:    readScope(c, e),
+		scope:    response.ReadScope(c, e),
 		ref:      c.Prop(e, "HtmlExtractor.refname"),
 		sel:      c.Prop(e, "HtmlExtractor.expr"),
 		attr:     c.Prop(e, "HtmlExtractor.attribute"),
@@ -82,7 +83,7 @@ func buildCSSExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error)
 	return x, nil
 }
 
-func (x *cssExtractor) PostProcess(vu *VU, r *Result) {
+func (x *cssExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	ref := x.ref.Eval(vu)
 	number := intProp(vu, x.match, 0)
 	if def := x.def.Eval(vu); def != "" || x.emptyDef {
@@ -114,16 +115,16 @@ func (x *cssExtractor) PostProcess(vu *VU, r *Result) {
 			}
 		}
 	}
-	if x.scope.kind == scopeVariable {
-		in, _ := vu.Vars.Get(x.scope.name.Eval(vu))
+	if x.scope.Kind == response.ScopeVariable {
+		in, _ := vu.Vars.Get(x.scope.Var.Eval(vu))
 		if in == "" {
 			return
 		}
 		find(in)
 	} else {
-		var buf [1]sampleView
-		for _, t := range x.scope.samples(r, buf[:0]) {
-			find(bodyString(t.body))
+		var buf [1]response.View
+		for _, t := range x.scope.Samples(r, buf[:0]) {
+			find(response.BodyString(t.Body))
 			if number > 0 && len(matches) == number {
 				break
 			}
@@ -214,7 +215,7 @@ func jsoupText(n *html.Node) string {
 // addAssertionFailure records an extractor's trouble on the sample as a
 // failed assertion result, as JMeter's XPath extractors do; failSample also
 // marks the sample failed.
-func addAssertionFailure(r *Result, name, msg string, failSample bool) {
+func addAssertionFailure(r *element.Result, name, msg string, failSample bool) {
 	r.Assertions = append(r.Assertions, report.AssertionResult{Name: name, Failure: true, Message: msg})
 	if !r.MsgSet {
 		r.FailureMessage, r.MsgSet = msg, true
@@ -229,23 +230,23 @@ func addAssertionFailure(r *Result, name, msg string, failSample bool) {
 type xpathExtractor struct {
 	name     string
 	v2       bool
-	scope    sampleScope
-	ref      *Template
-	query    *xpathField
-	def      *Template
-	match    *Template
+	scope    response.Scope
+	ref      *element.Template
+	query    *response.XPathField
+	def      *element.Template
+	match    *element.Template
 	fragment bool
 	tolerant bool
 }
 
-func buildXPathExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
-	q, err := newXPathField(c, e, c.Prop(e, "XPathExtractor.xpathQuery"), nil)
+func BuildXPath(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
+	q, err := response.NewXPathField(c, e, c.Prop(e, "XPathExtractor.xpathQuery"), nil)
 	if err != nil {
 		return nil, err
 	}
 	return &xpathExtractor{
 		name:     e.Name,
-		scope:    readScope(c, e),
+		scope:    response.ReadScope(c, e),
 		ref:      c.Prop(e, "XPathExtractor.refname"),
 		query:    q,
 		def:      c.Prop(e, "XPathExtractor.default"),
@@ -255,15 +256,15 @@ func buildXPathExtractor(c element.Builder, e *jmx.Element) (PostProcessor, erro
 	}, nil
 }
 
-func buildXPath2Extractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
-	q, err := newXPathField(c, e, c.Prop(e, "XPathExtractor2.xpathQuery"), parseNamespaces(e.Str("XPathExtractor2.namespaces")))
+func BuildXPath2(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
+	q, err := response.NewXPathField(c, e, c.Prop(e, "XPathExtractor2.xpathQuery"), response.ParseNamespaces(e.Str("XPathExtractor2.namespaces")))
 	if err != nil {
 		return nil, err
 	}
 	return &xpathExtractor{
 		name:     e.Name,
 		v2:       true,
-		scope:    readScope(c, e),
+		scope:    response.ReadScope(c, e),
 		ref:      c.Prop(e, "XPathExtractor2.refname"),
 		query:    q,
 		def:      c.Prop(e, "XPathExtractor2.default"),
@@ -272,7 +273,7 @@ func buildXPath2Extractor(c element.Builder, e *jmx.Element) (PostProcessor, err
 	}, nil
 }
 
-func (x *xpathExtractor) PostProcess(vu *VU, r *Result) {
+func (x *xpathExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	ref := x.ref.Eval(vu)
 	vu.Vars.Put(ref, x.def.Eval(vu))
 	nr := ref + "_matchNr"
@@ -286,30 +287,30 @@ func (x *xpathExtractor) PostProcess(vu *VU, r *Result) {
 	number := intProp(vu, x.match, def)
 	var matches []*string
 	var inputs []string
-	if x.scope.kind == scopeVariable {
-		if s, ok := vu.Vars.Get(x.scope.name.Eval(vu)); ok && s != "" {
+	if x.scope.Kind == response.ScopeVariable {
+		if s, ok := vu.Vars.Get(x.scope.Var.Eval(vu)); ok && s != "" {
 			inputs = append(inputs, s)
 		}
 	} else {
-		var buf [1]sampleView
-		for _, t := range x.scope.samples(r, buf[:0]) {
+		var buf [1]response.View
+		for _, t := range x.scope.Samples(r, buf[:0]) {
 			if x.v2 {
 				// JMeter's XPath2 Extractor reads the main sample once per
 				// sample in scope.
-				inputs = append(inputs, bodyString(r.Body))
+				inputs = append(inputs, response.BodyString(r.Body))
 			} else {
-				inputs = append(inputs, bodyString(t.body))
+				inputs = append(inputs, response.BodyString(t.Body))
 			}
 		}
 	}
 	for _, in := range inputs {
-		doc, err := parseXPathDoc(in, x.tolerant)
+		doc, err := response.ParseXPathDoc(in, x.tolerant)
 		if err != nil {
 			vu.Warnf("XPath Extractor %q: %v", x.name, err)
 			addAssertionFailure(r, x.name, err.Error()+"\nSee log file for further details.", x.tolerant)
 			return
 		}
-		expr, src, err := x.query.get(vu, doc)
+		expr, src, err := x.query.Get(vu, doc)
 		if err != nil {
 			addAssertionFailure(r, x.name, err.Error()+"\nSee log file for further details.", false)
 			return
@@ -338,14 +339,14 @@ func (x *xpathExtractor) PostProcess(vu *VU, r *Result) {
 // values evaluates the expression and appends the selected values: nil
 // for an XPath 1.0 element whose first child is not text (JMeter's
 // getValueForNode), the string value for XPath2.
-func (x *xpathExtractor) values(vu *VU, doc *xpathDoc, expr *xpath.Expr, number int, out []*string) []*string {
-	res := expr.Evaluate(doc.nav())
+func (x *xpathExtractor) values(vu *element.VU, doc *response.XPathDoc, expr *xpath.Expr, number int, out []*string) []*string {
+	res := expr.Evaluate(doc.Nav())
 	it, ok := res.(*xpath.NodeIterator)
 	if !ok {
 		var s string
 		switch v := res.(type) {
 		case float64:
-			s = xpathNumber(v)
+			s = response.XPathNumber(v)
 		case bool:
 			s = strconv.FormatBool(v)
 		case string:
@@ -377,7 +378,7 @@ func (x *xpathExtractor) values(vu *VU, doc *xpathDoc, expr *xpath.Expr, number 
 
 func (x *xpathExtractor) nodeValue(n xpath.NodeNavigator) *string {
 	if x.fragment {
-		s := outer(n)
+		s := response.Outer(n)
 		return &s
 	}
 	if x.v2 || n.NodeType() != xpath.ElementNode {

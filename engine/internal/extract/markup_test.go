@@ -1,6 +1,10 @@
-package engine
+package extract
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gojm/gojm/engine/internal/elementtest"
+)
 
 const page = `<html><head><title>Shop</title></head><body>
 <form action="/buy"><input type="hidden" name="csrf" value="t0k3n"/>
@@ -36,8 +40,8 @@ func TestCSSExtractor(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			props := append([]string{"HtmlExtractor.refname", "v"}, tc.props...)
-			vu := runPost(t, el("HtmlExtractor", props...), buildCSSExtractor, fakeResult(page), tc.pre)
-			if got := vars(vu, tc.check...); got != tc.want {
+			vu := runPost(t, elementtest.El("HtmlExtractor", props...), BuildCSS, elementtest.Response(page), tc.pre)
+			if got := elementtest.Vars(vu, tc.check...); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
@@ -73,12 +77,12 @@ func TestXPathExtractors(t *testing.T) {
 				prefix = "XPathExtractor2."
 			}
 			props := append([]string{prefix + "refname", "v", prefix + "default", "D"}, tc.props...)
-			build := buildXPathExtractor
+			build := BuildXPath
 			if tc.class == "XPath2Extractor" {
-				build = buildXPath2Extractor
+				build = BuildXPath2
 			}
-			vu := runPost(t, el(tc.class, props...), build, fakeResult(feed), nil)
-			if got := vars(vu, tc.check...); got != tc.want {
+			vu := runPost(t, elementtest.El(tc.class, props...), build, elementtest.Response(feed), nil)
+			if got := elementtest.Vars(vu, tc.check...); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
@@ -86,34 +90,14 @@ func TestXPathExtractors(t *testing.T) {
 }
 
 func TestXPathExtractorBadDocument(t *testing.T) {
-	r := fakeResult("<a><b></a>")
-	runPost(t, el("XPathExtractor", "XPathExtractor.refname", "v", "XPathExtractor.xpathQuery", "//b"), buildXPathExtractor, r, nil)
+	r := elementtest.Response("<a><b></a>")
+	runPost(t, elementtest.El("XPathExtractor", "XPathExtractor.refname", "v", "XPathExtractor.xpathQuery", "//b"), BuildXPath, r, nil)
 	if !r.Success || len(r.Assertions) != 1 || !r.Assertions[0].Failure || r.FailureMessage == "" {
 		t.Errorf("success=%v message=%q results=%+v", r.Success, r.FailureMessage, r.Assertions)
 	}
-	r = fakeResult("<html><body><p>loose<br></body>")
-	vu := runPost(t, el("XPathExtractor", "XPathExtractor.refname", "v", "XPathExtractor.xpathQuery", "//p", "XPathExtractor.tolerant", "true"), buildXPathExtractor, r, nil)
-	if got := vars(vu, "v"); got != "v=loose" || !r.Success {
+	r = elementtest.Response("<html><body><p>loose<br></body>")
+	vu := runPost(t, elementtest.El("XPathExtractor", "XPathExtractor.refname", "v", "XPathExtractor.xpathQuery", "//p", "XPathExtractor.tolerant", "true"), BuildXPath, r, nil)
+	if got := elementtest.Vars(vu, "v"); got != "v=loose" || !r.Success {
 		t.Errorf("tolerant: %s, success %v", got, r.Success)
 	}
-}
-
-func TestXPathAssertions(t *testing.T) {
-	runAssertCases(t, "XPathAssertion", buildXPathAssertion, []assertCase{
-		{"found", feed, []string{"XPath.xpath", "/response/status"}, nil, true, ""},
-		{"not found", feed, []string{"XPath.xpath", "/response/nope"}, nil, false, "No Nodes Matched /response/nope"},
-		{"negated, not found: passes but says so", feed, []string{"XPath.xpath", "/response/nope", "XPath.negate", "true"}, nil, true, "No Nodes Matched /response/nope"},
-		{"negated, found", feed, []string{"XPath.xpath", "/response/status", "XPath.negate", "true"}, nil, false,
-			"Specified XPath was found... Turn off negate if this is not desired"},
-		{"boolean true still carries a message", feed, []string{"XPath.xpath", "count(//item)=3"}, nil, true, "No Nodes Matched for count(//item)=3"},
-		{"boolean false", feed, []string{"XPath.xpath", "count(//item)=2"}, nil, false, "No Nodes Matched for count(//item)=2"},
-		{"number", feed, []string{"XPath.xpath", "count(//item)"}, nil, false, "Cannot understand: count(//item)"},
-		{"empty", "", []string{"XPath.xpath", "/"}, nil, false, "Response was null"},
-	})
-	runAssertCases(t, "XPath2Assertion", buildXPath2Assertion, []assertCase{
-		{"found", feed, []string{"XPath.xpath", "//n:code", "XPath.namespaces", "n=urn:m"}, nil, true, "No Nodes Matched for //n:code"},
-		{"not found", feed, []string{"XPath.xpath", "//nope"}, nil, false, "No Nodes Matched for //nope"},
-		{"negated", feed, []string{"XPath.xpath", "//item", "XPath.negate", "true"}, nil, false, "Nodes Matched for //item"},
-		{"boolean", feed, []string{"XPath.xpath", "count(//item) = 3"}, nil, true, "No Nodes Matched for count(//item) = 3"},
-	})
 }

@@ -1,10 +1,11 @@
-package engine
+package extract
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/response"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -14,14 +15,14 @@ import (
 // regexExtractor is a compiled Regular Expression Extractor.
 type regexExtractor struct {
 	name     string
-	scope    sampleScope
-	field    field
-	ref      *Template
-	re       *regexField
-	tmpl     *Template
+	scope    response.Scope
+	field    response.Field
+	ref      *element.Template
+	re       *response.RegexField
+	tmpl     *element.Template
 	parts    []tmplPart // the template parsed once when constant
-	match    *Template
-	def      *Template
+	match    *element.Template
+	def      *element.Template
 	emptyDef bool
 }
 
@@ -63,18 +64,18 @@ func parseRegexTemplate(s string) []tmplPart {
 	return out
 }
 
-func buildRegexExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
-	f, err := extractField(e, "RegexExtractor.useHeaders")
+func BuildRegex(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
+	f, err := response.ReadField(e, "RegexExtractor.useHeaders")
 	if err != nil {
 		return nil, err
 	}
-	re, err := newRegexField(c.Prop(e, "RegexExtractor.regex"), false)
+	re, err := response.NewRegexField(c.Prop(e, "RegexExtractor.regex"), false)
 	if err != nil {
 		return nil, err
 	}
 	x := &regexExtractor{
 		name:     e.Name,
-		scope:    readScope(c, e),
+		scope:    response.ReadScope(c, e),
 		field:    f,
 		ref:      c.Prop(e, "RegexExtractor.refname"),
 		re:       re,
@@ -102,13 +103,13 @@ func (m *reMatch) group(i int) (string, bool) {
 	return m.in[m.idx[2*i]:m.idx[2*i+1]], true
 }
 
-func (x *regexExtractor) PostProcess(vu *VU, r *Result) {
+func (x *regexExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	ref := x.ref.Eval(vu)
 	number := intProp(vu, x.match, 0)
 	if def := x.def.Eval(vu); def != "" || x.emptyDef {
 		vu.Vars.Put(ref, def)
 	}
-	re, pattern, err := x.re.get(vu)
+	re, pattern, err := x.re.Get(vu)
 	if err != nil {
 		vu.Warnf("Regular Expression Extractor %q: error in pattern %q: %v", x.name, pattern, err)
 		return
@@ -123,14 +124,14 @@ func (x *regexExtractor) PostProcess(vu *VU, r *Result) {
 			matches = append(matches, reMatch{in: in, idx: idx})
 		}
 	}
-	if x.scope.kind == scopeVariable {
-		if in, ok := vu.Vars.Get(x.scope.name.Eval(vu)); ok {
+	if x.scope.Kind == response.ScopeVariable {
+		if in, ok := vu.Vars.Get(x.scope.Var.Eval(vu)); ok {
 			find(in)
 		}
 	} else {
-		var buf [1]sampleView
-		for _, t := range x.scope.samples(r, buf[:0]) {
-			find(t.text(x.field))
+		var buf [1]response.View
+		for _, t := range x.scope.Samples(r, buf[:0]) {
+			find(t.Text(x.field))
 			if number > 0 && len(matches) >= number {
 				break
 			}
@@ -196,7 +197,7 @@ func render(parts []tmplPart, m *reMatch) string {
 
 // saveGroups sets base_g0 … base_gN and base_g (the number of groups),
 // removing groups left over from an earlier match with more of them.
-func saveGroups(vu *VU, base string, m *reMatch) {
+func saveGroups(vu *element.VU, base string, m *reMatch) {
 	g := base + "_g"
 	prev := countVar(vu, g)
 	groups := len(m.idx) / 2
@@ -214,7 +215,7 @@ func saveGroups(vu *VU, base string, m *reMatch) {
 }
 
 // removeGroups removes base_g and base_g0 … base_gN.
-func removeGroups(vu *VU, base string) {
+func removeGroups(vu *element.VU, base string) {
 	g := base + "_g"
 	n := countVar(vu, g)
 	vu.Vars.Remove(g)
@@ -226,23 +227,23 @@ func removeGroups(vu *VU, base string) {
 // boundaryExtractor is a compiled Boundary Extractor.
 type boundaryExtractor struct {
 	name        string
-	scope       sampleScope
-	field       field
-	ref         *Template
-	left, right *Template
-	match       *Template
-	def         *Template
+	scope       response.Scope
+	field       response.Field
+	ref         *element.Template
+	left, right *element.Template
+	match       *element.Template
+	def         *element.Template
 	emptyDef    bool
 }
 
-func buildBoundaryExtractor(c element.Builder, e *jmx.Element) (PostProcessor, error) {
-	f, err := extractField(e, "BoundaryExtractor.useHeaders")
+func BuildBoundary(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
+	f, err := response.ReadField(e, "BoundaryExtractor.useHeaders")
 	if err != nil {
 		return nil, err
 	}
 	x := &boundaryExtractor{
 		name:     e.Name,
-		scope:    readScope(c, e),
+		scope:    response.ReadScope(c, e),
 		field:    f,
 		ref:      c.Prop(e, "BoundaryExtractor.refname"),
 		left:     c.Prop(e, "BoundaryExtractor.lboundary"),
@@ -258,7 +259,7 @@ func buildBoundaryExtractor(c element.Builder, e *jmx.Element) (PostProcessor, e
 	return x, nil
 }
 
-func (x *boundaryExtractor) PostProcess(vu *VU, r *Result) {
+func (x *boundaryExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	ref := x.ref.Eval(vu)
 	if ref == "" {
 		vu.Warnf("Boundary Extractor %q: no variable name", x.name)
@@ -275,13 +276,13 @@ func (x *boundaryExtractor) PostProcess(vu *VU, r *Result) {
 	}
 	left, right := x.left.Eval(vu), x.right.Eval(vu)
 	var matches []string
-	if x.scope.kind == scopeVariable {
-		in, _ := vu.Vars.Get(x.scope.name.Eval(vu))
+	if x.scope.Kind == response.ScopeVariable {
+		in, _ := vu.Vars.Get(x.scope.Var.Eval(vu))
 		matches = boundaries(left, right, number, in, nil)
 	} else {
-		var buf [1]sampleView
-		for _, t := range x.scope.samples(r, buf[:0]) {
-			matches = boundaries(left, right, -1, t.text(x.field), matches)
+		var buf [1]response.View
+		for _, t := range x.scope.Samples(r, buf[:0]) {
+			matches = boundaries(left, right, -1, t.Text(x.field), matches)
 		}
 		if number > 0 {
 			if number <= len(matches) {

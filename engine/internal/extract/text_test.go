@@ -1,79 +1,26 @@
-package engine
+package extract
 
 import (
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/engine/internal/assert"
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/elementtest"
 	"github.com/gojm/gojm/jmx"
-	"github.com/gojm/gojm/report"
 )
 
-// Unit-level harness: elements built in memory, compiled with a fresh
-// compiler, run on a fake result.
-
-func testCompiler() *compiler { return newTestCompiler(nil, "", "") }
-
-func testVU(c *compiler) *VU { return newTestVU(c, 1) }
-
-// el builds an element from name/value pairs; a value starting with "\x00"
-// is a collection of strings separated by "\x00".
-func el(class string, kv ...string) *jmx.Element {
-	e := &jmx.Element{Class: class, Name: class}
-	for i := 0; i+1 < len(kv); i += 2 {
-		if strings.HasPrefix(kv[i+1], "\x00") {
-			p := &jmx.Prop{Kind: "collection", Name: kv[i]}
-			for _, s := range strings.Split(kv[i+1][1:], "\x00") {
-				p.Props = append(p.Props, &jmx.Prop{Kind: "string", Name: "0", Value: s})
-			}
-			e.Props = append(e.Props, p)
-			continue
-		}
-		e.Props = append(e.Props, &jmx.Prop{Kind: "string", Name: kv[i], Value: kv[i+1]})
-	}
-	return e
-}
-
-func strs(s ...string) string { return "\x00" + strings.Join(s, "\x00") }
-
-// fakeResult is an HTTP-like sample with a body and headers.
-func fakeResult(body string) *Result {
-	return &Result{
-		Sample: report.Sample{Label: "req", Code: "200", Message: "OK", Success: true,
-			URL: "http://127.0.0.1:8080/login?x=1", Elapsed: 1500 * time.Millisecond, Bytes: int64(len(body) + 100)},
-		Body:    []byte(body),
-		Head:    httpx.HeadOf(http.Header{"Content-Type": {"text/html"}, "Set-Cookie": {"sid=abc"}}),
-		ReqHead: "Accept: */*\n",
-	}
-}
-
-// vars renders the named variables as "name=value" (or "name unset").
-func vars(vu *VU, names ...string) string {
-	var out []string
-	for _, n := range names {
-		if v, ok := vu.Vars.Get(n); ok {
-			out = append(out, n+"="+v)
-		} else {
-			out = append(out, n+" unset")
-		}
-	}
-	return strings.Join(out, "; ")
-}
-
-func runPost(t *testing.T, e *jmx.Element, build func(element.Builder, *jmx.Element) (PostProcessor, error), r *Result, pre map[string]string) *VU {
+func runPost(t *testing.T, e *jmx.Element, build func(element.Builder, *jmx.Element) (element.PostProcessor, error), r *element.Result, pre map[string]string) *element.VU {
 	t.Helper()
-	c := testCompiler()
+	c := elementtest.New(nil, "", "")
 	p, err := build(c, e)
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	if len(c.errs) > 0 {
-		t.Fatalf("compile: %v", c.errs)
+	if len(c.Errs) > 0 {
+		t.Fatalf("compile: %v", c.Errs)
 	}
-	vu := testVU(c)
+	vu := c.VU(1)
 	for k, v := range pre {
 		vu.Vars.Put(k, v)
 	}
@@ -126,12 +73,12 @@ func TestRegexExtractor(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := fakeResult(body)
+			r := elementtest.Response(body)
 			if tc.name == "unescaped body" {
-				r = fakeResult("&lt;b&gt;Q")
+				r = elementtest.Response("&lt;b&gt;Q")
 			}
-			vu := runPost(t, el("RegexExtractor", tc.props...), buildRegexExtractor, r, tc.pre)
-			if got := vars(vu, tc.check...); got != tc.want {
+			vu := runPost(t, elementtest.El("RegexExtractor", tc.props...), BuildRegex, r, tc.pre)
+			if got := elementtest.Vars(vu, tc.check...); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
@@ -140,15 +87,15 @@ func TestRegexExtractor(t *testing.T) {
 
 func TestRegexExtractorRandomMatchIsOneOfThem(t *testing.T) {
 	seen := map[string]bool{}
-	c := testCompiler()
-	p, err := buildRegexExtractor(c, el("RegexExtractor", "RegexExtractor.regex", `\d`, "RegexExtractor.template", "$0$",
+	c := elementtest.New(nil, "", "")
+	p, err := BuildRegex(c, elementtest.El("RegexExtractor", "RegexExtractor.regex", `\d`, "RegexExtractor.template", "$0$",
 		"RegexExtractor.match_number", "0", "RegexExtractor.refname", "v"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	vu := testVU(c)
+	vu := c.VU(1)
 	for range 50 {
-		p.PostProcess(vu, fakeResult("1 2 3"))
+		p.PostProcess(vu, elementtest.Response("1 2 3"))
 		v, _ := vu.Vars.Get("v")
 		seen[v] = true
 	}
@@ -158,12 +105,12 @@ func TestRegexExtractorRandomMatchIsOneOfThem(t *testing.T) {
 }
 
 func TestRegexExtractorRefusesLookaheadAtCompileTime(t *testing.T) {
-	c := testCompiler()
-	_, err := buildRegexExtractor(c, el("RegexExtractor", "RegexExtractor.regex", `id=(?=\d)`, "RegexExtractor.refname", "v"))
+	c := elementtest.New(nil, "", "")
+	_, err := BuildRegex(c, elementtest.El("RegexExtractor", "RegexExtractor.regex", `id=(?=\d)`, "RegexExtractor.refname", "v"))
 	if err == nil || !strings.Contains(err.Error(), "RE2") || !strings.Contains(err.Error(), "look-ahead") {
 		t.Fatalf("err = %v, want a refusal naming RE2 and the look-ahead", err)
 	}
-	if _, err := buildRegexExtractor(c, el("RegexExtractor", "RegexExtractor.useHeaders", "as_document")); err == nil {
+	if _, err := BuildRegex(c, elementtest.El("RegexExtractor", "RegexExtractor.useHeaders", "as_document")); err == nil {
 		t.Error("Body as a Document accepted")
 	}
 }
@@ -197,8 +144,8 @@ func TestBoundaryExtractor(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			props := append([]string{"BoundaryExtractor.refname", "v"}, tc.props...)
-			vu := runPost(t, el("BoundaryExtractor", props...), buildBoundaryExtractor, fakeResult(tc.body), tc.pre)
-			if got := vars(vu, tc.check...); got != tc.want {
+			vu := runPost(t, elementtest.El("BoundaryExtractor", props...), BuildBoundary, elementtest.Response(tc.body), tc.pre)
+			if got := elementtest.Vars(vu, tc.check...); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
@@ -206,31 +153,31 @@ func TestBoundaryExtractor(t *testing.T) {
 }
 
 func TestExtractedValuesDoNotAliasTheBody(t *testing.T) {
-	r := fakeResult(`id=12`)
-	vu := runPost(t, el("RegexExtractor", "RegexExtractor.regex", `id=(\d+)`, "RegexExtractor.template", "$1$",
-		"RegexExtractor.match_number", "1", "RegexExtractor.refname", "v"), buildRegexExtractor, r, nil)
+	r := elementtest.Response(`id=12`)
+	vu := runPost(t, elementtest.El("RegexExtractor", "RegexExtractor.regex", `id=(\d+)`, "RegexExtractor.template", "$1$",
+		"RegexExtractor.match_number", "1", "RegexExtractor.refname", "v"), BuildRegex, r, nil)
 	copy(r.Body, "XXXXX")
-	if got := vars(vu, "v", "v_g1"); got != "v=12; v_g1=12" {
+	if got := elementtest.Vars(vu, "v", "v_g1"); got != "v=12; v_g1=12" {
 		t.Errorf("after the body buffer was reused: %s", got)
 	}
 }
 
 // Hot path: one extractor and one assertion per sample on a 10 kB body.
 func BenchmarkRegexExtractorAndAssertion(b *testing.B) {
-	c := testCompiler()
-	x, err := buildRegexExtractor(c, el("RegexExtractor", "RegexExtractor.regex", `"token":"([^"]+)"`, "RegexExtractor.template", "$1$",
+	c := elementtest.New(nil, "", "")
+	x, err := BuildRegex(c, elementtest.El("RegexExtractor", "RegexExtractor.regex", `"token":"([^"]+)"`, "RegexExtractor.template", "$1$",
 		"RegexExtractor.match_number", "1", "RegexExtractor.refname", "token"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	a, err := buildResponseAssertion(c, el("ResponseAssertion", "Assertion.test_field", "Assertion.response_data", "Assertion.test_type", "16",
-		"Asserion.test_strings", strs(`"user":"demo"`)))
+	a, err := assert.BuildResponse(c, elementtest.El("ResponseAssertion", "Assertion.test_field", "Assertion.response_data", "Assertion.test_type", "16",
+		"Asserion.test_strings", elementtest.Strs(`"user":"demo"`)))
 	if err != nil {
 		b.Fatal(err)
 	}
 	body := strings.Repeat("x", 10000) + `{"user":"demo","token":"tok-0123456789"}`
-	vu := testVU(c)
-	r := fakeResult(body)
+	vu := c.VU(1)
+	r := elementtest.Response(body)
 	b.ReportAllocs()
 	for b.Loop() {
 		r.Assertions, r.MsgSet = r.Assertions[:0], false

@@ -1,9 +1,10 @@
-package engine
+package extract
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -11,7 +12,7 @@ import (
 
 // putVar sets a variable, copying the value so that it never aliases a
 // response body.
-func putVar(vu *VU, name, value string) {
+func putVar(vu *element.VU, name, value string) {
 	vu.Vars.Put(name, strings.Clone(value))
 }
 
@@ -19,7 +20,7 @@ func putVar(vu *VU, name, value string) {
 const matchNrSuffix = "_matchNr"
 
 // countVar reads an integer variable such as name_matchNr; 0 when absent.
-func countVar(vu *VU, name string) int {
+func countVar(vu *element.VU, name string) int {
 	s, ok := vu.Vars.Get(name)
 	if !ok {
 		return 0
@@ -33,7 +34,7 @@ func countVar(vu *VU, name string) int {
 
 // intProp evaluates an integer field as JMeter's getPropertyAsInt does:
 // blank or non-numeric text gives def.
-func intProp(vu *VU, t *Template, def int) int {
+func intProp(vu *element.VU, t *element.Template, def int) int {
 	return jmx.Int(t.Eval(vu), def)
 }
 
@@ -44,7 +45,7 @@ func nthName(name string, n int) string {
 
 // pick returns the index of the match a match number selects among n
 // matches (1-based numbers, 0 for a random one), or -1 when there is none.
-func pick(vu *VU, number, n int) int {
+func pick(vu *element.VU, number, n int) int {
 	if n <= 0 || number > n {
 		return -1
 	}

@@ -1,4 +1,4 @@
-package engine
+package response
 
 import (
 	"encoding/json"
@@ -26,13 +26,13 @@ import (
 
 // jobj is a JSON object that keeps its keys in document order. It satisfies
 // ojg's jp.Keyed, so JSONPath wildcards and deep scans see keys in order.
-type jobj struct {
+type Object struct {
 	keys []string
 	vals []any
 	idx  map[string]int // built for larger objects
 }
 
-func (o *jobj) find(k string) int {
+func (o *Object) find(k string) int {
 	if o.idx != nil {
 		if i, ok := o.idx[k]; ok {
 			return i
@@ -48,7 +48,7 @@ func (o *jobj) find(k string) int {
 }
 
 // ValueForKey implements jp.Keyed.
-func (o *jobj) ValueForKey(k string) (any, bool) {
+func (o *Object) ValueForKey(k string) (any, bool) {
 	if i := o.find(k); i >= 0 {
 		return o.vals[i], true
 	}
@@ -56,7 +56,7 @@ func (o *jobj) ValueForKey(k string) (any, bool) {
 }
 
 // SetValueForKey implements jp.Keyed; a repeated key keeps its first place.
-func (o *jobj) SetValueForKey(k string, v any) {
+func (o *Object) SetValueForKey(k string, v any) {
 	if i := o.find(k); i >= 0 {
 		o.vals[i] = v
 		return
@@ -74,7 +74,7 @@ func (o *jobj) SetValueForKey(k string, v any) {
 }
 
 // RemoveValueForKey implements jp.Keyed.
-func (o *jobj) RemoveValueForKey(k string) {
+func (o *Object) RemoveValueForKey(k string) {
 	i := o.find(k)
 	if i < 0 {
 		return
@@ -90,14 +90,14 @@ func (o *jobj) RemoveValueForKey(k string) {
 }
 
 // Keys implements jp.Keyed.
-func (o *jobj) Keys() []string { return o.keys }
+func (o *Object) Keys() []string { return o.keys }
 
 // errJSON is a document that is not JSON.
-var errJSON = errors.New("not a JSON document")
+var ErrNotJSON = errors.New("not a JSON document")
 
 // parseJSON reads a JSON document into *jobj, []any, string, int64,
 // float64, json.Number (integers beyond int64), bool and nil.
-func parseJSON(s string) (any, error) {
+func ParseJSON(s string) (any, error) {
 	p := jsonParser{s: s}
 	p.ws()
 	v, err := p.value(0)
@@ -117,7 +117,7 @@ type jsonParser struct {
 }
 
 func (p *jsonParser) errorf(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format+" at position %d", append([]any{errJSON}, append(args, p.i)...)...)
+	return fmt.Errorf("%w: "+format+" at position %d", append([]any{ErrNotJSON}, append(args, p.i)...)...)
 }
 
 func (p *jsonParser) ws() {
@@ -141,7 +141,7 @@ func (p *jsonParser) value(depth int) (any, error) {
 	switch c := p.s[p.i]; {
 	case c == '{':
 		p.i++
-		o := &jobj{}
+		o := &Object{}
 		p.ws()
 		if p.i < len(p.s) && p.s[p.i] == '}' {
 			p.i++
@@ -335,7 +335,7 @@ func javaDecimal(f float64) string {
 // javaString is Java's toString of an extracted JSON value (JSONManager and
 // JSONPostProcessor): strings as they are, numbers and booleans as Java
 // prints them, objects and arrays as json-smart writes them.
-func javaString(v any) string {
+func JavaString(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
@@ -349,7 +349,7 @@ func javaString(v any) string {
 		return java.DoubleString(x)
 	case bool:
 		return strconv.FormatBool(x)
-	case *jobj:
+	case *Object:
 		var b strings.Builder
 		writeJSONObject(&b, x, true)
 		return b.String()
@@ -363,11 +363,11 @@ func javaString(v any) string {
 
 // pluginString is the jp@gc plugins' objectToString: like javaString but
 // doubles in plain notation.
-func pluginString(v any) string {
+func PluginString(v any) string {
 	if f, ok := v.(float64); ok {
 		return javaDecimal(f)
 	}
-	return javaString(v)
+	return JavaString(v)
 }
 
 func writeJSON(b *strings.Builder, v any) {
@@ -378,7 +378,7 @@ func writeJSON(b *strings.Builder, v any) {
 		b.WriteByte('"')
 		escapeJSON4Web(b, x)
 		b.WriteByte('"')
-	case *jobj:
+	case *Object:
 		writeJSONObject(b, x, false)
 	case []any:
 		b.WriteByte('[')
@@ -390,7 +390,7 @@ func writeJSON(b *strings.Builder, v any) {
 		}
 		b.WriteByte(']')
 	default:
-		b.WriteString(javaString(v))
+		b.WriteString(JavaString(v))
 	}
 }
 
@@ -398,7 +398,7 @@ func writeJSON(b *strings.Builder, v any) {
 // itself is copied into a java.util.HashMap (net.minidev.json.JSONObject)
 // before it is written, so its keys come in HashMap order; objects inside it
 // keep the document's order.
-func writeJSONObject(b *strings.Builder, o *jobj, top bool) {
+func writeJSONObject(b *strings.Builder, o *Object, top bool) {
 	b.WriteByte('{')
 	order := func(i int) int { return i }
 	var perm []int
@@ -459,10 +459,10 @@ func escapeJSON4Web(b *strings.Builder, s string) {
 // JSONPath ----------------------------------------------------------------
 
 // jsonPath is a compiled JSONPath expression in Jayway's dialect.
-type jsonPath struct {
-	src      string
+type JSONPath struct {
+	Source   string
 	expr     jp.Expr
-	definite bool
+	Definite bool
 	fn       string // a trailing Jayway function: length, size, min, max…
 }
 
@@ -472,12 +472,12 @@ var jaywayFuncs = map[string]bool{"length": true, "size": true, "min": true, "ma
 
 // compileJSONPath compiles a Jayway path. As Jayway does, a path that does
 // not start with '$' or '@' is taken relative to the root.
-func compileJSONPath(src string) (*jsonPath, error) {
+func CompileJSONPath(src string) (*JSONPath, error) {
 	p := strings.TrimSpace(src)
 	if !strings.HasPrefix(p, "$") && !strings.HasPrefix(p, "@") {
 		p = "$." + p
 	}
-	jpth := &jsonPath{src: src}
+	jpth := &JSONPath{Source: src}
 	if strings.HasSuffix(p, ")") {
 		if i := strings.LastIndex(p, "."); i > 0 {
 			name, rest, ok := strings.Cut(p[i+1:], "(")
@@ -492,12 +492,12 @@ func compileJSONPath(src string) (*jsonPath, error) {
 		return nil, fmt.Errorf("JSONPath %q: %w", src, err)
 	}
 	jpth.expr = x
-	jpth.definite = true
+	jpth.Definite = true
 	for _, f := range x {
 		switch f.(type) {
 		case jp.Root, jp.At, jp.Child, jp.Nth, jp.Bracket:
 		default:
-			jpth.definite = false
+			jpth.Definite = false
 		}
 	}
 	return jpth, nil
@@ -505,20 +505,20 @@ func compileJSONPath(src string) (*jsonPath, error) {
 
 // jsonPathField is a JSONPath field of an element: compiled once when
 // constant, on each use otherwise.
-type jsonPathField struct {
-	t   *Template
-	p   *jsonPath
-	err error
+type JSONPathField struct {
+	Source *element.Template
+	p      *JSONPath
+	err    error
 }
 
 // newJSONPathField compiles a path field. A constant path that does not
 // compile fails each time the element runs, as in JMeter (an extractor
 // falls back to its default, an assertion fails); the plan still runs, with
 // a warning now.
-func newJSONPathField(c element.Builder, e *jmx.Element, t *Template) *jsonPathField {
-	f := &jsonPathField{t: t}
+func NewJSONPathField(c element.Builder, e *jmx.Element, t *element.Template) *JSONPathField {
+	f := &JSONPathField{Source: t}
 	if t.Const() {
-		f.p, f.err = compileJSONPath(t.Raw())
+		f.p, f.err = CompileJSONPath(t.Raw())
 		if f.err != nil {
 			c.Plan().Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
 		}
@@ -526,22 +526,22 @@ func newJSONPathField(c element.Builder, e *jmx.Element, t *Template) *jsonPathF
 	return f
 }
 
-func (f *jsonPathField) get(vu *VU) (*jsonPath, error) {
+func (f *JSONPathField) Get(vu *element.VU) (*JSONPath, error) {
 	if f.p != nil || f.err != nil {
 		return f.p, f.err
 	}
-	return compileJSONPath(f.t.Eval(vu))
+	return CompileJSONPath(f.Source.Eval(vu))
 }
 
 // all returns every value the path selects (Jayway's ALWAYS_RETURN_LIST);
 // a path ending in a function selects nothing there (Jayway refuses
 // functions with that option, and JMeter's extractor falls back to its
 // default value).
-func (p *jsonPath) all(doc any) []any {
+func (p *JSONPath) All(doc any) []any {
 	if p.fn != "" {
 		return nil
 	}
-	if p.definite {
+	if p.Definite {
 		v, err := p.walk(doc)
 		if err != nil {
 			return nil
@@ -554,9 +554,9 @@ func (p *jsonPath) all(doc any) []any {
 // read is Jayway's JsonPath.read with the default configuration: the value
 // of a definite path (an error when it is missing), the list of values of an
 // indefinite one, or a function's result.
-func (p *jsonPath) read(doc any) (any, error) {
+func (p *JSONPath) Read(doc any) (any, error) {
 	var v any
-	if p.definite {
+	if p.Definite {
 		w, err := p.walk(doc)
 		if err != nil {
 			return nil, err
@@ -571,11 +571,11 @@ func (p *jsonPath) read(doc any) (any, error) {
 	if p.fn == "" {
 		return v, nil
 	}
-	return jaywayFunction(p.fn, v, p.src)
+	return jaywayFunction(p.fn, v, p.Source)
 }
 
 // walk follows a definite path, failing with Jayway's messages.
-func (p *jsonPath) walk(doc any) (any, error) {
+func (p *JSONPath) walk(doc any) (any, error) {
 	cur := doc
 	path := "$"
 	for i, f := range p.expr {
@@ -583,9 +583,9 @@ func (p *jsonPath) walk(doc any) (any, error) {
 		switch k := f.(type) {
 		case jp.Root, jp.At:
 		case jp.Child:
-			o, ok := cur.(*jobj)
+			o, ok := cur.(*Object)
 			if !ok {
-				return nil, fmt.Errorf("Expected to find an object with property ['%s'] in path %s but found '%s'. This is not a json object according to the JsonProvider: 'com.jayway.jsonpath.spi.json.JsonSmartJsonProvider'.", string(k), path, javaClass(cur))
+				return nil, fmt.Errorf("Expected to find an object with property ['%s'] in path %s but found '%s'. This is not a json object according to the JsonProvider: 'com.jayway.jsonpath.spi.json.JsonSmartJsonProvider'.", string(k), path, JavaClass(cur))
 			}
 			next := path + "['" + string(k) + "']"
 			v, ok := o.ValueForKey(string(k))
@@ -599,7 +599,7 @@ func (p *jsonPath) walk(doc any) (any, error) {
 		case jp.Nth:
 			a, ok := cur.([]any)
 			if !ok {
-				return nil, fmt.Errorf("Filter: [%d] can only be applied to arrays. Current context is: %s", int(k), javaString(cur))
+				return nil, fmt.Errorf("Filter: [%d] can only be applied to arrays. Current context is: %s", int(k), JavaString(cur))
 			}
 			n := int(k)
 			if n < 0 {
@@ -616,7 +616,7 @@ func (p *jsonPath) walk(doc any) (any, error) {
 }
 
 // jaywayString renders the path as Jayway's Path.toString does.
-func (p *jsonPath) jaywayString() string {
+func (p *JSONPath) jaywayString() string {
 	var b strings.Builder
 	for _, f := range p.expr {
 		switch k := f.(type) {
@@ -643,7 +643,7 @@ func (p *jsonPath) jaywayString() string {
 }
 
 // javaClass names the Java class json-smart would hold a value in.
-func javaClass(v any) string {
+func JavaClass(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
@@ -662,7 +662,7 @@ func javaClass(v any) string {
 		return "java.lang.Boolean"
 	case []any:
 		return "net.minidev.json.JSONArray"
-	case *jobj:
+	case *Object:
 		return "java.util.LinkedHashMap"
 	}
 	return "java.lang.Object"
@@ -675,14 +675,14 @@ func jaywayFunction(fn string, v any, src string) (any, error) {
 		switch x := v.(type) {
 		case []any:
 			return int64(len(x)), nil
-		case *jobj:
+		case *Object:
 			return int64(len(x.keys)), nil
 		case string:
 			return int64(len(utf16.Encode([]rune(x)))), nil
 		}
 		return nil, fmt.Errorf("Aggregation function attempted to calculate value using empty array")
 	case "keys":
-		if o, ok := v.(*jobj); ok {
+		if o, ok := v.(*Object); ok {
 			out := make([]any, len(o.keys))
 			for i, k := range o.keys {
 				out[i] = k

@@ -1,9 +1,10 @@
-package engine
+package response
 
 import (
 	"errors"
 	"regexp"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/cache"
 	"github.com/gojm/gojm/internal/java"
 )
@@ -15,8 +16,8 @@ const regexCacheMax = 1000
 // regexField is a regular expression field of an element: compiled once
 // when constant, else compiled on first use of each distinct value and kept
 // in a bounded cache.
-type regexField struct {
-	src      *Template
+type RegexField struct {
+	src      *element.Template
 	anchored bool
 	fixed    *regexp.Regexp
 	fixedErr error
@@ -26,8 +27,8 @@ type regexField struct {
 // newRegexField compiles a pattern template. A constant pattern with a
 // construct RE2 cannot run is refused; one that is malformed for every
 // engine fails at run time, as in JMeter.
-func newRegexField(t *Template, anchored bool) (*regexField, error) {
-	f := &regexField{src: t, anchored: anchored}
+func NewRegexField(t *element.Template, anchored bool) (*RegexField, error) {
+	f := &RegexField{src: t, anchored: anchored}
 	f.texts = cache.NewFunc(regexCacheMax, func(p string) (*regexp.Regexp, error) { return java.CompileRegexp(p, anchored) })
 	if t.Const() {
 		f.fixed, f.fixedErr = java.CompileRegexp(t.Raw(), anchored)
@@ -39,7 +40,7 @@ func newRegexField(t *Template, anchored bool) (*regexField, error) {
 }
 
 // get returns the pattern for the virtual user's current values.
-func (f *regexField) get(vu *VU) (*regexp.Regexp, string, error) {
+func (f *RegexField) Get(vu *element.VU) (*regexp.Regexp, string, error) {
 	if f.src.Const() {
 		return f.fixed, f.src.Raw(), f.fixedErr
 	}
@@ -48,4 +49,4 @@ func (f *regexField) get(vu *VU) (*regexp.Regexp, string, error) {
 	return re, p, err
 }
 
-func (f *regexField) compile(p string) (*regexp.Regexp, error) { return f.texts.Get(p) }
+func (f *RegexField) compile(p string) (*regexp.Regexp, error) { return f.texts.Get(p) }

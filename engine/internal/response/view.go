@@ -1,4 +1,4 @@
-package engine
+package response
 
 import (
 	"fmt"
@@ -19,64 +19,64 @@ import (
 
 // scopeKind is JMeter's Sample.scope: the main sample, its sub-samples,
 // both, or a variable instead of a sample.
-type scopeKind uint8
+type ScopeKind uint8
 
 const (
-	scopeParent scopeKind = iota
-	scopeChildren
-	scopeAll
-	scopeVariable
+	ScopeParent ScopeKind = iota
+	ScopeChildren
+	ScopeAll
+	ScopeVariable
 )
 
 // sampleScope is a compiled Sample.scope with its variable name.
-type sampleScope struct {
-	kind scopeKind
-	name *Template // Scope.variable
+type Scope struct {
+	Kind ScopeKind
+	Var  *element.Template // Scope.variable
 }
 
-func readScope(c element.Builder, e *jmx.Element) sampleScope {
-	s := sampleScope{name: c.Prop(e, "Scope.variable")}
+func ReadScope(c element.Builder, e *jmx.Element) Scope {
+	s := Scope{Var: c.Prop(e, "Scope.variable")}
 	switch e.StrOr("Sample.scope", "parent") {
 	case "children":
-		s.kind = scopeChildren
+		s.Kind = ScopeChildren
 	case "all":
-		s.kind = scopeAll
+		s.Kind = ScopeAll
 	case "variable":
-		s.kind = scopeVariable
+		s.Kind = ScopeVariable
 	}
 	return s
 }
 
 // target is what an extractor or assertion sees of one sample. Sub-samples
 // carry no body or headers yet (the HTTP sampler keeps only the main one's).
-type sampleView struct {
-	s       *report.Sample
-	body    []byte
-	head    *httpx.Head // nil for a sub-sample
-	reqHead string
+type View struct {
+	Sample  *report.Sample
+	Body    []byte
+	Head    *httpx.Head // nil for a sub-sample
+	ReqHead string
 }
 
-func mainTarget(r *Result) sampleView {
-	return sampleView{s: &r.Sample, body: r.Body, head: &r.Head, reqHead: r.ReqHead}
+func Main(r *element.Result) View {
+	return View{Sample: &r.Sample, Body: r.Body, Head: &r.Head, ReqHead: r.ReqHead}
 }
 
 // samples returns the samples the scope covers, in JMeter's order: the main
 // sample, then its sub-samples and theirs (four levels down at most).
 // scopeParent returns the main sample without allocating.
-func (sc sampleScope) samples(r *Result, buf []sampleView) []sampleView {
+func (sc Scope) Samples(r *element.Result, buf []View) []View {
 	buf = buf[:0]
-	if sc.kind == scopeParent || sc.kind == scopeAll {
-		buf = append(buf, mainTarget(r))
+	if sc.Kind == ScopeParent || sc.Kind == ScopeAll {
+		buf = append(buf, Main(r))
 	}
-	if sc.kind == scopeChildren || sc.kind == scopeAll {
+	if sc.Kind == ScopeChildren || sc.Kind == ScopeAll {
 		buf = appendSubs(buf, r.Sub, 4)
 	}
 	return buf
 }
 
-func appendSubs(buf []sampleView, subs []*report.Sample, level int) []sampleView {
+func appendSubs(buf []View, subs []*report.Sample, level int) []View {
 	for _, s := range subs {
-		buf = append(buf, sampleView{s: s})
+		buf = append(buf, View{Sample: s})
 	}
 	if level > 0 {
 		for _, s := range subs {
@@ -87,49 +87,49 @@ func appendSubs(buf []sampleView, subs []*report.Sample, level int) []sampleView
 }
 
 // field is the part of a sample an extractor or assertion reads.
-type field uint8
+type Field uint8
 
 const (
-	fieldBody field = iota
-	fieldBodyUnescaped
-	fieldBodyDocument
-	fieldHeaders
-	fieldRequestHeaders
-	fieldURL
-	fieldCode
-	fieldMessage
-	fieldRequestData
+	FieldBody Field = iota
+	FieldBodyUnescaped
+	FieldBodyDocument
+	FieldHeaders
+	FieldRequestHeaders
+	FieldURL
+	FieldCode
+	FieldMessage
+	FieldRequestData
 )
 
 // extractField reads the "field to check" of a Regular Expression or
 // Boundary Extractor (the historic property name is useHeaders).
-func extractField(e *jmx.Element, prop string) (field, error) {
+func ReadField(e *jmx.Element, prop string) (Field, error) {
 	v := e.StrOr(prop, "false")
 	switch strings.ToLower(v) {
 	case "", "false":
-		return fieldBody, nil
+		return FieldBody, nil
 	case "true":
-		return fieldHeaders, nil
+		return FieldHeaders, nil
 	case "request_headers":
-		return fieldRequestHeaders, nil
+		return FieldRequestHeaders, nil
 	case "unescaped":
-		return fieldBodyUnescaped, nil
+		return FieldBodyUnescaped, nil
 	case "url":
-		return fieldURL, nil
+		return FieldURL, nil
 	case "code":
-		return fieldCode, nil
+		return FieldCode, nil
 	case "message":
-		return fieldMessage, nil
+		return FieldMessage, nil
 	case "as_document":
 		return 0, fmt.Errorf("%s: the field \"Body (as a Document)\" needs Apache Tika, which gojm does not have", prop)
 	}
-	return fieldBody, nil
+	return FieldBody, nil
 }
 
 // bodyString views a body as a string without copying. The bytes are
 // reused by the next sample: a value kept beyond this sample (a variable)
 // must be copied with strings.Clone first.
-func bodyString(b []byte) string {
+func BodyString(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
@@ -137,22 +137,22 @@ func bodyString(b []byte) string {
 }
 
 // text returns the field of the sample as text; it may alias the body.
-func (t *sampleView) text(f field) string {
+func (t *View) Text(f Field) string {
 	switch f {
-	case fieldBody:
-		return bodyString(t.body)
-	case fieldBodyUnescaped:
-		return html.UnescapeString(bodyString(t.body))
-	case fieldHeaders:
-		return t.responseHeaders()
-	case fieldRequestHeaders:
-		return t.reqHead
-	case fieldURL:
-		return t.s.URL
-	case fieldCode:
-		return t.s.Code
-	case fieldMessage:
-		return t.s.Message
+	case FieldBody:
+		return BodyString(t.Body)
+	case FieldBodyUnescaped:
+		return html.UnescapeString(BodyString(t.Body))
+	case FieldHeaders:
+		return t.ResponseHeaders()
+	case FieldRequestHeaders:
+		return t.ReqHead
+	case FieldURL:
+		return t.Sample.URL
+	case FieldCode:
+		return t.Sample.Code
+	case FieldMessage:
+		return t.Sample.Message
 	}
 	return ""
 }
@@ -161,31 +161,31 @@ func (t *sampleView) text(f field) string {
 // status line, then one "Name: value" line per header, each ending in \n,
 // in the order and spelling they came in (sorted by name for a head
 // net/http read, which keeps neither).
-func (t *sampleView) responseHeaders() string {
-	if (t.head == nil || t.head.None()) && t.s.Code == "" {
+func (t *View) ResponseHeaders() string {
+	if (t.Head == nil || t.Head.None()) && t.Sample.Code == "" {
 		return ""
 	}
-	if _, err := strconv.Atoi(t.s.Code); err != nil {
+	if _, err := strconv.Atoi(t.Sample.Code); err != nil {
 		return "" // no HTTP response: JMeter has no headers either
 	}
 	var b strings.Builder
 	b.WriteString("HTTP/1.1 ")
-	b.WriteString(t.s.Code)
-	if t.s.Message != "" {
+	b.WriteString(t.Sample.Code)
+	if t.Sample.Message != "" {
 		b.WriteByte(' ')
-		b.WriteString(t.s.Message)
+		b.WriteString(t.Sample.Message)
 	}
 	b.WriteByte('\n')
-	if t.head != nil {
-		b.WriteString(t.head.Text())
+	if t.Head != nil {
+		b.WriteString(t.Head.Text())
 	}
 	return b.String()
 }
 
 // headersSize is JMeter's SampleResult.getHeadersSize for an HTTP sample:
 // the header block as it travels, CRLF line ends and the blank line included.
-func (t *sampleView) headersSize() int64 {
-	h := t.responseHeaders()
+func (t *View) HeadersSize() int64 {
+	h := t.ResponseHeaders()
 	if h == "" {
 		return 0
 	}
@@ -193,25 +193,25 @@ func (t *sampleView) headersSize() int64 {
 }
 
 // bodySize is JMeter's getBodySizeAsLong: received bytes less the headers.
-func (t *sampleView) bodySize() int64 {
-	if t.s.Bytes == 0 {
-		return int64(len(t.body))
+func (t *View) BodySize() int64 {
+	if t.Sample.Bytes == 0 {
+		return int64(len(t.Body))
 	}
-	return t.s.Bytes - t.headersSize()
+	return t.Sample.Bytes - t.HeadersSize()
 }
 
 // requestData is JMeter's HTTPSampleResult.getSamplerData for the main
 // sample: the method and URL, the body of methods that may have one, and
 // the cookies sent (gojm sees only a Cookie header the plan set itself).
-func requestData(vu *VU, t *sampleView) string {
+func RequestData(vu *element.VU, t *View) string {
 	var req *httpx.Request // gojm keeps no request for this: see below
-	if t.s.URL == "" || t.s != &vu.Res.Sample || req == nil || req.Method == "" {
+	if t.Sample.URL == "" || t.Sample != &vu.Res.Sample || req == nil || req.Method == "" {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString(req.Method)
 	b.WriteByte(' ')
-	b.WriteString(t.s.URL)
+	b.WriteString(t.Sample.URL)
 	b.WriteByte('\n')
 	switch req.Method {
 	case "HEAD", "OPTIONS", "TRACE":

@@ -1,4 +1,4 @@
-package engine
+package response
 
 import (
 	"errors"
@@ -20,19 +20,19 @@ import (
 // by antchfx/xpath.
 
 // xpathDoc is a parsed document ready for XPath: XML, or tolerant HTML.
-type xpathDoc struct {
+type XPathDoc struct {
 	xml  *xmlquery.Node
 	html *html.Node
 	ns   map[string]string // prefixes declared on the document element
 }
 
-func parseXPathDoc(s string, tolerant bool) (*xpathDoc, error) {
+func ParseXPathDoc(s string, tolerant bool) (*XPathDoc, error) {
 	if tolerant {
 		n, err := htmlquery.Parse(strings.NewReader(s))
 		if err != nil {
 			return nil, err
 		}
-		return &xpathDoc{html: n}, nil
+		return &XPathDoc{html: n}, nil
 	}
 	n, err := xmlquery.Parse(strings.NewReader(s))
 	if err != nil {
@@ -41,7 +41,7 @@ func parseXPathDoc(s string, tolerant bool) (*xpathDoc, error) {
 	if n.SelectElement("*") == nil && xmlRoot(n) == nil {
 		return nil, errors.New("Premature end of file.")
 	}
-	d := &xpathDoc{xml: n}
+	d := &XPathDoc{xml: n}
 	if root := xmlRoot(n); root != nil {
 		for _, a := range root.Attr {
 			if a.Name.Space == "xmlns" {
@@ -64,7 +64,7 @@ func xmlRoot(n *xmlquery.Node) *xmlquery.Node {
 	return nil
 }
 
-func (d *xpathDoc) nav() xpath.NodeNavigator {
+func (d *XPathDoc) Nav() xpath.NodeNavigator {
 	if d.html != nil {
 		return htmlquery.CreateXPathNavigator(d.html)
 	}
@@ -72,7 +72,7 @@ func (d *xpathDoc) nav() xpath.NodeNavigator {
 }
 
 // outer renders the node under a navigator as markup (the "fragment" option).
-func outer(n xpath.NodeNavigator) string {
+func Outer(n xpath.NodeNavigator) string {
 	switch x := n.(type) {
 	case *xmlquery.NodeNavigator:
 		if n.NodeType() == xpath.AttributeNode {
@@ -89,20 +89,20 @@ func outer(n xpath.NodeNavigator) string {
 }
 
 // xpathField is an XPath expression field: compiled once when constant.
-type xpathField struct {
-	t     *Template
-	fixed *xpath.Expr
-	err   error
-	ns    map[string]string
+type XPathField struct {
+	Source *element.Template
+	fixed  *xpath.Expr
+	err    error
+	ns     map[string]string
 }
 
 // newXPathField compiles an XPath field. A constant expression that does
 // not compile fails each time the element runs, as in JMeter; the plan
 // still runs, with a warning now.
-func newXPathField(c element.Builder, e *jmx.Element, t *Template, ns map[string]string) (*xpathField, error) {
-	f := &xpathField{t: t, ns: ns}
+func NewXPathField(c element.Builder, e *jmx.Element, t *element.Template, ns map[string]string) (*XPathField, error) {
+	f := &XPathField{Source: t, ns: ns}
 	if t.Const() && strings.TrimSpace(t.Raw()) != "" {
-		f.fixed, f.err = compileXPath(t.Raw(), ns)
+		f.fixed, f.err = CompileXPath(t.Raw(), ns)
 		if f.err != nil {
 			c.Plan().Log.Warn("the element will fail each time it runs", "element", e.Path(), "error", f.err)
 		}
@@ -110,7 +110,7 @@ func newXPathField(c element.Builder, e *jmx.Element, t *Template, ns map[string
 	return f, nil
 }
 
-func compileXPath(s string, ns map[string]string) (*xpath.Expr, error) {
+func CompileXPath(s string, ns map[string]string) (*xpath.Expr, error) {
 	var x *xpath.Expr
 	var err error
 	if len(ns) > 0 {
@@ -126,8 +126,8 @@ func compileXPath(s string, ns map[string]string) (*xpath.Expr, error) {
 
 // get returns the expression, compiled with the document's own prefixes
 // added when asked.
-func (f *xpathField) get(vu *VU, doc *xpathDoc) (*xpath.Expr, string, error) {
-	src := f.t.Eval(vu)
+func (f *XPathField) Get(vu *element.VU, doc *XPathDoc) (*xpath.Expr, string, error) {
+	src := f.Source.Eval(vu)
 	if f.err != nil {
 		return nil, src, f.err
 	}
@@ -139,18 +139,18 @@ func (f *xpathField) get(vu *VU, doc *xpathDoc) (*xpath.Expr, string, error) {
 		for k, v := range f.ns {
 			ns[k] = v
 		}
-		x, err := compileXPath(src, ns)
+		x, err := CompileXPath(src, ns)
 		return x, src, err
 	}
 	if f.fixed != nil {
 		return f.fixed, src, nil
 	}
-	x, err := compileXPath(src, f.ns)
+	x, err := CompileXPath(src, f.ns)
 	return x, src, err
 }
 
 // xpathNumber prints an XPath 1.0 number as Xalan's XNumber.toString does.
-func xpathNumber(f float64) string {
+func XPathNumber(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "NaN"
@@ -165,7 +165,7 @@ func xpathNumber(f float64) string {
 }
 
 // parseNamespaces reads "prefix=uri" lines (JMeter's XPath2 namespaces).
-func parseNamespaces(s string) map[string]string {
+func ParseNamespaces(s string) map[string]string {
 	var m map[string]string
 	for _, line := range strings.Split(s, "\n") {
 		k, v, ok := strings.Cut(strings.TrimRight(line, "\r"), "=")
