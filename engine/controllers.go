@@ -728,3 +728,21 @@ func (f *foreachCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
 	f.self.reInitialize(vu)
 	f.resetLoopCount(vu)
 }
+
+// paramCtl is jmeter-plugins' Parameterized Controller: a Simple
+// Controller that sets its variables each time it is asked for a sampler.
+type paramCtl struct {
+	gen
+	u *udvValues
+}
+
+func buildParameterized(c element.Builder, e *jmx.Element, d *ctlDef) error {
+	u := newUDVValues(c, e, "ParameterizedController")
+	d.make = func(*thread) ctlHooks { return &paramCtl{u: u} }
+	return nil
+}
+
+func (p *paramCtl) next(vu *VU) samplerItem {
+	p.u.set(vu)
+	return p.gen.next(vu)
+}

@@ -76,39 +76,3 @@ func (a *testAction) Sample(vu *VU, r *Result) {
 		r.Next = BreakLoop
 	}
 }
-
-// resultAction is JMeter's Result Status Action Handler: a listener that,
-// when a sample in its scope fails, asks the thread to stop (itself, the
-// test, the test now) or to start its next iteration, or to continue or
-// break the innermost loop. It sees the sample after the assertions.
-type resultAction struct{ action int }
-
-// Result Status Action Handler actions (OnError.action).
-const (
-	raContinue = iota
-	raStopThread
-	raStopTest
-	raStopTestNow
-	raNextThreadLoop
-	raNextIterationCurrent
-	raBreakCurrentLoop
-)
-
-// resultActions are what each OnError.action asks of the thread.
-var resultActions = [...]Next{
-	raContinue: Continue, raStopThread: StopThread, raStopTest: StopTest, raStopTestNow: StopTestNow,
-	raNextThreadLoop: NextThreadLoop, raNextIterationCurrent: NextIterationLoop, raBreakCurrentLoop: BreakLoop,
-}
-
-func buildResultAction(_ element.Builder, e *jmx.Element) (SampleListener, error) {
-	return &resultAction{action: jmx.Int(e.Str("OnError.action"), 0)}, nil
-}
-
-func (a *resultAction) SampleOccurred(_ *VU, r *Result) {
-	if r.Success {
-		return
-	}
-	if a.action > raContinue && a.action <= raBreakCurrentLoop {
-		r.Next = r.Next.Then(resultActions[a.action])
-	}
-}

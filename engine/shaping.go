@@ -48,7 +48,7 @@ func buildShapingTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 		}
 		return s
 	})
-	for i, cells := range tableRows(e.Prop("load_profile"), 3) {
+	for i, cells := range e.Prop("load_profile").Table(3) {
 		if len(cells) < 3 {
 			return nil, fmt.Errorf("load_profile row %d has %d columns, want 3 (start RPS, end RPS, duration)", i+1, len(cells))
 		}
@@ -243,7 +243,7 @@ func loadProfileRows(s string) ([]shapeRow, error) {
 			}
 			nums[i] = n
 		}
-		dur, err := shortSeconds(parts[len(parts)-1])
+		dur, err := element.PluginSeconds(parts[len(parts)-1])
 		if err != nil {
 			return nil, err
 		}

@@ -321,7 +321,7 @@ type arrivalsModel struct {
 func buildArrivalsGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
 	m := &arrivalsModel{f: readDynFields(c, e), limit: c.Prop(e, "ConcurrencyLimit"), freeForm: e.Class == freeFormClass, dyn: newDynState(c.Plan())}
 	if m.freeForm {
-		for i, cells := range tableRows(e.Prop("Schedule"), 3) {
+		for i, cells := range e.Prop("Schedule").Table(3) {
 			if len(cells) < 3 {
 				return nil, fmt.Errorf("schedule row %d has %d columns, want 3 (start rate, end rate, duration)", i+1, len(cells))
 			}

@@ -269,7 +269,7 @@ func buildUltimateGroup(c element.Builder, e *jmx.Element, _ *group) (groupModel
 		}
 	}
 	var rows []ultimateRow
-	for i, cells := range tableRows(data, 5) {
+	for i, cells := range data.Table(5) {
 		if len(cells) < 5 {
 			return nil, fmt.Errorf("schedule row %d has %d columns, want 5 (start threads, initial delay, startup time, hold load for, shutdown time)", i+1, len(cells))
 		}
@@ -336,7 +336,7 @@ func spawnRows(s string, cols int) ([][]int64, error) {
 		}
 		row := make([]int64, cols)
 		for i, p := range parts[1:] {
-			v, err := shortSeconds(p)
+			v, err := element.PluginSeconds(p)
 			if err != nil {
 				return nil, err
 			}
@@ -345,37 +345,6 @@ func spawnRows(s string, cols int) ([][]int64, error) {
 		rows = append(rows, row)
 	}
 	return rows, nil
-}
-
-// shortSeconds reads a plugin duration: digits followed by s, m, h or d,
-// repeated; a number without unit is seconds.
-func shortSeconds(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	var total, cur int64
-	digits := false
-	for _, r := range s {
-		switch {
-		case r >= '0' && r <= '9':
-			cur = cur*10 + int64(r-'0')
-			digits = true
-			continue
-		case r == 's' || r == 'S':
-			total += cur
-		case r == 'm' || r == 'M':
-			total += cur * 60
-		case r == 'h' || r == 'H':
-			total += cur * 3600
-		case r == 'd' || r == 'D':
-			total += cur * 86400
-		default:
-			return 0, fmt.Errorf("%q is not a duration (digits with s, m, h or d)", s)
-		}
-		cur = 0
-	}
-	if !digits {
-		return 0, fmt.Errorf("%q is not a duration", s)
-	}
-	return total + cur, nil
 }
 
 // steppingModel reads a Stepping Thread Group: after "Threads initial
@@ -447,31 +416,4 @@ func (p steppingParams) spans() []threadSpan {
 		out2[t] = threadSpan{start: time.Duration(start) * time.Millisecond, end: time.Duration(end) * time.Millisecond}
 	}
 	return out2
-}
-
-// tableRows returns the rows of a plugin's table property. Plugins before
-// 0.5 saved their tables column by column: cols collections of equal
-// length shorter than cols are read that way.
-func tableRows(p *jmx.Prop, cols int) [][]*jmx.Prop {
-	members := p.Members()
-	var rows [][]*jmx.Prop
-	for _, m := range members {
-		rows = append(rows, m.Members())
-	}
-	if len(rows) != cols {
-		return rows
-	}
-	n := len(rows[0])
-	for _, c := range rows {
-		if len(c) != n || n >= cols {
-			return rows
-		}
-	}
-	t := make([][]*jmx.Prop, n)
-	for i := range t {
-		for _, c := range rows {
-			t[i] = append(t[i], c[i])
-		}
-	}
-	return t
 }

@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/report"
 )
 
@@ -342,9 +343,9 @@ func TestShortSeconds(t *testing.T) {
 		want int64
 		bad  bool
 	}{{"10", 10, false}, {" 1m30s ", 90, false}, {"2h", 7200, false}, {"1d1", 86401, false}, {"", 0, true}, {"5x", 0, true}} {
-		got, err := shortSeconds(tt.in)
+		got, err := element.PluginSeconds(tt.in)
 		if (err != nil) != tt.bad || got != tt.want {
-			t.Errorf("shortSeconds(%q) = %d, %v; want %d (error %t)", tt.in, got, err, tt.want, tt.bad)
+			t.Errorf("element.PluginSeconds(%q) = %d, %v; want %d (error %t)", tt.in, got, err, tt.want, tt.bad)
 		}
 	}
 }

@@ -199,3 +199,19 @@ func TestLastSampleOK(t *testing.T) {
 		t.Error(`after "FALSE": the controllers' reading is case-blind, the thread loop's is not`)
 	}
 }
+
+func TestPluginSeconds(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"90", 90, true}, {"1m30s", 90, true}, {"2h", 7200, true}, {"1d1s", 86401, true}, {" 5M ", 300, true},
+		{"", 0, false}, {"m", 0, false}, {"5x", 0, false},
+	} {
+		got, err := PluginSeconds(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("PluginSeconds(%q) = %d, %v", tt.in, got, err)
+		}
+	}
+}
