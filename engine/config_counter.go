@@ -15,15 +15,15 @@ import (
 // or shared by all, from start by incr, back to start past end, formatted
 // with a DecimalFormat pattern.
 type counterConfig struct {
-	start, end, incr *Template
+	start, end, incr *element.Template
 	name             string
 	slot             int
 	format           *java.DecimalFormat
 	perUser          bool
 	resetOnGroupIter bool
 
-	users  *Local[userCount]    // per user
-	shared *Shared[sharedCount] // shared by all users
+	users  *element.Local[userCount]    // per user
+	shared *element.Shared[sharedCount] // shared by all users
 }
 
 // userCount is a virtual user's Counter: its next value and the thread
@@ -41,7 +41,7 @@ type sharedCount struct {
 	begun  bool
 }
 
-func buildCounterConfig(c element.Builder, e *jmx.Element) (IterationListener, error) {
+func BuildCounter(c element.Builder, e *jmx.Element) (element.IterationListener, error) {
 	cc := &counterConfig{
 		start:            c.Prop(e, "CounterConfig.start"),
 		end:              c.Prop(e, "CounterConfig.end"),
@@ -58,13 +58,13 @@ func buildCounterConfig(c element.Builder, e *jmx.Element) (IterationListener, e
 		cc.format = df
 	}
 	cc.slot = c.Plan().Var(cc.name)
-	cc.users = element.NewLocal(c.Plan(), func(*VU) *userCount { return &userCount{} })
-	cc.shared = element.NewShared(c.Plan(), func(*VU) *sharedCount { return &sharedCount{} })
+	cc.users = element.NewLocal(c.Plan(), func(*element.VU) *userCount { return &userCount{} })
+	cc.shared = element.NewShared(c.Plan(), func(*element.VU) *sharedCount { return &sharedCount{} })
 	return cc, nil
 }
 
 // javaLong is getPropertyAsLong: blank or bad text is 0.
-func javaLong(t *Template, vu *VU) int64 {
+func javaLong(t *element.Template, vu *element.VU) int64 {
 	n, err := strconv.ParseInt(strings.TrimSpace(t.Eval(vu)), 10, 64)
 	if err != nil {
 		return 0
@@ -72,7 +72,7 @@ func javaLong(t *Template, vu *VU) int64 {
 	return n
 }
 
-func (cc *counterConfig) endValue(vu *VU) int64 {
+func (cc *counterConfig) endValue(vu *element.VU) int64 {
 	s := strings.TrimSpace(cc.end.Eval(vu))
 	if s == "" {
 		return 1<<63 - 1
@@ -81,7 +81,7 @@ func (cc *counterConfig) endValue(vu *VU) int64 {
 	return n
 }
 
-func (cc *counterConfig) IterationStart(vu *VU) {
+func (cc *counterConfig) IterationStart(vu *element.VU) {
 	start, end, incr := javaLong(cc.start, vu), cc.endValue(vu), javaLong(cc.incr, vu)
 	var v int64
 	if !cc.perUser {

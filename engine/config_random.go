@@ -24,8 +24,8 @@ type randomVariable struct {
 	seed      int64
 	perThread bool
 
-	shared *Shared[lockedRandom] // one for all users, with a seed
-	users  *Local[java.Random]   // per user, with a seed
+	shared *element.Shared[lockedRandom] // one for all users, with a seed
+	users  *element.Local[java.Random]   // per user, with a seed
 }
 
 // lockedRandom is a seeded generator the run's users share.
@@ -34,7 +34,7 @@ type lockedRandom struct {
 	r  java.Random
 }
 
-func buildRandomVariable(c element.Builder, e *jmx.Element) (IterationListener, error) {
+func BuildRandomVariable(c element.Builder, e *jmx.Element) (element.IterationListener, error) {
 	rv := &randomVariable{perThread: e.Bool("perThread", false)}
 	rv.slot = c.Plan().Var(e.Str("variableName"))
 	eval := func(name string) string {
@@ -63,12 +63,12 @@ func buildRandomVariable(c element.Builder, e *jmx.Element) (IterationListener, 
 			rv.seeded, rv.seed = true, n
 		}
 	}
-	rv.users = element.NewLocal(c.Plan(), func(*VU) *java.Random { return new(java.NewRandom(rv.seed)) })
-	rv.shared = element.NewShared(c.Plan(), func(*VU) *lockedRandom { return &lockedRandom{r: java.NewRandom(rv.seed)} })
+	rv.users = element.NewLocal(c.Plan(), func(*element.VU) *java.Random { return new(java.NewRandom(rv.seed)) })
+	rv.shared = element.NewShared(c.Plan(), func(*element.VU) *lockedRandom { return &lockedRandom{r: java.NewRandom(rv.seed)} })
 	return rv, nil
 }
 
-func (rv *randomVariable) IterationStart(vu *VU) {
+func (rv *randomVariable) IterationStart(vu *element.VU) {
 	if rv.rng <= 0 {
 		return
 	}

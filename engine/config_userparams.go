@@ -14,19 +14,19 @@ import (
 // starts an iteration.
 type userParameters struct {
 	slots []int
-	cols  [][]*Template // [column][variable]
+	cols  [][]*element.Template // [column][variable]
 }
 
 // userParametersPerIteration is User Parameters set once per iteration.
 type userParametersPerIteration struct{ *userParameters }
 
-func buildUserParameters(c element.Builder, e *jmx.Element) (PreProcessor, error) {
+func BuildUserParameters(c element.Builder, e *jmx.Element) (element.PreProcessor, error) {
 	up := &userParameters{}
 	for _, n := range e.Prop("UserParameters.names").Members() {
 		up.slots = append(up.slots, c.Plan().Var(n.Value))
 	}
 	for i, col := range e.Prop("UserParameters.thread_values").Members() {
-		var vals []*Template
+		var vals []*element.Template
 		for j, v := range col.Members() {
 			vals = append(vals, c.Template(e, "user "+strconv.Itoa(i+1)+" value "+strconv.Itoa(j+1), v.Value))
 		}
@@ -38,9 +38,9 @@ func buildUserParameters(c element.Builder, e *jmx.Element) (PreProcessor, error
 	return up, nil
 }
 
-func (up *userParameters) PreProcess(vu *VU) { up.set(vu) }
+func (up *userParameters) PreProcess(vu *element.VU) { up.set(vu) }
 
-func (up *userParameters) set(vu *VU) {
+func (up *userParameters) set(vu *element.VU) {
 	if len(up.cols) == 0 {
 		return
 	}
@@ -57,8 +57,8 @@ func (up *userParameters) set(vu *VU) {
 }
 
 // pre does nothing: the values are set when the iteration starts.
-func (userParametersPerIteration) PreProcess(*VU) {}
+func (userParametersPerIteration) PreProcess(*element.VU) {}
 
-func (u userParametersPerIteration) IterationStart(vu *VU) {
+func (u userParametersPerIteration) IterationStart(vu *element.VU) {
 	u.set(vu)
 }

@@ -8,16 +8,16 @@ import (
 // udvValues are name/value pairs evaluated together, then set: a value
 // sees the variables as they were before any of the pairs was set (the
 // plugins' Arguments.getArgumentsAsMap; a repeated name keeps the last).
-type udvValues struct {
+type Variables struct {
 	names  []string
-	values []*Template
+	values []*element.Template
 	// direct: the values need not wait for each other (one value, or no
 	// value reads a variable), so they are set as they are evaluated.
 	direct bool
 }
 
-func newUDVValues(c element.Builder, e *jmx.Element, prop string) *udvValues {
-	u := &udvValues{}
+func NewVariables(c element.Builder, e *jmx.Element, prop string) *Variables {
+	u := &Variables{}
 	for _, a := range e.Prop(prop).Prop("Arguments.arguments").Members() {
 		name := a.Str("Argument.name")
 		if name == "" {
@@ -36,7 +36,7 @@ func newUDVValues(c element.Builder, e *jmx.Element, prop string) *udvValues {
 	return u
 }
 
-func (u *udvValues) set(vu *VU) {
+func (u *Variables) Set(vu *element.VU) {
 	if len(u.names) == 0 {
 		return
 	}

@@ -733,16 +733,16 @@ func (f *foreachCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
 // Controller that sets its variables each time it is asked for a sampler.
 type paramCtl struct {
 	gen
-	u *udvValues
+	u *Variables
 }
 
 func buildParameterized(c element.Builder, e *jmx.Element, d *ctlDef) error {
-	u := newUDVValues(c, e, "ParameterizedController")
+	u := NewVariables(c, e, "ParameterizedController")
 	d.make = func(*thread) ctlHooks { return &paramCtl{u: u} }
 	return nil
 }
 
 func (p *paramCtl) next(vu *VU) samplerItem {
-	p.u.set(vu)
+	p.u.Set(vu)
 	return p.gen.next(vu)
 }

@@ -23,7 +23,7 @@ import (
 // per user-chosen key.
 type csvDataSet struct {
 	path       string // element path, for messages
-	filename   *Template
+	filename   *element.Template
 	encoding   string
 	names      []string // from variableNames; nil: the file's first line
 	delim      string
@@ -35,8 +35,8 @@ type csvDataSet struct {
 	mode       csvShareMode
 	key        string // the user-chosen share key
 	warned     sync.Once
-	users      *Local[csvSrc]    // each user's reader and slots
-	files      *Shared[csvFiles] // the run's readers by alias
+	users      *element.Local[csvSrc]    // each user's reader and slots
+	files      *element.Shared[csvFiles] // the run's readers by alias
 }
 
 type csvShareMode uint8
@@ -69,7 +69,7 @@ func parseShareMode(s string) (csvShareMode, string) {
 // buildCSVDataSet compiles a CSV Data Set Config. A file name known when
 // the plan is compiled (text, properties, user-defined variables) must
 // exist; its header line, when it names the variables, is read then too.
-func buildCSVDataSet(c element.Builder, e *jmx.Element) (IterationListener, error) {
+func BuildCSVDataSet(c element.Builder, e *jmx.Element) (element.IterationListener, error) {
 	ds := &csvDataSet{
 		path:       e.Path(),
 		filename:   c.Template(e, "filename", strings.TrimSpace(e.Str("filename"))),
@@ -81,10 +81,10 @@ func buildCSVDataSet(c element.Builder, e *jmx.Element) (IterationListener, erro
 		ignoreHead: e.Bool("ignoreFirstLine", false),
 	}
 	ds.mode, ds.key = parseShareMode(e.StrOr("shareMode", "shareMode.all"))
-	ds.files = element.Once(c.Plan(), csvFilesKey, func() *Shared[csvFiles] {
-		return element.NewShared(c.Plan(), func(*VU) *csvFiles { return &csvFiles{m: map[string]*csvShared{}} })
+	ds.files = element.Once(c.Plan(), csvFilesKey, func() *element.Shared[csvFiles] {
+		return element.NewShared(c.Plan(), func(*element.VU) *csvFiles { return &csvFiles{m: map[string]*csvShared{}} })
 	})
-	ds.users = element.NewLocal(c.Plan(), func(vu *VU) *csvSrc {
+	ds.users = element.NewLocal(c.Plan(), func(vu *element.VU) *csvSrc {
 		src, err := ds.attach(vu)
 		if err != nil {
 			ds.warned.Do(func() { vu.Warnf("%s: %v", ds.path, err) })
@@ -156,7 +156,7 @@ type csvSrc struct {
 	slots []int // -1: a name the plan never mentions
 }
 
-func (ds *csvDataSet) IterationStart(vu *VU) {
+func (ds *csvDataSet) IterationStart(vu *element.VU) {
 	src := ds.users.Get(vu)
 	var vals []string
 	if src.file != nil {
@@ -182,7 +182,7 @@ func (ds *csvDataSet) IterationStart(vu *VU) {
 	}
 }
 
-func (s *csvSrc) put(vu *VU, i int, v string) {
+func (s *csvSrc) put(vu *element.VU, i int, v string) {
 	if s.slots[i] >= 0 {
 		vu.Vars.PutSlot(s.slots[i], v)
 		return
@@ -192,7 +192,7 @@ func (s *csvSrc) put(vu *VU, i int, v string) {
 
 // attach finds (or opens) the reader of the CSV Data Set's alias for a
 // virtual user, once in the user's life as JMeter does per thread.
-func (ds *csvDataSet) attach(vu *VU) (*csvSrc, error) {
+func (ds *csvDataSet) attach(vu *element.VU) (*csvSrc, error) {
 	name := strings.TrimSpace(ds.filename.Eval(vu))
 	if name == "" {
 		return nil, errors.New("the file name is empty")
@@ -460,7 +460,7 @@ type csvFiles struct {
 	m  map[string]*csvShared
 }
 
-var csvFilesKey = element.NewKey[*Shared[csvFiles]]("CSV Data Set files")
+var csvFilesKey = element.NewKey[*element.Shared[csvFiles]]("CSV Data Set files")
 
 // csvShared is a reader shared under an alias, or why it could not open.
 type csvShared struct {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gojm/gojm/engine/internal/elementtest"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -103,17 +104,16 @@ func BenchmarkCSVDataSetIteration(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, "users.csv"), []byte(sb.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	c := newTestCompiler(nil, "", "")
-	c.compiled.Dir = dir
+	c := elementtest.New(nil, "", dir)
 	e := &jmx.Element{Class: "CSVDataSet", Name: "users", Props: []*jmx.Prop{
 		{Kind: "string", Name: "filename", Value: "users.csv"},
 		{Kind: "bool", Name: "quotedData", Value: "true"},
 	}}
-	ds, err := buildCSVDataSet(c, e)
+	ds, err := BuildCSVDataSet(c, e)
 	if err != nil {
 		b.Fatal(err)
 	}
-	vu := newTestVU(c, 1)
+	vu := c.VU(1)
 	b.ReportAllocs()
 	for b.Loop() {
 		ds.IterationStart(vu)

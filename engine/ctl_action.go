@@ -29,10 +29,10 @@ const (
 // as before any sampler.
 type testAction struct {
 	action, target int
-	duration       *Template
+	duration       *element.Template
 }
 
-func buildTestAction(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
+func BuildFlowControl(c element.Builder, e *jmx.Element, _ element.InScope) (element.Sampler, error) {
 	a := &testAction{
 		action:   jmx.Int(e.Str("ActionProcessor.action"), 0),
 		target:   jmx.Int(e.Str("ActionProcessor.target"), 0),
@@ -44,7 +44,7 @@ func buildTestAction(c element.Builder, e *jmx.Element, _ element.InScope) (Samp
 	return a, nil
 }
 
-func (a *testAction) Sample(vu *VU, r *Result) {
+func (a *testAction) Sample(vu *element.VU, r *element.Result) {
 	r.None = true
 	switch a.action {
 	case taPause:
@@ -62,17 +62,17 @@ func (a *testAction) Sample(vu *VU, r *Result) {
 	case taStop, taStopNow:
 		switch {
 		case a.target == taTargetThread:
-			r.Next = StopThread
+			r.Next = element.StopThread
 		case a.target == taTargetTest && a.action == taStopNow:
-			r.Next = StopTestNow
+			r.Next = element.StopTestNow
 		case a.target == taTargetTest:
-			r.Next = StopTest
+			r.Next = element.StopTest
 		}
 	case taRestartNextLoop:
-		r.Next = NextThreadLoop
+		r.Next = element.NextThreadLoop
 	case taNextIterationCurrent:
-		r.Next = NextIterationLoop
+		r.Next = element.NextIterationLoop
 	case taBreakCurrentLoop:
-		r.Next = BreakLoop
+		r.Next = element.BreakLoop
 	}
 }

@@ -11,12 +11,12 @@ import (
 // The Debug Sampler samples the thread's variables as its response.
 type debugSampler struct{ vars bool }
 
-func buildDebug(_ element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
+func BuildDebug(_ element.Builder, e *jmx.Element, _ element.InScope) (element.Sampler, error) {
 	d := &debugSampler{vars: e.Bool("displayJMeterVariables", true)}
 	return d, nil
 }
 
-func (d *debugSampler) Sample(vu *VU, r *Result) {
+func (d *debugSampler) Sample(vu *element.VU, r *element.Result) {
 	r.Start = time.Now()
 	var b strings.Builder
 	if d.vars {

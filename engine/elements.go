@@ -81,7 +81,7 @@ type elementDef struct {
 var functions = function.Table(map[string]function.Def{
 	"__groovy":      {Min: 1, Max: 2, Build: fnGroovy},
 	"__BeanShell":   {Min: 1, Max: 2, Build: fnBeanShell},
-	"__tstFeedback": {Min: 2, Max: 4, Build: fnTSTFeedback}, // the Throughput Shaping Timer's feedback
+	"__tstFeedback": {Min: 2, Max: 4, Build: TSTFeedback}, // the Throughput Shaping Timer's feedback
 })
 
 const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"
@@ -122,13 +122,13 @@ var elements = map[string]elementDef{
 	"SwitchController":          {kind: kController, ctl: buildSwitch},
 	"CriticalSectionController": {kind: kController, ctl: buildCritical},
 
-	"TestAction":  {kind: kSampler, sampler: buildTestAction},
-	"JavaSampler": {kind: kSampler, sampler: buildJavaSampler},
+	"TestAction":  {kind: kSampler, sampler: BuildFlowControl},
+	"JavaSampler": {kind: kSampler, sampler: BuildJava},
 
 	"HTTPSamplerProxy": {kind: kSampler, sampler: buildHTTP},
 	"HTTPSampler":      {kind: kSampler, sampler: buildHTTP},
 	"HTTPSampler2":     {kind: kSampler, sampler: buildHTTP},
-	"DebugSampler":     {kind: kSampler, sampler: buildDebug},
+	"DebugSampler":     {kind: kSampler, sampler: BuildDebug},
 
 	"ConfigTestElement": {kind: kConfig},
 	"HeaderManager":     {kind: kConfig},
@@ -138,18 +138,18 @@ var elements = map[string]elementDef{
 	"CacheManager":      {kind: kConfig},
 	"Arguments":         {kind: kConfig, variables: argumentsAtStart}, // user-defined variables
 
-	"CSVDataSet":           {kind: kConfig, iteration: buildCSVDataSet},
-	"CounterConfig":        {kind: kConfig, iteration: buildCounterConfig},
-	"RandomVariableConfig": {kind: kConfig, iteration: buildRandomVariable},
-	"UserParameters":       {kind: kPre, pre: buildUserParameters},
+	"CSVDataSet":           {kind: kConfig, iteration: BuildCSVDataSet},
+	"CounterConfig":        {kind: kConfig, iteration: BuildCounter},
+	"RandomVariableConfig": {kind: kConfig, iteration: BuildRandomVariable},
+	"UserParameters":       {kind: kPre, pre: BuildUserParameters},
 
-	"ConstantTimer":           {kind: kTimer, timer: buildConstantTimer},
-	"UniformRandomTimer":      {kind: kTimer, timer: buildUniformTimer},
-	"GaussianRandomTimer":     {kind: kTimer, timer: buildGaussianTimer},
-	"PoissonRandomTimer":      {kind: kTimer, timer: buildPoissonTimer},
-	"ConstantThroughputTimer": {kind: kTimer, timer: buildConstantThroughputTimer},
-	"PreciseThroughputTimer":  {kind: kTimer, timer: buildPreciseThroughputTimer},
-	"SyncTimer":               {kind: kTimer, timer: buildSyncTimer},
+	"ConstantTimer":           {kind: kTimer, timer: BuildConstant},
+	"UniformRandomTimer":      {kind: kTimer, timer: BuildUniform},
+	"GaussianRandomTimer":     {kind: kTimer, timer: BuildGaussian},
+	"PoissonRandomTimer":      {kind: kTimer, timer: BuildPoisson},
+	"ConstantThroughputTimer": {kind: kTimer, timer: BuildConstantThroughput},
+	"PreciseThroughputTimer":  {kind: kTimer, timer: BuildPreciseThroughput},
+	"SyncTimer":               {kind: kTimer, timer: BuildSynchronizing},
 
 	"RegexExtractor":    {kind: kPost, post: extract.BuildRegex},
 	"BoundaryExtractor": {kind: kPost, post: extract.BuildBoundary},
@@ -215,11 +215,11 @@ var elements = map[string]elementDef{
 	"com.blazemeter.jmeter.reporters.FlushingResultCollector": {kind: kIgnored, note: guiOnly},
 
 	// jmeter-plugins samplers, controllers and timers (plugin_elements.go, parallel.go, shaping.go).
-	dummyClass: {kind: kSampler, sampler: buildDummySampler},
-	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: buildSetVariables},
+	DummyClass: {kind: kSampler, sampler: BuildDummy},
+	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: BuildSetVariables},
 	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: buildParameterized},
 	parallelClass: {kind: kSampler, branches: buildParallel},
-	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: buildShapingTimer},
+	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: BuildShaping},
 }
 
 // lookup returns the definition of an element's test class.

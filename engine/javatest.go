@@ -17,13 +17,13 @@ import (
 // batch tests use it as a sampler that needs no server. Other Java
 // classes cannot run.
 type javaTest struct {
-	sleep, mask, label, code, message, status, samplerData, resultData *Template
+	sleep, mask, label, code, message, status, samplerData, resultData *element.Template
 	hasSleep, hasMask, hasLabel, hasCode, hasMsg, hasStatus            bool
 }
 
 const javaTestClass = "org.apache.jmeter.protocol.java.test.JavaTest"
 
-func buildJavaSampler(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
+func BuildJava(c element.Builder, e *jmx.Element, _ element.InScope) (element.Sampler, error) {
 	if cls := strings.TrimSpace(e.Str("classname")); cls != javaTestClass {
 		return nil, errUnsupportedJava(cls)
 	}
@@ -31,7 +31,7 @@ func buildJavaSampler(c element.Builder, e *jmx.Element, _ element.InScope) (Sam
 	for _, a := range e.Prop("arguments").Prop("Arguments.arguments").Members() {
 		args[a.Str("Argument.name")] = a
 	}
-	arg := func(name string) (*Template, bool) {
+	arg := func(name string) (*element.Template, bool) {
 		a, ok := args[name]
 		if !ok {
 			return c.Template(e, name, ""), false
@@ -56,7 +56,7 @@ func (e errUnsupportedJava) Error() string {
 	return "the Java Request runs Java class " + strconv.Quote(string(e)) + "; gojm runs only JMeter's built-in " + javaTestClass
 }
 
-func (j *javaTest) Sample(vu *VU, r *Result) {
+func (j *javaTest) Sample(vu *element.VU, r *element.Result) {
 	sleep := int64(100)
 	if j.hasSleep {
 		sleep = decodeLongOr(j.sleep.Eval(vu), 100)

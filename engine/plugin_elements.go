@@ -22,13 +22,13 @@ import (
 // REQUEST_DATA (the sampler data) and RESULT_CLASS are not recorded.
 type dummySampler struct {
 	success, waiting                             bool
-	code, message, data, respTime, latency, conn *Template
-	url                                          *Template
+	code, message, data, respTime, latency, conn *element.Template
+	url                                          *element.Template
 }
 
-const dummyClass = "kg.apc.jmeter.samplers.DummySampler"
+const DummyClass = "kg.apc.jmeter.samplers.DummySampler"
 
-func buildDummySampler(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
+func BuildDummy(c element.Builder, e *jmx.Element, _ element.InScope) (element.Sampler, error) {
 	d := &dummySampler{
 		success: e.Bool("SUCCESFULL", false), waiting: e.Bool("WAITING", false),
 		code: c.Prop(e, "RESPONSE_CODE"), message: c.Prop(e, "RESPONSE_MESSAGE"), data: c.Prop(e, "RESPONSE_DATA"),
@@ -47,7 +47,7 @@ func dummyMillis(s string) time.Duration {
 	return time.Duration(n) * time.Millisecond
 }
 
-func (d *dummySampler) Sample(vu *VU, r *Result) {
+func (d *dummySampler) Sample(vu *element.VU, r *element.Result) {
 	rt := dummyMillis(d.respTime.Eval(vu))
 	r.Code = d.code.Eval(vu)
 	r.Message = d.message.Eval(vu)
@@ -91,10 +91,10 @@ func javaURLScheme(s string) bool {
 
 // buildSetVariables is jmeter-plugins' Set Variables Action: a sampler
 // that sets its variables and makes no sample.
-func buildSetVariables(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
-	u := newUDVValues(c, e, "SetVariablesAction")
-	return SamplerFunc(func(vu *VU, r *Result) {
-		u.set(vu)
+func BuildSetVariables(c element.Builder, e *jmx.Element, _ element.InScope) (element.Sampler, error) {
+	u := NewVariables(c, e, "SetVariablesAction")
+	return element.SamplerFunc(func(vu *element.VU, r *element.Result) {
+		u.Set(vu)
 		r.None = true
 	}), nil
 }

@@ -24,7 +24,7 @@ func (d dummy) xml(kids ...string) string {
 	if d.code == "" {
 		d.code = "200"
 	}
-	return xmlEl(dummyClass, d.name, bp("WAITING", !d.noWait)+bp("SUCCESFULL", !d.fail)+sp("RESPONSE_CODE", d.code)+
+	return xmlEl(DummyClass, d.name, bp("WAITING", !d.noWait)+bp("SUCCESFULL", !d.fail)+sp("RESPONSE_CODE", d.code)+
 		sp("RESPONSE_MESSAGE", d.msg)+sp("RESPONSE_DATA", d.data)+sp("RESPONSE_TIME", d.rt)+sp("LATENCY", d.latency)+
 		sp("CONNECT", d.connect)+sp("URL", d.url), kids...)
 }

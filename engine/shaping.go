@@ -34,13 +34,13 @@ import (
 // which ${__tstFeedback(…)} reads.
 type shapingTimer struct {
 	name  string
-	rows  [][3]*Template
-	state *Shared[shaping]
+	rows  [][3]*element.Template
+	state *element.Shared[shaping]
 }
 
-func buildShapingTimer(c element.Builder, e *jmx.Element) (Timer, error) {
+func BuildShaping(c element.Builder, e *jmx.Element) (element.Timer, error) {
 	t := &shapingTimer{name: e.Name}
-	t.state = element.NewShared(c.Plan(), func(vu *VU) *shaping {
+	t.state = element.NewShared(c.Plan(), func(vu *element.VU) *shaping {
 		s := &shaping{name: t.name, props: vu.Plan.Props}
 		s.rows, s.err = t.profile(vu)
 		for _, r := range s.rows {
@@ -52,7 +52,7 @@ func buildShapingTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 		if len(cells) < 3 {
 			return nil, fmt.Errorf("load_profile row %d has %d columns, want 3 (start RPS, end RPS, duration)", i+1, len(cells))
 		}
-		var r [3]*Template
+		var r [3]*element.Template
 		for j := range r {
 			r[j] = c.Template(e, "load_profile", cells[j].Value)
 		}
@@ -71,7 +71,7 @@ type shapeRow struct {
 type shaping struct {
 	mu    sync.Mutex
 	name  string
-	props *Props
+	props *element.Props
 	rows  []shapeRow
 	total int64
 	err   error
@@ -162,7 +162,7 @@ func (s *shaping) trim(now time.Time) {
 // errShapingEnded is the cause when a Throughput Shaping Timer's schedule ends.
 var errShapingEnded = errors.New("the Throughput Shaping Timer's schedule ended")
 
-func (t *shapingTimer) Delay(vu *VU) time.Duration {
+func (t *shapingTimer) Delay(vu *element.VU) time.Duration {
 	s := t.state.Get(vu)
 	now := vu.Now()
 	s.mu.Lock()
@@ -195,7 +195,7 @@ func (t *shapingTimer) Delay(vu *VU) time.Duration {
 }
 
 // profile evaluates the rows, or the load_profile property.
-func (t *shapingTimer) profile(vu *VU) ([]shapeRow, error) {
+func (t *shapingTimer) profile(vu *element.VU) ([]shapeRow, error) {
 	if p, ok := vu.Plan.Props.Get("load_profile"); ok && strings.TrimSpace(p) != "" {
 		rows, err := loadProfileRows(p)
 		if err != nil {
@@ -280,7 +280,7 @@ func loadProfileRows(s string) ([]shapeRow, error) {
 // ceil(n·(2 − sent/rps)) (at most max); when more threads than the spare
 // ratio (< 1: a share of n; ≥ 1: a count) were waiting, it shrinks. Each
 // second's figures are used once.
-func fnTSTFeedback(tp *function.Compiler, args []*Template) (Function, error) {
+func TSTFeedback(tp *function.Compiler, args []*element.Template) (element.Function, error) {
 	type state struct {
 		mu      sync.Mutex
 		started bool
@@ -288,8 +288,8 @@ func fnTSTFeedback(tp *function.Compiler, args []*Template) (Function, error) {
 	if tp.Runtime() {
 		return nil, errors.New("__tstFeedback cannot be built while the plan runs")
 	}
-	shared := element.NewShared(tp.Plan(), func(*VU) *state { return &state{} }) // this call's own state in each run
-	return FuncFunc(func(vu *VU) string {
+	shared := element.NewShared(tp.Plan(), func(*element.VU) *state { return &state{} }) // this call's own state in each run
+	return element.FuncFunc(func(vu *element.VU) string {
 		st := shared.Get(vu)
 		st.mu.Lock()
 		defer st.mu.Unlock()

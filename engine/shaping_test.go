@@ -2,13 +2,9 @@ package engine
 
 import (
 	"slices"
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/gojm/gojm/engine/internal/element"
-	"github.com/gojm/gojm/jmx"
 )
 
 func plugTST(name string, rows [][]string) string {
@@ -117,27 +113,4 @@ func TestShapingFeedbackSizesConcurrencyGroup(t *testing.T) {
 			t.Errorf("%d threads, want 5 to 20", threads)
 		}
 	})
-}
-
-// BenchmarkShapingTimer is the timer's cost per sample: one turn taken
-// from the shared schedule (go test ./engine -run XXX -bench Shaping -benchmem).
-func BenchmarkShapingTimer(b *testing.B) {
-	src, err := jmx.Read(strings.NewReader(xPlan("", xGroup("G", groupOpts{}, plugDummy("S", 0)))), "b.jmx", b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := Compile(src, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	t := &shapingTimer{name: "tst"}
-	t.state = element.NewShared(p.Plan, func(*VU) *shaping { return &shaping{name: "tst", props: p.Props} })
-	r := newTestRun(b.Context(), p, nil)
-	vu := r.newVU(newGroupRun(p.groups[0], p), 1, b.Context())
-	s := t.state.Get(vu)
-	s.rows = []shapeRow{{1e9, 1e9, 1 << 30}}
-	b.ReportAllocs()
-	for b.Loop() {
-		t.Delay(vu)
-	}
 }

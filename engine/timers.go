@@ -15,19 +15,19 @@ import (
 // sum that would end past the end time stops the thread instead.
 
 // constantTimer waits a fixed number of milliseconds before each sample in scope.
-type constantTimer struct{ delayMs *Template }
+type constantTimer struct{ delayMs *element.Template }
 
-func buildConstantTimer(c element.Builder, e *jmx.Element) (Timer, error) {
+func BuildConstant(c element.Builder, e *jmx.Element) (element.Timer, error) {
 	return &constantTimer{delayMs: c.Prop(e, "ConstantTimer.delay")}, nil
 }
 
-func (t *constantTimer) Delay(vu *VU) time.Duration {
+func (t *constantTimer) Delay(vu *element.VU) time.Duration {
 	return millisOrWarn(vu, "Constant Timer delay", t.delayMs)
 }
 
 // millisOrWarn evaluates a delay field in milliseconds, warning about text
 // that is not a number (JMeter treats it as 0).
-func millisOrWarn(vu *VU, what string, t *Template) time.Duration {
+func millisOrWarn(vu *element.VU, what string, t *element.Template) time.Duration {
 	s := t.Eval(vu)
 	if s == "" {
 		return 0
@@ -55,12 +55,12 @@ const (
 // The timer.factor property scales them, as in JMeter.
 type randomTimer struct {
 	kind    randomKind
-	delayMs *Template
-	rangeMs *Template
+	delayMs *element.Template
+	rangeMs *element.Template
 	factor  float64
 }
 
-func buildRandomTimer(c element.Builder, e *jmx.Element, k randomKind) (Timer, error) {
+func buildRandomTimer(c element.Builder, e *jmx.Element, k randomKind) (element.Timer, error) {
 	f := 1.0
 	if s, ok := c.Plan().Props.Get("timer.factor"); ok {
 		if v, err := strconv.ParseFloat(strings.TrimSpace(s), 32); err == nil {
@@ -70,19 +70,19 @@ func buildRandomTimer(c element.Builder, e *jmx.Element, k randomKind) (Timer, e
 	return &randomTimer{kind: k, delayMs: c.Prop(e, "ConstantTimer.delay"), rangeMs: c.Prop(e, "RandomTimer.range"), factor: f}, nil
 }
 
-func buildUniformTimer(c element.Builder, e *jmx.Element) (Timer, error) {
+func BuildUniform(c element.Builder, e *jmx.Element) (element.Timer, error) {
 	return buildRandomTimer(c, e, uniformRandom)
 }
 
-func buildGaussianTimer(c element.Builder, e *jmx.Element) (Timer, error) {
+func BuildGaussian(c element.Builder, e *jmx.Element) (element.Timer, error) {
 	return buildRandomTimer(c, e, gaussianRandom)
 }
 
-func buildPoissonTimer(c element.Builder, e *jmx.Element) (Timer, error) {
+func BuildPoisson(c element.Builder, e *jmx.Element) (element.Timer, error) {
 	return buildRandomTimer(c, e, poissonRandom)
 }
 
-func (t *randomTimer) Delay(vu *VU) time.Duration {
+func (t *randomTimer) Delay(vu *element.VU) time.Duration {
 	base := float64(millisOrWarn(vu, "Random Timer delay", t.delayMs) / time.Millisecond)
 	rng, err := strconv.ParseFloat(strings.TrimSpace(t.rangeMs.Eval(vu)), 64)
 	if err != nil {
@@ -105,7 +105,7 @@ func (t *randomTimer) Delay(vu *VU) time.Duration {
 
 // poisson draws from a Poisson distribution of mean lambda as JMeter does:
 // Knuth's product of uniforms up to 30, Atkinson's rejection method above.
-func poisson(vu *VU, lambda int) int {
+func poisson(vu *element.VU, lambda int) int {
 	if lambda <= 30 {
 		limit := math.Exp(-float64(lambda))
 		k, p := 0, 1.0

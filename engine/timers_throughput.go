@@ -38,29 +38,29 @@ var cttModeNames = map[string]int{
 // number of samples per minute. A thread that fell behind starts at once
 // and the schedule restarts from there: it never catches up.
 type constantThroughputTimer struct {
-	perMin *Template
+	perMin *element.Template
 	mode   int
-	prev   *Local[int64] // this thread's previous scheduled time (ms)
+	prev   *element.Local[int64] // this thread's previous scheduled time (ms)
 	// all and group are the shared schedules of the shared modes.
-	all   *Shared[throughputInfo]
-	group *GroupShared[throughputInfo]
+	all   *element.Shared[throughputInfo]
+	group *element.GroupShared[throughputInfo]
 }
 
 // The shared modes' schedules: one for all the run's threads, one per
 // thread group, shared by every Constant Throughput Timer of the plan as
 // JMeter's are static.
 var (
-	cttAll   = element.NewKey[*Shared[throughputInfo]]("Constant Throughput Timer, all threads")
-	cttGroup = element.NewKey[*GroupShared[throughputInfo]]("Constant Throughput Timer, per group")
+	cttAll   = element.NewKey[*element.Shared[throughputInfo]]("Constant Throughput Timer, all threads")
+	cttGroup = element.NewKey[*element.GroupShared[throughputInfo]]("Constant Throughput Timer, per group")
 )
 
-func buildConstantThroughputTimer(c element.Builder, e *jmx.Element) (Timer, error) {
-	t := &constantThroughputTimer{perMin: c.Prop(e, "throughput"), prev: element.NewLocal(c.Plan(), func(*VU) *int64 { return new(int64) })}
-	t.all = element.Once(c.Plan(), cttAll, func() *Shared[throughputInfo] {
-		return element.NewShared(c.Plan(), func(*VU) *throughputInfo { return &throughputInfo{} })
+func BuildConstantThroughput(c element.Builder, e *jmx.Element) (element.Timer, error) {
+	t := &constantThroughputTimer{perMin: c.Prop(e, "throughput"), prev: element.NewLocal(c.Plan(), func(*element.VU) *int64 { return new(int64) })}
+	t.all = element.Once(c.Plan(), cttAll, func() *element.Shared[throughputInfo] {
+		return element.NewShared(c.Plan(), func(*element.VU) *throughputInfo { return &throughputInfo{} })
 	})
-	t.group = element.Once(c.Plan(), cttGroup, func() *GroupShared[throughputInfo] {
-		return element.NewGroupShared(c.Plan(), func(*VU) *throughputInfo { return &throughputInfo{} })
+	t.group = element.Once(c.Plan(), cttGroup, func() *element.GroupShared[throughputInfo] {
+		return element.NewGroupShared(c.Plan(), func(*element.VU) *throughputInfo { return &throughputInfo{} })
 	})
 	m := strings.TrimSpace(e.Str("calcMode"))
 	if n, err := strconv.Atoi(m); err == nil {
@@ -84,7 +84,7 @@ type throughputInfo struct {
 	last int64 // last scheduled time, ms
 }
 
-func (t *constantThroughputTimer) Delay(vu *VU) time.Duration {
+func (t *constantThroughputTimer) Delay(vu *element.VU) time.Duration {
 	now := vu.Now().UnixMilli()
 	prev := t.prev.Get(vu)
 	target := *prev + t.calculateDelay(vu, now)
@@ -96,7 +96,7 @@ func (t *constantThroughputTimer) Delay(vu *VU) time.Duration {
 	return time.Duration(target-now) * time.Millisecond
 }
 
-func (t *constantThroughputTimer) calculateDelay(vu *VU, now int64) int64 {
+func (t *constantThroughputTimer) calculateDelay(vu *element.VU, now int64) int64 {
 	perMin, err := strconv.ParseFloat(strings.TrimSpace(t.perMin.Eval(vu)), 64)
 	if err != nil {
 		perMin = 0
@@ -130,15 +130,15 @@ func (i *throughputInfo) sharedDelay(now, msPerRequest int64) int64 {
 // JMeter's own for that seed. Every Precise Throughput Timer of a thread
 // group shares one schedule (the first one's settings), as in JMeter.
 type preciseThroughputTimer struct {
-	throughput *Template
-	period     *Template
-	duration   *Template
+	throughput *element.Template
+	period     *element.Template
+	duration   *element.Template
 	batchSize  int
 	seed       int64
-	schedule   *GroupShared[preciseSchedule]
+	schedule   *element.GroupShared[preciseSchedule]
 }
 
-func buildPreciseThroughputTimer(c element.Builder, e *jmx.Element) (Timer, error) {
+func BuildPreciseThroughput(c element.Builder, e *jmx.Element) (element.Timer, error) {
 	t := &preciseThroughputTimer{
 		throughput: c.Prop(e, "throughput"),
 		period:     c.Template(e, "throughputPeriod", e.StrOr("throughputPeriod", "3600")),
@@ -152,15 +152,15 @@ func buildPreciseThroughputTimer(c element.Builder, e *jmx.Element) (Timer, erro
 		}
 		t.seed = n
 	}
-	t.schedule = element.Once(c.Plan(), preciseSchedules, func() *GroupShared[preciseSchedule] {
-		return element.NewGroupShared(c.Plan(), func(*VU) *preciseSchedule { return &preciseSchedule{} })
+	t.schedule = element.Once(c.Plan(), preciseSchedules, func() *element.GroupShared[preciseSchedule] {
+		return element.NewGroupShared(c.Plan(), func(*element.VU) *preciseSchedule { return &preciseSchedule{} })
 	})
 	return t, nil
 }
 
 // preciseSchedules holds each group's one schedule, which every Precise
 // Throughput Timer of the group shares.
-var preciseSchedules = element.NewKey[*GroupShared[preciseSchedule]]("Precise Throughput Timer schedules")
+var preciseSchedules = element.NewKey[*element.GroupShared[preciseSchedule]]("Precise Throughput Timer schedules")
 
 // preciseSchedule is a group's schedule, made by the first of its timers
 // to run, with that timer's settings.
@@ -169,7 +169,7 @@ type preciseSchedule struct {
 	arrivals *poissonArrivals
 }
 
-func (t *preciseThroughputTimer) rate(vu *VU) float64 {
+func (t *preciseThroughputTimer) rate(vu *element.VU) float64 {
 	tp, err := strconv.ParseFloat(strings.TrimSpace(t.throughput.Eval(vu)), 64)
 	if err != nil {
 		tp = 0
@@ -181,7 +181,7 @@ func (t *preciseThroughputTimer) rate(vu *VU) float64 {
 	return tp / float64(p)
 }
 
-func (t *preciseThroughputTimer) Delay(vu *VU) time.Duration {
+func (t *preciseThroughputTimer) Delay(vu *element.VU) time.Duration {
 	sched := t.schedule.Get(vu)
 	sched.once.Do(func() {
 		d, err := strconv.ParseInt(strings.TrimSpace(t.duration.Eval(vu)), 10, 64)
@@ -285,12 +285,12 @@ func (p *poissonArrivals) next() (float64, bool) {
 type syncTimer struct {
 	groupSize int
 	timeout   time.Duration
-	barrier   *Shared[barrier]
+	barrier   *element.Shared[barrier]
 }
 
-func buildSyncTimer(c element.Builder, e *jmx.Element) (Timer, error) {
+func BuildSynchronizing(c element.Builder, e *jmx.Element) (element.Timer, error) {
 	t := &syncTimer{groupSize: jmx.Int(e.Str("groupSize"), 0)}
-	t.barrier = element.NewShared(c.Plan(), func(vu *VU) *barrier {
+	t.barrier = element.NewShared(c.Plan(), func(vu *element.VU) *barrier {
 		n := t.groupSize
 		if n == 0 {
 			n = vu.Group.Threads
@@ -305,7 +305,7 @@ func buildSyncTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 	return t, nil
 }
 
-func (t *syncTimer) Delay(vu *VU) time.Duration {
+func (t *syncTimer) Delay(vu *element.VU) time.Duration {
 	if t.groupSize < 0 {
 		return 0
 	}
@@ -335,7 +335,7 @@ func newBarrier(parties int) *barrier {
 
 // await waits for the others; when it gives up (timeout, stop) it breaks
 // the barrier for everyone waiting, as JMeter's reset on timeout does.
-func (b *barrier) await(vu *VU, wait time.Duration) {
+func (b *barrier) await(vu *element.VU, wait time.Duration) {
 	b.mu.Lock()
 	b.waiting++
 	if b.waiting >= b.parties {
