@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/gojm/gojm/engine/internal/config"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
@@ -733,11 +734,11 @@ func (f *foreachCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
 // Controller that sets its variables each time it is asked for a sampler.
 type paramCtl struct {
 	gen
-	u *Variables
+	u *config.Variables
 }
 
 func buildParameterized(c element.Builder, e *jmx.Element, d *ctlDef) error {
-	u := NewVariables(c, e, "ParameterizedController")
+	u := config.NewVariables(c, e, "ParameterizedController")
 	d.make = func(*thread) ctlHooks { return &paramCtl{u: u} }
 	return nil
 }

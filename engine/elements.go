@@ -2,9 +2,12 @@ package engine
 
 import (
 	"github.com/gojm/gojm/engine/internal/assert"
+	"github.com/gojm/gojm/engine/internal/config"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/extract"
 	"github.com/gojm/gojm/engine/internal/function"
+	"github.com/gojm/gojm/engine/internal/sampler"
+	"github.com/gojm/gojm/engine/internal/timer"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -81,7 +84,7 @@ type elementDef struct {
 var functions = function.Table(map[string]function.Def{
 	"__groovy":      {Min: 1, Max: 2, Build: fnGroovy},
 	"__BeanShell":   {Min: 1, Max: 2, Build: fnBeanShell},
-	"__tstFeedback": {Min: 2, Max: 4, Build: TSTFeedback}, // the Throughput Shaping Timer's feedback
+	"__tstFeedback": {Min: 2, Max: 4, Build: timer.TSTFeedback}, // the Throughput Shaping Timer's feedback
 })
 
 const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"
@@ -122,13 +125,13 @@ var elements = map[string]elementDef{
 	"SwitchController":          {kind: kController, ctl: buildSwitch},
 	"CriticalSectionController": {kind: kController, ctl: buildCritical},
 
-	"TestAction":  {kind: kSampler, sampler: BuildFlowControl},
-	"JavaSampler": {kind: kSampler, sampler: BuildJava},
+	"TestAction":  {kind: kSampler, sampler: sampler.BuildFlowControl},
+	"JavaSampler": {kind: kSampler, sampler: sampler.BuildJava},
 
 	"HTTPSamplerProxy": {kind: kSampler, sampler: buildHTTP},
 	"HTTPSampler":      {kind: kSampler, sampler: buildHTTP},
 	"HTTPSampler2":     {kind: kSampler, sampler: buildHTTP},
-	"DebugSampler":     {kind: kSampler, sampler: BuildDebug},
+	"DebugSampler":     {kind: kSampler, sampler: sampler.BuildDebug},
 
 	"ConfigTestElement": {kind: kConfig},
 	"HeaderManager":     {kind: kConfig},
@@ -138,18 +141,18 @@ var elements = map[string]elementDef{
 	"CacheManager":      {kind: kConfig},
 	"Arguments":         {kind: kConfig, variables: argumentsAtStart}, // user-defined variables
 
-	"CSVDataSet":           {kind: kConfig, iteration: BuildCSVDataSet},
-	"CounterConfig":        {kind: kConfig, iteration: BuildCounter},
-	"RandomVariableConfig": {kind: kConfig, iteration: BuildRandomVariable},
-	"UserParameters":       {kind: kPre, pre: BuildUserParameters},
+	"CSVDataSet":           {kind: kConfig, iteration: config.BuildCSVDataSet},
+	"CounterConfig":        {kind: kConfig, iteration: config.BuildCounter},
+	"RandomVariableConfig": {kind: kConfig, iteration: config.BuildRandomVariable},
+	"UserParameters":       {kind: kPre, pre: config.BuildUserParameters},
 
-	"ConstantTimer":           {kind: kTimer, timer: BuildConstant},
-	"UniformRandomTimer":      {kind: kTimer, timer: BuildUniform},
-	"GaussianRandomTimer":     {kind: kTimer, timer: BuildGaussian},
-	"PoissonRandomTimer":      {kind: kTimer, timer: BuildPoisson},
-	"ConstantThroughputTimer": {kind: kTimer, timer: BuildConstantThroughput},
-	"PreciseThroughputTimer":  {kind: kTimer, timer: BuildPreciseThroughput},
-	"SyncTimer":               {kind: kTimer, timer: BuildSynchronizing},
+	"ConstantTimer":           {kind: kTimer, timer: timer.BuildConstant},
+	"UniformRandomTimer":      {kind: kTimer, timer: timer.BuildUniform},
+	"GaussianRandomTimer":     {kind: kTimer, timer: timer.BuildGaussian},
+	"PoissonRandomTimer":      {kind: kTimer, timer: timer.BuildPoisson},
+	"ConstantThroughputTimer": {kind: kTimer, timer: timer.BuildConstantThroughput},
+	"PreciseThroughputTimer":  {kind: kTimer, timer: timer.BuildPreciseThroughput},
+	"SyncTimer":               {kind: kTimer, timer: timer.BuildSynchronizing},
 
 	"RegexExtractor":    {kind: kPost, post: extract.BuildRegex},
 	"BoundaryExtractor": {kind: kPost, post: extract.BuildBoundary},
@@ -214,12 +217,12 @@ var elements = map[string]elementDef{
 	"kg.apc.jmeter.listener.GraphsGeneratorListener":          {kind: kIgnored, note: "its graphs are not generated: gojm report draws charts from the results"},
 	"com.blazemeter.jmeter.reporters.FlushingResultCollector": {kind: kIgnored, note: guiOnly},
 
-	// jmeter-plugins samplers, controllers and timers (plugin_elements.go, parallel.go, shaping.go).
-	DummyClass: {kind: kSampler, sampler: BuildDummy},
-	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: BuildSetVariables},
+	// jmeter-plugins samplers, controllers and timers.
+	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
+	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
 	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: buildParameterized},
 	parallelClass: {kind: kSampler, branches: buildParallel},
-	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: BuildShaping},
+	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
 }
 
 // lookup returns the definition of an element's test class.

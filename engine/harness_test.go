@@ -105,3 +105,26 @@ func vars(vu *VU, names ...string) string {
 	}
 	return strings.Join(out, "; ")
 }
+
+// The Flow Control Action's actions and targets as JMeter saves them
+// (ActionProcessor.action, ActionProcessor.target).
+const (
+	taStop                 = 0
+	taPause                = 1
+	taStopNow              = 2
+	taRestartNextLoop      = 3
+	taNextIterationCurrent = 4
+	taBreakCurrentLoop     = 5
+
+	taTargetThread = 0
+	taTargetTest   = 2
+)
+
+// The Constant Throughput Timer's calcMode as JMeter saves it.
+const (
+	cttThisThread = iota
+	cttAllThreads
+	cttGroupThreads
+	cttAllShared
+	cttGroupShared
+)

@@ -77,7 +77,7 @@ func xJava(name string, ms int, status string, kids ...string) string {
 	}
 	props := `<elementProp name="arguments" elementType="Arguments"><collectionProp name="Arguments.arguments">` +
 		arg("Sleep_Time", fmt.Sprint(ms)) + arg("Sleep_Mask", "0") + arg("Status", status) + arg("ResponseCode", "200") +
-		`</collectionProp></elementProp>` + sp("classname", javaTestClass)
+		`</collectionProp></elementProp>` + sp("classname", "org.apache.jmeter.protocol.java.test.JavaTest")
 	return xmlEl("JavaSampler", name, props, kids...)
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/report"
 )
 
@@ -24,7 +25,7 @@ func (d dummy) xml(kids ...string) string {
 	if d.code == "" {
 		d.code = "200"
 	}
-	return xmlEl(DummyClass, d.name, bp("WAITING", !d.noWait)+bp("SUCCESFULL", !d.fail)+sp("RESPONSE_CODE", d.code)+
+	return xmlEl(sampler.DummyClass, d.name, bp("WAITING", !d.noWait)+bp("SUCCESFULL", !d.fail)+sp("RESPONSE_CODE", d.code)+
 		sp("RESPONSE_MESSAGE", d.msg)+sp("RESPONSE_DATA", d.data)+sp("RESPONSE_TIME", d.rt)+sp("LATENCY", d.latency)+
 		sp("CONNECT", d.connect)+sp("URL", d.url), kids...)
 }

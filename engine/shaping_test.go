@@ -67,22 +67,6 @@ func TestShapingTimerDoesNotCatchUp(t *testing.T) {
 	})
 }
 
-func TestLoadProfileProperty(t *testing.T) {
-	rows, err := loadProfileRows("const(2, 2s) line(2,4,1m) step(3, 1, 1, 1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []shapeRow{{2, 2, 2}, {2, 4, 60}, {3, 3, 1}, {2, 2, 1}}
-	if !slices.Equal(rows, want) {
-		t.Errorf("rows %v, want %v", rows, want)
-	}
-	for _, bad := range []string{"const(2)", "wave(1, 2, 3s)", "line(a, 2, 3)", "step(1, 5, 0, 1s)"} {
-		if _, err := loadProfileRows(bad); err == nil {
-			t.Errorf("%q was accepted", bad)
-		}
-	}
-}
-
 // ${__tstFeedback(…)} sizes a Concurrency Thread Group from what the
 // timer saw each second: from one thread it grows until the samples keep
 // up with the schedule (5/s of 1 s samples needs 5 threads or more).

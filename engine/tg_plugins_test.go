@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/report"
 )
 
@@ -16,7 +17,7 @@ import (
 // waits, so that the runs need no network and run in a synctest bubble.
 
 func plugDummy(name string, ms int, kids ...string) string {
-	return xmlEl(DummyClass, name, bp("WAITING", true)+bp("SUCCESFULL", true)+sp("RESPONSE_CODE", "200")+
+	return xmlEl(sampler.DummyClass, name, bp("WAITING", true)+bp("SUCCESFULL", true)+sp("RESPONSE_CODE", "200")+
 		sp("RESPONSE_MESSAGE", "OK")+sp("RESPONSE_DATA", "ok")+sp("RESPONSE_TIME", fmt.Sprint(ms)), kids...)
 }
 

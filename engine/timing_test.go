@@ -297,44 +297,6 @@ func TestStopTestNow(t *testing.T) {
 	})
 }
 
-// Distributions of the random timers, from a seeded source.
-func TestRandomTimerDelays(t *testing.T) {
-	tests := []struct {
-		class            string
-		delay, rng       string
-		minMs, maxMs     int64
-		meanLow, meanTop float64
-	}{
-		{"UniformRandomTimer", "100", "50", 100, 149, 122, 128},
-		{"GaussianRandomTimer", "300", "100", 0, 1000, 295, 305},
-		{"PoissonRandomTimer", "100", "20", 100, 200, 119, 121},
-		{"PoissonRandomTimer", "0", "300", 200, 400, 298, 302},
-	}
-	for _, tt := range tests {
-		t.Run(tt.class+" "+tt.rng, func(t *testing.T) {
-			p, err := compilePlanXML(t, xPlan("", xGroup("G", groupOpts{}, xmlEl(tt.class, "timer", sp("ConstantTimer.delay", tt.delay)+sp("RandomTimer.range", tt.rng)), xJava("S", 0, ""))), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tm := p.groups[0].main.kids[0].s.sc.timers[0]
-			r := newTestRun(t.Context(), p, nil)
-			vu := r.newVU(newGroupRun(p.groups[0], p), 1, t.Context())
-			var sum float64
-			const n = 20000
-			for range n {
-				d := tm.Delay(vu).Milliseconds()
-				if d < tt.minMs || d > tt.maxMs {
-					t.Fatalf("delay %d ms out of [%d, %d]", d, tt.minMs, tt.maxMs)
-				}
-				sum += float64(d)
-			}
-			if mean := sum / n; mean < tt.meanLow || mean > tt.meanTop {
-				t.Errorf("mean %.1f ms, want within [%g, %g]", mean, tt.meanLow, tt.meanTop)
-			}
-		})
-	}
-}
-
 // same_user_on_next_iteration=false: each iteration is a new user, with no
 // cookie and no connection of the one before.
 func TestSameUserOnNextIteration(t *testing.T) {

@@ -1,4 +1,4 @@
-package engine
+package sampler
 
 import (
 	"net/url"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/config"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
@@ -92,7 +93,7 @@ func javaURLScheme(s string) bool {
 // buildSetVariables is jmeter-plugins' Set Variables Action: a sampler
 // that sets its variables and makes no sample.
 func BuildSetVariables(c element.Builder, e *jmx.Element, _ element.InScope) (element.Sampler, error) {
-	u := NewVariables(c, e, "SetVariablesAction")
+	u := config.NewVariables(c, e, "SetVariablesAction")
 	return element.SamplerFunc(func(vu *element.VU, r *element.Result) {
 		u.Set(vu)
 		r.None = true

@@ -1,7 +1,8 @@
-package engine
+package timer
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gojm/gojm/engine/internal/element"
@@ -75,5 +76,21 @@ func BenchmarkShapingTimer(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		t.Delay(vu)
+	}
+}
+
+func TestLoadProfileProperty(t *testing.T) {
+	rows, err := loadProfileRows("const(2, 2s) line(2,4,1m) step(3, 1, 1, 1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []shapeRow{{2, 2, 2}, {2, 4, 60}, {3, 3, 1}, {2, 2, 1}}
+	if !slices.Equal(rows, want) {
+		t.Errorf("rows %v, want %v", rows, want)
+	}
+	for _, bad := range []string{"const(2)", "wave(1, 2, 3s)", "line(a, 2, 3)", "step(1, 5, 0, 1s)"} {
+		if _, err := loadProfileRows(bad); err == nil {
+			t.Errorf("%q was accepted", bad)
+		}
 	}
 }
