@@ -351,7 +351,7 @@ func (c *compiler) refuse(e *jmx.Element, depth int) {
 }
 
 // ErrUnsupported is wrapped by errors for elements gojm cannot run.
-var ErrUnsupported = errors.New("unsupported element")
+var ErrUnsupported = element.ErrUnsupported
 
 func (c *compiler) record(e *jmx.Element, s Status, reason string) { c.recordAt(e, 0, s, reason) }
 

@@ -82,8 +82,8 @@ type elementDef struct {
 // to another family. A ${__name(…)} call of any other function is refused
 // when the plan is compiled.
 var functions = function.Table(map[string]function.Def{
-	"__groovy":      {Min: 1, Max: 2, Build: fnGroovy},
-	"__BeanShell":   {Min: 1, Max: 2, Build: fnBeanShell},
+	"__groovy":      {Min: 1, Max: 2, Build: Groovy},
+	"__BeanShell":   {Min: 1, Max: 2, Build: BeanShell},
 	"__tstFeedback": {Min: 2, Max: 4, Build: timer.TSTFeedback}, // the Throughput Shaping Timer's feedback
 })
 
@@ -128,9 +128,9 @@ var elements = map[string]elementDef{
 	"TestAction":  {kind: kSampler, sampler: sampler.BuildFlowControl},
 	"JavaSampler": {kind: kSampler, sampler: sampler.BuildJava},
 
-	"HTTPSamplerProxy": {kind: kSampler, sampler: buildHTTP},
-	"HTTPSampler":      {kind: kSampler, sampler: buildHTTP},
-	"HTTPSampler2":     {kind: kSampler, sampler: buildHTTP},
+	"HTTPSamplerProxy": {kind: kSampler, sampler: BuildHTTP},
+	"HTTPSampler":      {kind: kSampler, sampler: BuildHTTP},
+	"HTTPSampler2":     {kind: kSampler, sampler: BuildHTTP},
 	"DebugSampler":     {kind: kSampler, sampler: sampler.BuildDebug},
 
 	"ConfigTestElement": {kind: kConfig},
@@ -175,24 +175,24 @@ var elements = map[string]elementDef{
 	"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: assert.BuildPluginJSON},
 
 	// Script elements (script_elements.go).
-	"JSR223Sampler":          {kind: kSampler, sampler: buildScriptSampler},
-	"BeanShellSampler":       {kind: kSampler, sampler: buildScriptSampler},
-	"BSFSampler":             {kind: kSampler, sampler: buildScriptSampler},
-	"JSR223PreProcessor":     {kind: kPre, pre: buildScriptPre},
-	"BeanShellPreProcessor":  {kind: kPre, pre: buildScriptPre},
-	"BSFPreProcessor":        {kind: kPre, pre: buildScriptPre},
-	"JSR223PostProcessor":    {kind: kPost, post: buildScriptPost},
-	"BeanShellPostProcessor": {kind: kPost, post: buildScriptPost},
-	"BSFPostProcessor":       {kind: kPost, post: buildScriptPost},
-	"JSR223Assertion":        {kind: kAssertion, assertion: buildScriptAssertion},
-	"BeanShellAssertion":     {kind: kAssertion, assertion: buildScriptAssertion},
-	"BSFAssertion":           {kind: kAssertion, assertion: buildScriptAssertion},
-	"JSR223Timer":            {kind: kTimer, timer: buildScriptTimer},
-	"BeanShellTimer":         {kind: kTimer, timer: buildScriptTimer},
-	"BSFTimer":               {kind: kTimer, timer: buildScriptTimer},
-	"JSR223Listener":         {kind: kListener, listener: buildScriptListener},
-	"BeanShellListener":      {kind: kListener, listener: buildScriptListener},
-	"BSFListener":            {kind: kListener, listener: buildScriptListener},
+	"JSR223Sampler":          {kind: kSampler, sampler: BuildSampler},
+	"BeanShellSampler":       {kind: kSampler, sampler: BuildSampler},
+	"BSFSampler":             {kind: kSampler, sampler: BuildSampler},
+	"JSR223PreProcessor":     {kind: kPre, pre: BuildPre},
+	"BeanShellPreProcessor":  {kind: kPre, pre: BuildPre},
+	"BSFPreProcessor":        {kind: kPre, pre: BuildPre},
+	"JSR223PostProcessor":    {kind: kPost, post: BuildPost},
+	"BeanShellPostProcessor": {kind: kPost, post: BuildPost},
+	"BSFPostProcessor":       {kind: kPost, post: BuildPost},
+	"JSR223Assertion":        {kind: kAssertion, assertion: BuildAssertion},
+	"BeanShellAssertion":     {kind: kAssertion, assertion: BuildAssertion},
+	"BSFAssertion":           {kind: kAssertion, assertion: BuildAssertion},
+	"JSR223Timer":            {kind: kTimer, timer: BuildTimer},
+	"BeanShellTimer":         {kind: kTimer, timer: BuildTimer},
+	"BSFTimer":               {kind: kTimer, timer: BuildTimer},
+	"JSR223Listener":         {kind: kListener, listener: BuildListener},
+	"BeanShellListener":      {kind: kListener, listener: BuildListener},
+	"BSFListener":            {kind: kListener, listener: BuildListener},
 
 	"ResultCollector": {kind: kListener, output: resultCollector},
 	"BackendListener": {kind: kListener, output: backendListener},     // InfluxDB client only (listener_backend.go)

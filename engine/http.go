@@ -17,8 +17,8 @@ import (
 // Header Managers in scope already merged in. Everything that does not
 // change from one sample to the next is worked out here, once.
 type httpSampler struct {
-	protocol, domain, port, path, method *Template
-	encoding                             *Template // content encoding (charset)
+	protocol, domain, port, path, method *element.Template
+	encoding                             *element.Template // content encoding (charset)
 	args                                 []httpArg
 	files                                []httpFile
 	rawBody                              bool // "Body Data": the values, one after the other
@@ -26,7 +26,7 @@ type httpSampler struct {
 	browser                              bool // "Browser-compatible headers"
 	headers                              []httpHeader
 	follow, auto, keepAlive              bool
-	connectTO, responseTO                *Template
+	connectTO, responseTO                *element.Template
 	md5                                  bool
 	// keep is when a response body is kept: something in scope reads it
 	// (post-processors, assertions) or embedded resources are parsed from it.
@@ -50,23 +50,23 @@ type httpSampler struct {
 	dns      *dnsManager
 	cache    *cacheManager
 	dir      string // the plan's folder: files to upload are relative to it
-	users    *Local[httpState]
+	users    *element.Local[httpState]
 }
 
 type httpArg struct {
-	name, value *Template
+	name, value *element.Template
 	encode      bool
 	meta        string // Argument.metadata: "=" between name and value, or ""
 	contentType string // HTTPArgument.content_type, for multipart parts
 }
 
 type httpFile struct {
-	path, param, mime *Template
+	path, param, mime *element.Template
 }
 
 type httpHeader struct {
 	name  string
-	value *Template
+	value *element.Template
 }
 
 // httpField is one of the sampler's properties that HTTP Request Defaults
@@ -93,9 +93,9 @@ func httpBool(e *jmx.Element, defaults []*jmx.Element, name string, def bool) bo
 	return strings.EqualFold(v, "true")
 }
 
-func buildHTTP(c element.Builder, e *jmx.Element, sc element.InScope) (Sampler, error) {
+func BuildHTTP(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error) {
 	defaults := sc.Of("ConfigTestElement")
-	field := func(name string) *Template {
+	field := func(name string) *element.Template {
 		return c.Template(e, name, httpField(e, defaults, name))
 	}
 	if s := strings.TrimSpace(httpField(e, defaults, "HTTPSampler.ipSource")); s != "" {
@@ -250,7 +250,7 @@ func hasHeaderNamed(hs []httpHeader, name string) bool {
 // sample makes one HTTP sample as JMeter's HTTPSamplerBase.sample does: the
 // request, then (by the sampler's settings) the redirects it follows and the
 // embedded resources it downloads, as sub-samples of this one.
-func (h *httpSampler) Sample(vu *VU, r *Result) {
+func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 	st := h.users.Get(vu)
 	c := &st.call
 	c.begin(h, vu, st, r.Label)
@@ -305,7 +305,7 @@ func (e *urlError) Error() string { return e.msg }
 // url builds the request URL as JMeter's getUrl does: a full URL in the
 // path wins; otherwise protocol (default http), host, port (omitted when it
 // is the protocol's default) and a path given a leading slash.
-func (h *httpSampler) url(vu *VU) (string, error) {
+func (h *httpSampler) url(vu *element.VU) (string, error) {
 	path := strings.TrimSpace(h.path.Eval(vu))
 	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
 		return path, nil

@@ -32,12 +32,12 @@ type httpState struct {
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
-var httpUsersKey = element.NewKey[*Local[httpState]]("HTTP users")
+var httpUsersKey = element.NewKey[*element.Local[httpState]]("HTTP users")
 
 // httpUsers holds each virtual user's HTTP client and state, one for
 // every HTTP sampler of the plan.
-func httpUsers(p *element.Plan) *Local[httpState] {
-	return element.Once(p, httpUsersKey, func() *Local[httpState] {
+func httpUsers(p *element.Plan) *element.Local[httpState] {
+	return element.Once(p, httpUsersKey, func() *element.Local[httpState] {
 		l := element.NewLocal(p, newHTTPUser)
 		l.Fork = forkHTTPUser
 		return l
@@ -49,10 +49,10 @@ func httpUsers(p *element.Plan) *Local[httpState] {
 // iteration a fresh user ("same user on each iteration" off) gets new
 // cookies and connections, and a Cookie Manager that clears each iteration
 // empties the jar; at the user's end its connections close.
-func newHTTPUser(vu *VU) *httpState {
+func newHTTPUser(vu *element.VU) *httpState {
 	g := vu.Group
 	c := httpx.New(httpx.Options{Cookies: g.Cookies})
-	vu.OnIteration(func(*VU) {
+	vu.OnIteration(func(*element.VU) {
 		if !g.SameUser {
 			c.CloseIdle()
 			c.ResetCookies()
@@ -60,18 +60,18 @@ func newHTTPUser(vu *VU) *httpState {
 			c.ResetCookies()
 		}
 	})
-	vu.AtEnd(func(*VU) { c.CloseIdle() })
+	vu.AtEnd(func(*element.VU) { c.CloseIdle() })
 	return &httpState{client: c, main: httpLane{l: c.Main()}}
 }
 
 // forkHTTPUser gives a Parallel Controller's branch its user's client
 // (cookies, connections) on a lane of its own.
-func forkHTTPUser(_ *VU, parent *httpState) *httpState {
+func forkHTTPUser(_ *element.VU, parent *httpState) *httpState {
 	return &httpState{client: parent.client, main: httpLane{l: parent.client.NewLane()}}
 }
 
 // lane returns the i-th lane for embedded resources.
-func (st *httpState) lane(vu *VU, i int) *httpLane {
+func (st *httpState) lane(vu *element.VU, i int) *httpLane {
 	for len(st.lanes) <= i {
 		st.lanes = append(st.lanes, &httpLane{l: st.client.NewLane()})
 	}
@@ -101,7 +101,7 @@ type hop struct {
 // this sample, shared read-only by the lanes that download its resources.
 type httpCall struct {
 	h    *httpSampler
-	vu   *VU
+	vu   *element.VU
 	st   *httpState
 	name string // the sample's label; sub-samples are name-0, name-1…
 
@@ -128,7 +128,7 @@ type httpCall struct {
 	buf   []byte
 }
 
-func (c *httpCall) begin(h *httpSampler, vu *VU, st *httpState, name string) {
+func (c *httpCall) begin(h *httpSampler, vu *element.VU, st *httpState, name string) {
 	c.h, c.vu, c.st, c.name = h, vu, st, name
 	c.headers = c.headers[:0]
 	c.host, c.hasHost, c.planCT, c.bodyCT, c.dropCT, c.entity = "", false, false, "", false, false

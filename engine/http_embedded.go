@@ -24,10 +24,10 @@ import (
 
 // embeddedConfig is how a sampler downloads embedded resources.
 type embeddedConfig struct {
-	include, exclude *Template
+	include, exclude *element.Template
 	incRE, excRE     *regexp.Regexp // compiled once when the pattern is constant
 	concurrent       bool
-	pool             *Template
+	pool             *element.Template
 	ignoreFailed     bool // httpsampler.ignore_failed_embedded_resources
 }
 
@@ -35,7 +35,7 @@ type embeddedConfig struct {
 const defaultPool = 6
 
 func buildEmbedded(c element.Builder, e *jmx.Element, defaults []*jmx.Element) (*embeddedConfig, error) {
-	field := func(name string) *Template { return c.Template(e, name, httpField(e, defaults, name)) }
+	field := func(name string) *element.Template { return c.Template(e, name, httpField(e, defaults, name)) }
 	m := &embeddedConfig{
 		include:    field("HTTPSampler.embedded_url_re"),
 		exclude:    field("HTTPSampler.embedded_url_exclude_re"),
@@ -71,7 +71,7 @@ func urlPattern(p string) (*regexp.Regexp, error) {
 // patterns returns the include and exclude patterns for this sample. A
 // pattern built from variables that does not compile is ignored, as JMeter
 // ignores it (with a warning).
-func (m *embeddedConfig) patterns(vu *VU) (inc, exc *regexp.Regexp) {
+func (m *embeddedConfig) patterns(vu *element.VU) (inc, exc *regexp.Regexp) {
 	inc, exc = m.incRE, m.excRE
 	if !m.include.Const() {
 		var err error
@@ -91,7 +91,7 @@ func (m *embeddedConfig) patterns(vu *VU) (inc, exc *regexp.Regexp) {
 }
 
 // poolSize is the number of parallel downloads, 1 for serial ones.
-func (m *embeddedConfig) poolSize(vu *VU) int {
+func (m *embeddedConfig) poolSize(vu *element.VU) int {
 	if !m.concurrent {
 		return 1
 	}

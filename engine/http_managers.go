@@ -27,7 +27,7 @@ type authManager struct {
 }
 
 type authEntry struct {
-	url, user, pass, realm *Template
+	url, user, pass, realm *element.Template
 	basic                  bool // BASIC (or the old BASIC_DIGEST): sent preemptively
 }
 
@@ -70,7 +70,7 @@ func buildAuthManager(c element.Builder, s *jmx.Element, e *jmx.Element) (*authM
 
 // eval evaluates the entries for one sample (the lanes that download
 // resources read them without touching the virtual user's variables).
-func (m *authManager) eval(vu *VU, out []evalAuth) []evalAuth {
+func (m *authManager) eval(vu *element.VU, out []evalAuth) []evalAuth {
 	for _, a := range m.entries {
 		out = append(out, evalAuth{url: a.url.Eval(vu), user: a.user.Eval(vu), pass: a.pass.Eval(vu),
 			realm: a.realm.Eval(vu), preemptive: a.basic && m.preemptive})
@@ -119,7 +119,7 @@ type dnsManager struct {
 }
 
 type staticHost struct {
-	name, addrs *Template
+	name, addrs *element.Template
 }
 
 func buildDNSManager(c element.Builder, s *jmx.Element, e *jmx.Element) (*dnsManager, error) {
@@ -155,7 +155,7 @@ type userDNS struct {
 	res    *net.Resolver
 }
 
-func (st *httpState) userDNS(vu *VU, m *dnsManager) *userDNS {
+func (st *httpState) userDNS(vu *element.VU, m *dnsManager) *userDNS {
 	d := st.dns[m]
 	if d == nil {
 		if st.dns == nil {
@@ -338,7 +338,7 @@ type cacheEntry struct {
 	vary               string    // the Vary header names, "" when none
 }
 
-func (st *httpState) userCache(vu *VU, m *cacheManager) *userCache {
+func (st *httpState) userCache(vu *element.VU, m *cacheManager) *userCache {
 	uc := st.caches[m]
 	if uc == nil {
 		if st.caches == nil {

@@ -11,7 +11,7 @@ import (
 
 func BenchmarkScriptPreProcessor(b *testing.B) {
 	c := testCompiler()
-	pre, err := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("token", vars.get("a") + "-" + vars.getIteration())`))
+	pre, err := BuildPre(c, el("JSR223PreProcessor", "script", `vars.put("token", vars.get("a") + "-" + vars.getIteration())`))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func BenchmarkScriptPreProcessor(b *testing.B) {
 
 func BenchmarkScriptWithHole(b *testing.B) {
 	c := testCompiler()
-	pre, err := buildScriptPre(c, el("BeanShellPreProcessor", "script", `vars.put("GUID", "${__UUID}");`))
+	pre, err := BuildPre(c, el("BeanShellPreProcessor", "script", `vars.put("GUID", "${__UUID}");`))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func BenchmarkScriptWithHole(b *testing.B) {
 
 func BenchmarkScriptPostProcessorJSON(b *testing.B) {
 	c := testCompiler()
-	post, err := buildScriptPost(c, el("JSR223PostProcessor", "script",
+	post, err := BuildPost(c, el("JSR223PostProcessor", "script",
 		`def r = new groovy.json.JsonSlurper().parseText(prev.getResponseDataAsString())
 vars.put("token", r.data.token)
 vars.put("n", r.data.items.size().toString())`))

@@ -45,10 +45,10 @@ type scriptElem struct {
 	lang   script.Dialect
 	jexl   bool
 	sp     *scriptPlan
-	text   *Template       // the script's text, ${…} to replace; nil from a file
-	prog   *script.Program // compiled once: a constant text or a file
+	text   *element.Template // the script's text, ${…} to replace; nil from a file
+	prog   *script.Program   // compiled once: a constant text or a file
 	jexlP  *vm.Program
-	params *Template
+	params *element.Template
 	file   string
 	// empty: JSR223 and BSF refuse to run an empty script (an error each run).
 	empty bool
@@ -57,7 +57,7 @@ type scriptElem struct {
 	// holeProg runs a text whose ${…} all stand in string literals: it
 	// is compiled once, each run filling the holes with holes' values.
 	holeProg *script.Program
-	holes    []*Part
+	holes    []*element.Part
 	// fresh keeps the programs of texts compiled at run time.
 	fresh *cache.Func[string, *script.Program]
 }
@@ -172,10 +172,10 @@ func compileScript(c element.Builder, e *jmx.Element, fam scriptFamily) (*script
 	// now, and compile the text each run makes.
 	if !s.jexl && s.lang != script.JavaScript {
 		var holed, skel strings.Builder
-		var holes []*Part
+		var holes []*element.Part
 		for i := range t.Parts() {
 			p := &t.Parts()[i]
-			if p.Kind == LitPart {
+			if p.Kind == element.LitPart {
 				holed.WriteString(p.Lit)
 				skel.WriteString(p.Lit)
 				continue
@@ -255,7 +255,7 @@ func (s *scriptElem) errEmpty() error {
 }
 
 // run runs the script in env (whose Host is set) and returns its value.
-func (s *scriptElem) run(vu *VU, env *script.Env) (script.Value, error) {
+func (s *scriptElem) run(vu *element.VU, env *script.Env) (script.Value, error) {
 	if s.empty {
 		return script.Value{}, s.errEmpty()
 	}
@@ -297,7 +297,7 @@ func (s *scriptElem) run(vu *VU, env *script.Env) (script.Value, error) {
 	return p.Run(env)
 }
 
-func (s *scriptElem) runJexl(vu *VU, env *script.Env) (script.Value, error) {
+func (s *scriptElem) runJexl(vu *element.VU, env *script.Env) (script.Value, error) {
 	p := s.jexlP
 	src := ""
 	if p == nil {
@@ -354,7 +354,7 @@ func isAssertionError(err error) (*script.ScriptError, bool) {
 }
 
 // scriptParams evaluates the Parameters field.
-func (s *scriptElem) paramsFor(vu *VU) string {
+func (s *scriptElem) paramsFor(vu *element.VU) string {
 	if s.params == nil {
 		return ""
 	}
@@ -362,7 +362,7 @@ func (s *scriptElem) paramsFor(vu *VU) string {
 }
 
 // previous is the virtual user's last sample (prev outside a sampler).
-func previous(vu *VU) *Result {
+func previous(vu *element.VU) *element.Result {
 	if vu.Res.Start.IsZero() && vu.Res.Label == "" {
 		return nil
 	}
@@ -397,21 +397,21 @@ func familyOf(class string) scriptFamily {
 
 // ---- samplers -------------------------------------------------------------------
 
-func buildScriptSampler(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
+func BuildSampler(c element.Builder, e *jmx.Element, _ element.InScope) (element.Sampler, error) {
 	fam := familyOf(e.Class)
 	s := compileOrRefuse(c, e, fam)
 	if s == nil {
-		return SamplerFunc(func(_ *VU, r *Result) { r.None = true }), nil
+		return element.SamplerFunc(func(_ *element.VU, r *element.Result) { r.None = true }), nil
 	}
 	if (s.prog != nil || s.holeProg != nil) && s.lang != script.JavaScript && s.uses("prev") {
 		c.Refuse(e, "a sampler script reading prev (the previous sample): gojm does not keep it for samplers")
-		return SamplerFunc(func(_ *VU, r *Result) { r.None = true }), nil
+		return element.SamplerFunc(func(_ *element.VU, r *element.Result) { r.None = true }), nil
 	}
 	return s, nil
 }
 
 // sample is JSR223Sampler, BeanShellSampler and BSFSampler.sample.
-func (s *scriptElem) Sample(vu *VU, r *Result) {
+func (s *scriptElem) Sample(vu *element.VU, r *element.Result) {
 	st := s.sp.state(vu)
 	st.timing = sampleTiming{start: time.Now()}
 	r.Start = st.timing.start
@@ -481,7 +481,7 @@ func (s *scriptElem) textOfRun(st *scriptVU) string {
 	var b strings.Builder
 	i := 0
 	for _, p := range s.text.Parts() {
-		if p.Kind == LitPart {
+		if p.Kind == element.LitPart {
 			b.WriteString(p.Lit)
 			continue
 		}
@@ -521,7 +521,7 @@ func (s *scriptElem) kindName(role string) string {
 type scriptPre struct{ s *scriptElem }
 type scriptPost struct{ s *scriptElem }
 
-func buildScriptPre(c element.Builder, e *jmx.Element) (PreProcessor, error) {
+func BuildPre(c element.Builder, e *jmx.Element) (element.PreProcessor, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -529,7 +529,7 @@ func buildScriptPre(c element.Builder, e *jmx.Element) (PreProcessor, error) {
 	return &scriptPre{s}, nil
 }
 
-func buildScriptPost(c element.Builder, e *jmx.Element) (PostProcessor, error) {
+func BuildPost(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -537,7 +537,7 @@ func buildScriptPost(c element.Builder, e *jmx.Element) (PostProcessor, error) {
 	return &scriptPost{s}, nil
 }
 
-func (p *scriptPre) PreProcess(vu *VU) {
+func (p *scriptPre) PreProcess(vu *element.VU) {
 	s := p.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -552,7 +552,7 @@ func (p *scriptPre) PreProcess(vu *VU) {
 	st.globals = env.Globals[:0]
 }
 
-func (p *scriptPost) PostProcess(vu *VU, r *Result) {
+func (p *scriptPost) PostProcess(vu *element.VU, r *element.Result) {
 	s := p.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -575,7 +575,7 @@ func (p *scriptPost) PostProcess(vu *VU, r *Result) {
 
 type scriptAssertion struct{ s *scriptElem }
 
-func buildScriptAssertion(c element.Builder, e *jmx.Element) (Assertion, error) {
+func BuildAssertion(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -587,7 +587,7 @@ func buildScriptAssertion(c element.Builder, e *jmx.Element) (Assertion, error) 
 // threw an AssertionError (Groovy's assert).
 const assertionFailedName = "Assertion failed! See log file (debug level, only)."
 
-func (a *scriptAssertion) Assert(vu *VU, r *Result) {
+func (a *scriptAssertion) Assert(vu *element.VU, r *element.Result) {
 	s := a.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -638,7 +638,7 @@ func (a *scriptAssertion) Assert(vu *VU, r *Result) {
 
 // recordVerdict records an assertion's verdict on a sample, as assertNode
 // does.
-func recordVerdict(r *Result, name string, v assert.Verdict) {
+func recordVerdict(r *element.Result, name string, v assert.Verdict) {
 	r.Success = r.Success && !v.Failure && !v.Error
 	r.Assertions = append(r.Assertions, reportAssertion(name, v))
 	if v.MessageSet && !r.MsgSet {
@@ -655,7 +655,7 @@ func reportAssertion(name string, v assert.Verdict) report.AssertionResult {
 
 type scriptTimer struct{ s *scriptElem }
 
-func buildScriptTimer(c element.Builder, e *jmx.Element) (Timer, error) {
+func BuildTimer(c element.Builder, e *jmx.Element) (element.Timer, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -665,7 +665,7 @@ func buildScriptTimer(c element.Builder, e *jmx.Element) (Timer, error) {
 
 // delay is the script's value in milliseconds: JSR223Timer parses it as a
 // long, BeanShellTimer as Long.decode does; anything else is no delay.
-func (t *scriptTimer) Delay(vu *VU) time.Duration {
+func (t *scriptTimer) Delay(vu *element.VU) time.Duration {
 	s := t.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -706,7 +706,7 @@ func (t *scriptTimer) Delay(vu *VU) time.Duration {
 // the thread hands it each final sample in its scope.
 type scriptListener struct{ s *scriptElem }
 
-func buildScriptListener(c element.Builder, e *jmx.Element) (SampleListener, error) {
+func BuildListener(c element.Builder, e *jmx.Element) (element.SampleListener, error) {
 	s := compileOrRefuse(c, e, familyOf(e.Class))
 	if s == nil {
 		return nil, nil
@@ -714,7 +714,7 @@ func buildScriptListener(c element.Builder, e *jmx.Element) (SampleListener, err
 	return &scriptListener{s}, nil
 }
 
-func (l *scriptListener) SampleOccurred(vu *VU, r *Result) {
+func (l *scriptListener) SampleOccurred(vu *element.VU, r *element.Result) {
 	s := l.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))

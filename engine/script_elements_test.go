@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -22,7 +19,7 @@ import (
 // Script elements on the unit harness: each element built in memory,
 // compiled with a fresh compiler and run on a test virtual user.
 
-func scriptVUFor(c *compiler) *VU {
+func scriptVUFor(c *compiler) *element.VU {
 	vu := testVU(c)
 	vu.Soft, vu.Hard = context.Background(), context.Background()
 	vu.Num = 1
@@ -31,9 +28,9 @@ func scriptVUFor(c *compiler) *VU {
 
 // sampleWith builds a script sampler and makes one sample with a new
 // virtual user holding vars.
-func sampleWith(t *testing.T, c *compiler, vars map[string]string, e *jmx.Element) (*Result, *VU) {
+func sampleWith(t *testing.T, c *compiler, vars map[string]string, e *jmx.Element) (*element.Result, *element.VU) {
 	t.Helper()
-	fn, err := buildScriptSampler(c, e, element.InScope{})
+	fn, err := BuildSampler(c, e, element.InScope{})
 	if err != nil || len(c.errs) > 0 {
 		t.Fatalf("build: %v %v", err, c.errs)
 	}
@@ -41,7 +38,7 @@ func sampleWith(t *testing.T, c *compiler, vars map[string]string, e *jmx.Elemen
 	for k, v := range vars {
 		vu.Vars.Put(k, v)
 	}
-	r := &Result{}
+	r := &element.Result{}
 	r.Label = e.Name
 	fn.Sample(vu, r)
 	return r, vu
@@ -106,14 +103,14 @@ func TestScriptSamplers(t *testing.T) {
 
 func TestScriptTextChangesBetweenRuns(t *testing.T) {
 	c := testCompiler()
-	fn, err := buildScriptSampler(c, el("JSR223Sampler", "script", `"${x}".toUpperCase()`), element.InScope{})
+	fn, err := BuildSampler(c, el("JSR223Sampler", "script", `"${x}".toUpperCase()`), element.InScope{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	vu := scriptVUFor(c)
 	for _, x := range []string{"a", "b", "c"} {
 		vu.Vars.Put("x", x)
-		r := &Result{}
+		r := &element.Result{}
 		fn.Sample(vu, r)
 		if string(r.Body) != strings.ToUpper(x) {
 			t.Errorf("x=%s: body %q", x, r.Body)
@@ -175,18 +172,18 @@ func TestScriptHoles(t *testing.T) {
 
 func TestScriptProcessors(t *testing.T) {
 	c := testCompiler()
-	pre, err := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("token", "t-" + vars.getIteration())`))
+	pre, err := BuildPre(c, el("JSR223PreProcessor", "script", `vars.put("token", "t-" + vars.getIteration())`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	post, err := buildScriptPost(c, el("JSR223PostProcessor", "script",
+	post, err := BuildPost(c, el("JSR223PostProcessor", "script",
 		`def body = prev.getResponseDataAsString()
 vars.put("len", body.length().toString())
 if (body.contains("error")) { prev.setSuccessful(false); prev.setResponseMessage("found error") }`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	bpost, err := buildScriptPost(c, el("BeanShellPostProcessor", "script", `vars.put("data", new String(data));`))
+	bpost, err := BuildPost(c, el("BeanShellPostProcessor", "script", `vars.put("data", new String(data));`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +234,7 @@ func TestScriptAssertions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := testCompiler()
-			a, err := buildScriptAssertion(c, tc.e)
+			a, err := BuildAssertion(c, tc.e)
 			if err != nil || len(c.errs) > 0 {
 				t.Fatal(err, c.errs)
 			}
@@ -272,7 +269,7 @@ func TestScriptTimers(t *testing.T) {
 		{el("BeanShellTimer", "script", `1000`), time.Second},
 	} {
 		c := testCompiler()
-		tm, err := buildScriptTimer(c, tc.e)
+		tm, err := BuildTimer(c, tc.e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -287,13 +284,13 @@ func TestScriptListenerSeesTheFinalSample(t *testing.T) {
 	c := testCompiler()
 	var out bytes.Buffer
 	scriptsOf(c.Plan()).out = &out
-	p, err := buildScriptListener(c, el("JSR223Listener", "script",
+	p, err := BuildListener(c, el("JSR223Listener", "script",
 		`def r = sampleEvent.getResult()
 OUT.println(r.getSampleLabel() + " " + r.isSuccessful() + " " + sampleResult.getFirstAssertionFailureMessage())`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, ok := p.(SampleListener)
+	l, ok := p.(element.SampleListener)
 	if !ok {
 		t.Fatal("a script listener is not a sample listener")
 	}
@@ -323,7 +320,7 @@ func TestScriptFromFile(t *testing.T) {
 	}
 	c = testCompiler()
 	c.compiled.Dir = dir
-	if _, err := buildScriptSampler(c, el("JSR223Sampler", "filename", "scripts/none.groovy"), element.InScope{}); err != nil {
+	if _, err := BuildSampler(c, el("JSR223Sampler", "filename", "scripts/none.groovy"), element.InScope{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.errs) != 1 || !strings.Contains(c.errs[0].Error(), "the script file scripts/none.groovy cannot be read") {
@@ -350,7 +347,7 @@ func TestScriptRefusals(t *testing.T) {
 			c.compiled.Props = element.NewProps(tc.props)
 			c.skip = skip
 			c.order = map[*jmx.Element]int{tc.e: 1}
-			fn, err := buildScriptSampler(c, tc.e, element.InScope{})
+			fn, err := BuildSampler(c, tc.e, element.InScope{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -366,7 +363,7 @@ func TestScriptRefusals(t *testing.T) {
 				if len(c.errs) != 0 {
 					t.Errorf("skipping: errors %v", c.errs)
 				}
-				r := &Result{}
+				r := &element.Result{}
 				fn.Sample(scriptVUFor(c), r)
 				if !r.None {
 					t.Errorf("a skipped script sampler makes a sample")
@@ -380,9 +377,9 @@ func TestScriptRefusals(t *testing.T) {
 
 func TestScriptObjectsStayWithTheUser(t *testing.T) {
 	c := testCompiler()
-	put, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.putObject("list", [1, 2]); props.put("count", 5)`))
-	add, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `def l = vars.getObject("list"); l << l.size() + 1; props.put("count", props.get("count") + 1)`))
-	read, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("sum", vars.getObject("list").sum().toString()); vars.put("n", props.get("count").toString())`))
+	put, _ := BuildPre(c, el("JSR223PreProcessor", "script", `vars.putObject("list", [1, 2]); props.put("count", 5)`))
+	add, _ := BuildPre(c, el("JSR223PreProcessor", "script", `def l = vars.getObject("list"); l << l.size() + 1; props.put("count", props.get("count") + 1)`))
+	read, _ := BuildPre(c, el("JSR223PreProcessor", "script", `vars.put("sum", vars.getObject("list").sum().toString()); vars.put("n", props.get("count").toString())`))
 	if len(c.errs) > 0 {
 		t.Fatal(c.errs)
 	}
@@ -407,7 +404,7 @@ func TestScriptObjectsStayWithTheUser(t *testing.T) {
 	// another virtual user sees the property, not the variable
 	other := scriptVUFor(c)
 	other.Vars = element.NewVars(c.compiled.Symbols())
-	read2, _ := buildScriptPre(c, el("JSR223PreProcessor", "script", `vars.put("n", props.get("count").toString()); vars.put("l", String.valueOf(vars.getObject("list")))`))
+	read2, _ := BuildPre(c, el("JSR223PreProcessor", "script", `vars.put("n", props.get("count").toString()); vars.put("l", String.valueOf(vars.getObject("list")))`))
 	read2.PreProcess(other)
 	if n, _ := other.Vars.Get("n"); n != "7" {
 		t.Errorf("other user's n %q", n)
@@ -474,7 +471,7 @@ func TestScriptFunctions(t *testing.T) {
 // keeps its own variables and objects.
 func TestScriptsConcurrently(t *testing.T) {
 	c := testCompiler()
-	pre, err := buildScriptPre(c, el("JSR223PreProcessor", "script",
+	pre, err := BuildPre(c, el("JSR223PreProcessor", "script",
 		`def n = (vars.get("n") ?: "0").toInteger() + 1
 vars.put("n", n.toString())
 def l = vars.getObject("seen") ?: []
@@ -485,12 +482,12 @@ vars.putObject("seen", l)`))
 	}
 	var wg sync.WaitGroup
 	const users, runs = 8, 50
-	vus := make([]*VU, users)
+	vus := make([]*element.VU, users)
 	for i := range vus {
 		vus[i] = scriptVUFor(c)
 		vus[i].Vars = element.NewVars(c.compiled.Symbols())
 		wg.Add(1)
-		go func(vu *VU) {
+		go func(vu *element.VU) {
 			defer wg.Done()
 			for range runs {
 				pre.PreProcess(vu)
@@ -505,64 +502,6 @@ vars.putObject("seen", l)`))
 		if s, _ := vu.Vars.Get("seen"); !strings.HasSuffix(s, ", 49, 50]") {
 			t.Errorf("user %d: seen = %q", i, s)
 		}
-	}
-}
-
-// A plan of scripts around HTTP requests: a pre-processor picks the item
-// each request asks for (and so its label), a post-processor reads the
-// JSON answer, a file-based assertion and a BeanShell sampler check it.
-func TestScriptPlan(t *testing.T) {
-	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id": %q}`, strings.TrimPrefix(r.URL.Path, "/items/"))
-	})
-	host, port := rec.hostPort()
-	src, err := jmx.Load("testdata/script/plans/flow.jmx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Compile(src, Options{Props: map[string]string{"host": host, "port": port}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sink := &memSink{}
-	if err := Start(context.Background(), p, sink, RunOptions{}).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	// the listener saw every sample after its assertions: 9 each, one failed
-	for key, want := range map[string]string{"listened_0_ok": "9", "listened_1_ok": "8", "listened_1_failed": "1"} {
-		if got, _ := p.Props.Get(key); got != want {
-			t.Errorf("%s = %q, want %s", key, got, want)
-		}
-	}
-	var paths []string
-	for _, r := range rec.reqs {
-		paths = append(paths, r.URL.Path)
-	}
-	sort.Strings(paths)
-	want := []string{"/items/item-10", "/items/item-11", "/items/item-20", "/items/item-21", "/items/item-30", "/items/item-31"}
-	if strings.Join(paths, " ") != strings.Join(want, " ") {
-		t.Errorf("requests %v, want %v", paths, want)
-	}
-	var labels []string
-	for _, s := range sink.samples {
-		labels = append(labels, s.Label)
-		fail := s.Label == "Groovy 12-meti"
-		if s.Success == fail {
-			t.Errorf("%s: success %v (%s %s %s)", s.Label, s.Success, s.Code, s.Message, s.FailureMessage)
-		}
-		if fail && s.FailureMessage != "code 299 for Groovy 12-meti" {
-			t.Errorf("%s: failure message %q", s.Label, s.FailureMessage)
-		}
-	}
-	sort.Strings(labels)
-	for _, l := range []string{"GET item-10", "GET item-31", "BeanShell item-20", "Groovy 01-meti", "Groovy 12-meti"} {
-		if i := sort.SearchStrings(labels, l); i == len(labels) || labels[i] != l {
-			t.Errorf("no sample labelled %q in %v", l, labels)
-		}
-	}
-	if len(sink.samples) != 18 {
-		t.Errorf("%d samples, want 18", len(sink.samples))
 	}
 }
 

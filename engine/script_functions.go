@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/script"
 )
@@ -13,21 +14,21 @@ import (
 // bindings are JMeter's: vars, props, ctx, log, sampler, prev, OUT,
 // threadName.
 
-func fnGroovy(tp *function.Compiler, args []*Template) (Function, error) {
+func Groovy(tp *function.Compiler, args []*element.Template) (element.Function, error) {
 	return scriptFunction(tp, args, script.Groovy, "__groovy")
 }
 
-func fnBeanShell(tp *function.Compiler, args []*Template) (Function, error) {
+func BeanShell(tp *function.Compiler, args []*element.Template) (element.Function, error) {
 	return scriptFunction(tp, args, script.BeanShell, "__BeanShell")
 }
 
-func scriptFunction(tp *function.Compiler, args []*Template, d script.Dialect, name string) (Function, error) {
+func scriptFunction(tp *function.Compiler, args []*element.Template, d script.Dialect, name string) (element.Function, error) {
 	if tp.Runtime() {
 		return nil, fmt.Errorf("%s cannot be built while the plan runs", name)
 	}
 	sp := scriptsOf(tp.Plan())
 	if sp.noScripts {
-		return nil, fmt.Errorf("%w: %s: scripts are turned off (--no-scripts)", ErrUnsupported, name)
+		return nil, fmt.Errorf("%w: %s: scripts are turned off (--no-scripts)", element.ErrUnsupported, name)
 	}
 	src, v := args[0], function.Arg(args, 1)
 	var prog *script.Program
@@ -37,13 +38,13 @@ func scriptFunction(tp *function.Compiler, args []*Template, d script.Dialect, n
 		if err != nil {
 			var se *script.Error
 			if errors.As(err, &se) && se.Refused {
-				return nil, fmt.Errorf("%w: %s: cannot translate its script, %v", ErrUnsupported, name, err)
+				return nil, fmt.Errorf("%w: %s: cannot translate its script, %v", element.ErrUnsupported, name, err)
 			}
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		prog = p
 	}
-	return function.StoreAs(v, func(vu *VU) string {
+	return function.StoreAs(v, func(vu *element.VU) string {
 		p := prog
 		if p == nil {
 			text := src.Eval(vu)

@@ -35,8 +35,8 @@ type scriptPlan struct {
 	noScripts bool
 	out       io.Writer
 	// users holds each virtual user's script state, jexl its JEXL context.
-	users *Local[scriptVU]
-	jexl  *Local[function.JEXLEnv]
+	users *element.Local[scriptVU]
+	jexl  *element.Local[function.JEXLEnv]
 }
 
 // scriptPlanKey names the plan's scriptPlan.
@@ -56,7 +56,7 @@ func scriptsOf(p *element.Plan) *scriptPlan {
 
 func newScriptPlan(p *element.Plan) *scriptPlan {
 	sp := &scriptPlan{propObjs: map[string]script.Object{}, timeout: script.DefaultTimeout, out: os.Stdout}
-	sp.users = element.NewLocal(p, func(*VU) *scriptVU { return &scriptVU{} })
+	sp.users = element.NewLocal(p, func(*element.VU) *scriptVU { return &scriptVU{} })
 	sp.jexl = function.JEXLContexts(p)
 	if s, ok := p.Props.Get(ScriptTimeoutProperty); ok {
 		if ms := jmx.Int(strings.TrimSpace(s), -1); ms > 0 {
@@ -96,7 +96,7 @@ func (t *sampleTiming) sampleStart() { t.start = time.Now() }
 func (t *sampleTiming) sampleEnd()   { t.end = time.Now() }
 
 // state returns the virtual user's script state.
-func (sp *scriptPlan) state(vu *VU) *scriptVU {
+func (sp *scriptPlan) state(vu *element.VU) *scriptVU {
 	st := sp.users.Get(vu)
 	st.host.vu, st.host.sp = vu, sp
 	return st
@@ -111,7 +111,7 @@ func (st *scriptVU) newEnv(sp *scriptPlan, label, params string) *script.Env {
 
 // scriptHost is script.Host for one virtual user.
 type scriptHost struct {
-	vu  *VU
+	vu  *element.VU
 	sp  *scriptPlan
 	url string // the sample's URL, for sampler.getUrl()
 }
@@ -285,7 +285,7 @@ func (h *scriptHost) RandomBytes(b []byte) { _, _ = rand.Read(b) }
 func msOf(d time.Duration) int64 { return d.Milliseconds() }
 
 // scriptResult fills dst with a sample, its sub-samples in st.subs.
-func (st *scriptVU) scriptResult(dst *script.Result, vu *VU, r *Result) {
+func (st *scriptVU) scriptResult(dst *script.Result, vu *element.VU, r *element.Result) {
 	*dst = script.Result{
 		Label: r.Label, Code: r.Code, Message: r.Message, ThreadName: r.ThreadName, DataType: r.DataType,
 		URL: r.URL, Success: r.Success, Body: r.Body,
@@ -330,7 +330,7 @@ func subResult(s *report.Sample) script.Result {
 }
 
 // responseHeaderText is the status line and headers, as JMeter keeps them.
-func responseHeaderText(r *Result) string {
+func responseHeaderText(r *element.Result) string {
 	if r.Head.None() {
 		return ""
 	}
@@ -340,7 +340,7 @@ func responseHeaderText(r *Result) string {
 
 // applyResult copies what a script set on a sample back to it. sampler
 // is true for a script sampler's own result, whose size is its data.
-func applyResult(r *Result, s *script.Result, sampler bool) {
+func applyResult(r *element.Result, s *script.Result, sampler bool) {
 	ch := s.Changed
 	if ch&script.ChLabel != 0 {
 		r.Label = s.Label
@@ -381,14 +381,14 @@ func applyResult(r *Result, s *script.Result, sampler bool) {
 	if ch&script.ChStop != 0 {
 		switch {
 		case s.StopTestNow:
-			r.Next = r.Next.Then(StopTestNow)
+			r.Next = r.Next.Then(element.StopTestNow)
 		case s.StopTest:
-			r.Next = r.Next.Then(StopTest)
+			r.Next = r.Next.Then(element.StopTest)
 		case s.StopThread:
-			r.Next = r.Next.Then(StopThread)
+			r.Next = r.Next.Then(element.StopThread)
 		}
 		if s.NextLoop {
-			r.Next = r.Next.Then(NextThreadLoop)
+			r.Next = r.Next.Then(element.NextThreadLoop)
 		}
 	}
 	if sampler {

@@ -1,6 +1,10 @@
 package element
 
-import "github.com/gojm/gojm/jmx"
+import (
+	"errors"
+
+	"github.com/gojm/gojm/jmx"
+)
 
 // Builder is what an element's builder may ask of the compiler while the
 // plan compiles. Builders run once per element (a Module Controller's
@@ -25,6 +29,10 @@ type Builder interface {
 	// where Local, Shared and Once hand out their state.
 	Plan() *Plan
 }
+
+// ErrUnsupported is wrapped by the errors of elements gojm cannot run, and
+// of functions and scripts it refuses.
+var ErrUnsupported = errors.New("unsupported element")
 
 // InScope is what a sampler's builder may know of its scope.
 type InScope struct {

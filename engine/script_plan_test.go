@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gojm/gojm/jmx"
+)
+
+// A plan of scripts around HTTP requests: a pre-processor picks the item
+// each request asks for (and so its label), a post-processor reads the
+// JSON answer, a file-based assertion and a BeanShell sampler check it.
+func TestScriptPlan(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id": %q}`, strings.TrimPrefix(r.URL.Path, "/items/"))
+	})
+	host, port := rec.hostPort()
+	src, err := jmx.Load("testdata/script/plans/flow.jmx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Compile(src, Options{Props: map[string]string{"host": host, "port": port}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &memSink{}
+	if err := Start(context.Background(), p, sink, RunOptions{}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	// the listener saw every sample after its assertions: 9 each, one failed
+	for key, want := range map[string]string{"listened_0_ok": "9", "listened_1_ok": "8", "listened_1_failed": "1"} {
+		if got, _ := p.Props.Get(key); got != want {
+			t.Errorf("%s = %q, want %s", key, got, want)
+		}
+	}
+	var paths []string
+	for _, r := range rec.reqs {
+		paths = append(paths, r.URL.Path)
+	}
+	sort.Strings(paths)
+	want := []string{"/items/item-10", "/items/item-11", "/items/item-20", "/items/item-21", "/items/item-30", "/items/item-31"}
+	if strings.Join(paths, " ") != strings.Join(want, " ") {
+		t.Errorf("requests %v, want %v", paths, want)
+	}
+	var labels []string
+	for _, s := range sink.samples {
+		labels = append(labels, s.Label)
+		fail := s.Label == "Groovy 12-meti"
+		if s.Success == fail {
+			t.Errorf("%s: success %v (%s %s %s)", s.Label, s.Success, s.Code, s.Message, s.FailureMessage)
+		}
+		if fail && s.FailureMessage != "code 299 for Groovy 12-meti" {
+			t.Errorf("%s: failure message %q", s.Label, s.FailureMessage)
+		}
+	}
+	sort.Strings(labels)
+	for _, l := range []string{"GET item-10", "GET item-31", "BeanShell item-20", "Groovy 01-meti", "Groovy 12-meti"} {
+		if i := sort.SearchStrings(labels, l); i == len(labels) || labels[i] != l {
+			t.Errorf("no sample labelled %q in %v", l, labels)
+		}
+	}
+	if len(sink.samples) != 18 {
+		t.Errorf("%d samples, want 18", len(sink.samples))
+	}
+}
