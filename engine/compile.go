@@ -9,6 +9,7 @@ import (
 
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/function"
+	"github.com/gojm/gojm/engine/internal/scripting"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -424,3 +425,7 @@ func (c *compiler) Refuse(e *jmx.Element, reason string) {
 func (c *compiler) Plan() *element.Plan { return c.compiled.Plan }
 
 var _ element.Builder = (*compiler)(nil)
+
+// NoScriptsProperty, set to true, refuses every script element and script
+// function (the --no-scripts flag sets it).
+const NoScriptsProperty = scripting.NoScriptsProperty

@@ -6,7 +6,9 @@ import (
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/extract"
 	"github.com/gojm/gojm/engine/internal/function"
+	"github.com/gojm/gojm/engine/internal/httpsampler"
 	"github.com/gojm/gojm/engine/internal/sampler"
+	"github.com/gojm/gojm/engine/internal/scripting"
 	"github.com/gojm/gojm/engine/internal/timer"
 	"github.com/gojm/gojm/jmx"
 )
@@ -82,8 +84,8 @@ type elementDef struct {
 // to another family. A ${__name(…)} call of any other function is refused
 // when the plan is compiled.
 var functions = function.Table(map[string]function.Def{
-	"__groovy":      {Min: 1, Max: 2, Build: Groovy},
-	"__BeanShell":   {Min: 1, Max: 2, Build: BeanShell},
+	"__groovy":      {Min: 1, Max: 2, Build: scripting.Groovy},
+	"__BeanShell":   {Min: 1, Max: 2, Build: scripting.BeanShell},
 	"__tstFeedback": {Min: 2, Max: 4, Build: timer.TSTFeedback}, // the Throughput Shaping Timer's feedback
 })
 
@@ -128,9 +130,9 @@ var elements = map[string]elementDef{
 	"TestAction":  {kind: kSampler, sampler: sampler.BuildFlowControl},
 	"JavaSampler": {kind: kSampler, sampler: sampler.BuildJava},
 
-	"HTTPSamplerProxy": {kind: kSampler, sampler: BuildHTTP},
-	"HTTPSampler":      {kind: kSampler, sampler: BuildHTTP},
-	"HTTPSampler2":     {kind: kSampler, sampler: BuildHTTP},
+	"HTTPSamplerProxy": {kind: kSampler, sampler: httpsampler.Build},
+	"HTTPSampler":      {kind: kSampler, sampler: httpsampler.Build},
+	"HTTPSampler2":     {kind: kSampler, sampler: httpsampler.Build},
 	"DebugSampler":     {kind: kSampler, sampler: sampler.BuildDebug},
 
 	"ConfigTestElement": {kind: kConfig},
@@ -175,24 +177,24 @@ var elements = map[string]elementDef{
 	"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: assert.BuildPluginJSON},
 
 	// Script elements (script_elements.go).
-	"JSR223Sampler":          {kind: kSampler, sampler: BuildSampler},
-	"BeanShellSampler":       {kind: kSampler, sampler: BuildSampler},
-	"BSFSampler":             {kind: kSampler, sampler: BuildSampler},
-	"JSR223PreProcessor":     {kind: kPre, pre: BuildPre},
-	"BeanShellPreProcessor":  {kind: kPre, pre: BuildPre},
-	"BSFPreProcessor":        {kind: kPre, pre: BuildPre},
-	"JSR223PostProcessor":    {kind: kPost, post: BuildPost},
-	"BeanShellPostProcessor": {kind: kPost, post: BuildPost},
-	"BSFPostProcessor":       {kind: kPost, post: BuildPost},
-	"JSR223Assertion":        {kind: kAssertion, assertion: BuildAssertion},
-	"BeanShellAssertion":     {kind: kAssertion, assertion: BuildAssertion},
-	"BSFAssertion":           {kind: kAssertion, assertion: BuildAssertion},
-	"JSR223Timer":            {kind: kTimer, timer: BuildTimer},
-	"BeanShellTimer":         {kind: kTimer, timer: BuildTimer},
-	"BSFTimer":               {kind: kTimer, timer: BuildTimer},
-	"JSR223Listener":         {kind: kListener, listener: BuildListener},
-	"BeanShellListener":      {kind: kListener, listener: BuildListener},
-	"BSFListener":            {kind: kListener, listener: BuildListener},
+	"JSR223Sampler":          {kind: kSampler, sampler: scripting.BuildSampler},
+	"BeanShellSampler":       {kind: kSampler, sampler: scripting.BuildSampler},
+	"BSFSampler":             {kind: kSampler, sampler: scripting.BuildSampler},
+	"JSR223PreProcessor":     {kind: kPre, pre: scripting.BuildPre},
+	"BeanShellPreProcessor":  {kind: kPre, pre: scripting.BuildPre},
+	"BSFPreProcessor":        {kind: kPre, pre: scripting.BuildPre},
+	"JSR223PostProcessor":    {kind: kPost, post: scripting.BuildPost},
+	"BeanShellPostProcessor": {kind: kPost, post: scripting.BuildPost},
+	"BSFPostProcessor":       {kind: kPost, post: scripting.BuildPost},
+	"JSR223Assertion":        {kind: kAssertion, assertion: scripting.BuildAssertion},
+	"BeanShellAssertion":     {kind: kAssertion, assertion: scripting.BuildAssertion},
+	"BSFAssertion":           {kind: kAssertion, assertion: scripting.BuildAssertion},
+	"JSR223Timer":            {kind: kTimer, timer: scripting.BuildTimer},
+	"BeanShellTimer":         {kind: kTimer, timer: scripting.BuildTimer},
+	"BSFTimer":               {kind: kTimer, timer: scripting.BuildTimer},
+	"JSR223Listener":         {kind: kListener, listener: scripting.BuildListener},
+	"BeanShellListener":      {kind: kListener, listener: scripting.BuildListener},
+	"BSFListener":            {kind: kListener, listener: scripting.BuildListener},
 
 	"ResultCollector": {kind: kListener, output: resultCollector},
 	"BackendListener": {kind: kListener, output: backendListener},     // InfluxDB client only (listener_backend.go)

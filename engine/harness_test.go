@@ -2,11 +2,8 @@ package engine
 
 import (
 	"context"
-	"net/http"
-	"strings"
-	"time"
+	"strconv"
 
-	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/jmx"
@@ -48,7 +45,7 @@ func newTestVU(c *compiler, num int) *VU {
 	}
 	g := element.NewGroup(c.compiled.Plan)
 	g.Name, g.Index = "TG", 1
-	return element.NewVU(c.compiled.Plan, g, r.el, num, "TG 1-"+itoa(num), context.Background(), context.Background())
+	return element.NewVU(c.compiled.Plan, g, r.el, num, "TG 1-"+strconv.Itoa(num), context.Background(), context.Background())
 }
 
 // testRuns is the one run of each test compiler's users; tests using it
@@ -61,50 +58,6 @@ var testRuns = map[*compiler]*Run{}
 func testCompiler() *compiler { return newTestCompiler(nil, "", "") }
 
 func testVU(c *compiler) *VU { return newTestVU(c, 1) }
-
-// el builds an element from name/value pairs; a value starting with "\x00"
-// is a collection of strings separated by "\x00".
-func el(class string, kv ...string) *jmx.Element {
-	e := &jmx.Element{Class: class, Name: class}
-	for i := 0; i+1 < len(kv); i += 2 {
-		if strings.HasPrefix(kv[i+1], "\x00") {
-			p := &jmx.Prop{Kind: "collection", Name: kv[i]}
-			for _, s := range strings.Split(kv[i+1][1:], "\x00") {
-				p.Props = append(p.Props, &jmx.Prop{Kind: "string", Name: "0", Value: s})
-			}
-			e.Props = append(e.Props, p)
-			continue
-		}
-		e.Props = append(e.Props, &jmx.Prop{Kind: "string", Name: kv[i], Value: kv[i+1]})
-	}
-	return e
-}
-
-func strs(s ...string) string { return "\x00" + strings.Join(s, "\x00") }
-
-// fakeResult is an HTTP-like sample with a body and headers.
-func fakeResult(body string) *Result {
-	return &Result{
-		Sample: report.Sample{Label: "req", Code: "200", Message: "OK", Success: true,
-			URL: "http://127.0.0.1:8080/login?x=1", Elapsed: 1500 * time.Millisecond, Bytes: int64(len(body) + 100)},
-		Body:    []byte(body),
-		Head:    httpx.HeadOf(http.Header{"Content-Type": {"text/html"}, "Set-Cookie": {"sid=abc"}}),
-		ReqHead: "Accept: */*\n",
-	}
-}
-
-// vars renders the named variables as "name=value" (or "name unset").
-func vars(vu *VU, names ...string) string {
-	var out []string
-	for _, n := range names {
-		if v, ok := vu.Vars.Get(n); ok {
-			out = append(out, n+"="+v)
-		} else {
-			out = append(out, n+" unset")
-		}
-	}
-	return strings.Join(out, "; ")
-}
 
 // The Flow Control Action's actions and targets as JMeter saves them
 // (ActionProcessor.action, ActionProcessor.target).

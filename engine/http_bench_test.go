@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/httpsampler"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -50,7 +51,7 @@ func hBench(b *testing.B, spec httpSpec) {
 		}
 		return true
 	})
-	fn, err := BuildHTTP(c, e, sc)
+	fn, err := httpsampler.Build(c, e, sc)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -86,8 +86,7 @@ func arrivalTimes(t *testing.T, schedule string, seed int64) []float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rnd java.Random
-	rnd = java.NewRandom(seed)
+	rnd := java.NewRandom(seed)
 	g := newOpenGen(s, &rnd)
 	var out []float64
 	for at, ok := g.next(); ok; at, ok = g.next() {

@@ -346,7 +346,7 @@ func TestShortSeconds(t *testing.T) {
 	}{{"10", 10, false}, {" 1m30s ", 90, false}, {"2h", 7200, false}, {"1d1", 86401, false}, {"", 0, true}, {"5x", 0, true}} {
 		got, err := element.PluginSeconds(tt.in)
 		if (err != nil) != tt.bad || got != tt.want {
-			t.Errorf("element.PluginSeconds(%q) = %d, %v; want %d (error %t)", tt.in, got, err, tt.want, tt.bad)
+			t.Errorf("PluginSeconds(%q) = %d, %v; want %d (error %t)", tt.in, got, err, tt.want, tt.bad)
 		}
 	}
 }

@@ -12,8 +12,6 @@ import (
 	"github.com/gojm/gojm/jmx"
 )
 
-type atomicCount = atomic.Int64
-
 type atomicVU = atomic.Pointer[VU]
 
 type groupKind uint8

@@ -515,7 +515,7 @@ func wellFormed(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch tok.(type) {
+		switch tok := tok.(type) {
 		case xml.StartElement:
 			if depth == 0 {
 				root++
@@ -527,7 +527,7 @@ func wellFormed(b []byte) error {
 		case xml.EndElement:
 			depth--
 		case xml.CharData:
-			if depth == 0 && strings.TrimSpace(string(tok.(xml.CharData))) != "" {
+			if depth == 0 && strings.TrimSpace(string(tok)) != "" {
 				if root == 0 {
 					return errors.New("Content is not allowed in prolog.")
 				}

@@ -1,4 +1,4 @@
-package engine
+package httpsampler
 
 import (
 	"errors"
@@ -93,7 +93,7 @@ func httpBool(e *jmx.Element, defaults []*jmx.Element, name string, def bool) bo
 	return strings.EqualFold(v, "true")
 }
 
-func BuildHTTP(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error) {
+func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error) {
 	defaults := sc.Of("ConfigTestElement")
 	field := func(name string) *element.Template {
 		return c.Template(e, name, httpField(e, defaults, name))

@@ -1,8 +1,9 @@
-package engine
+package scripting
 
 import (
 	"testing"
 
+	"github.com/gojm/gojm/engine/internal/elementtest"
 	"github.com/gojm/gojm/engine/script"
 )
 
@@ -10,8 +11,8 @@ import (
 // the run, the results copied back.
 
 func BenchmarkScriptPreProcessor(b *testing.B) {
-	c := testCompiler()
-	pre, err := BuildPre(c, el("JSR223PreProcessor", "script", `vars.put("token", vars.get("a") + "-" + vars.getIteration())`))
+	c := elementtest.New(nil, "", "")
+	pre, err := BuildPre(c, elementtest.El("JSR223PreProcessor", "script", `vars.put("token", vars.get("a") + "-" + vars.getIteration())`))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -24,8 +25,8 @@ func BenchmarkScriptPreProcessor(b *testing.B) {
 }
 
 func BenchmarkScriptWithHole(b *testing.B) {
-	c := testCompiler()
-	pre, err := BuildPre(c, el("BeanShellPreProcessor", "script", `vars.put("GUID", "${__UUID}");`))
+	c := elementtest.New(nil, "", "")
+	pre, err := BuildPre(c, elementtest.El("BeanShellPreProcessor", "script", `vars.put("GUID", "${__UUID}");`))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -37,8 +38,8 @@ func BenchmarkScriptWithHole(b *testing.B) {
 }
 
 func BenchmarkScriptPostProcessorJSON(b *testing.B) {
-	c := testCompiler()
-	post, err := BuildPost(c, el("JSR223PostProcessor", "script",
+	c := elementtest.New(nil, "", "")
+	post, err := BuildPost(c, elementtest.El("JSR223PostProcessor", "script",
 		`def r = new groovy.json.JsonSlurper().parseText(prev.getResponseDataAsString())
 vars.put("token", r.data.token)
 vars.put("n", r.data.items.size().toString())`))
@@ -46,7 +47,7 @@ vars.put("n", r.data.items.size().toString())`))
 		b.Fatal(err)
 	}
 	vu := scriptVUFor(c)
-	r := fakeResult(`{"data": {"token": "abc123", "items": [{"id": 1}, {"id": 2}, {"id": 3}]}}`)
+	r := elementtest.Response(`{"data": {"token": "abc123", "items": [{"id": 1}, {"id": 2}, {"id": 3}]}}`)
 	b.ReportAllocs()
 	for b.Loop() {
 		post.PostProcess(vu, r)

@@ -1,9 +1,7 @@
-package engine
+package scripting
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,26 +11,32 @@ import (
 
 	"github.com/gojm/gojm/engine/internal/assert"
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/elementtest"
+	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/jmx"
 )
 
 // Script elements on the unit harness: each element built in memory,
 // compiled with a fresh compiler and run on a test virtual user.
 
-func scriptVUFor(c *compiler) *element.VU {
-	vu := testVU(c)
-	vu.Soft, vu.Hard = context.Background(), context.Background()
-	vu.Num = 1
-	return vu
+func scriptVUFor(c *elementtest.Builder) *element.VU { return c.VU(1) }
+
+// templates compiles templates with the script functions and the
+// function package's.
+func templates(c *elementtest.Builder) *function.Compiler {
+	return function.NewCompiler(c.Plan(), function.Table(map[string]function.Def{
+		"__groovy":    {Min: 1, Max: 2, Build: Groovy},
+		"__BeanShell": {Min: 1, Max: 2, Build: BeanShell},
+	}))
 }
 
 // sampleWith builds a script sampler and makes one sample with a new
 // virtual user holding vars.
-func sampleWith(t *testing.T, c *compiler, vars map[string]string, e *jmx.Element) (*element.Result, *element.VU) {
+func sampleWith(t *testing.T, c *elementtest.Builder, vars map[string]string, e *jmx.Element) (*element.Result, *element.VU) {
 	t.Helper()
 	fn, err := BuildSampler(c, e, element.InScope{})
-	if err != nil || len(c.errs) > 0 {
-		t.Fatalf("build: %v %v", err, c.errs)
+	if err != nil || len(c.Errs) > 0 {
+		t.Fatalf("build: %v %v", err, c.Errs)
 	}
 	vu := scriptVUFor(c)
 	for k, v := range vars {
@@ -54,34 +58,34 @@ func TestScriptSamplers(t *testing.T) {
 		label               string
 		wantVar, wantVarVal string
 	}{
-		{name: "groovy value is the response", e: el("JSR223Sampler", "scriptLanguage", "groovy", "script", "def x = 6\nx * 7"),
+		{name: "groovy value is the response", e: elementtest.El("JSR223Sampler", "scriptLanguage", "groovy", "script", "def x = 6\nx * 7"),
 			success: true, code: "200", message: "OK", body: "42"},
-		{name: "response data set wins", e: el("JSR223Sampler", "scriptLanguage", "groovy", "script", `SampleResult.setResponseData("set", "UTF-8"); "returned"`),
+		{name: "response data set wins", e: elementtest.El("JSR223Sampler", "scriptLanguage", "groovy", "script", `SampleResult.setResponseData("set", "UTF-8"); "returned"`),
 			success: true, code: "200", message: "OK", body: "set"},
-		{name: "groovy exception fails the sample", e: el("JSR223Sampler", "scriptLanguage", "groovy", "script", "vars.put('a', 'b')\nnoSuchName + 1"),
+		{name: "groovy exception fails the sample", e: elementtest.El("JSR223Sampler", "scriptLanguage", "groovy", "script", "vars.put('a', 'b')\nnoSuchName + 1"),
 			success: false, code: "500", message: "javax.script.ScriptException: groovy.lang.MissingPropertyException: No such property: noSuchName for class: Script1",
 			wantVar: "a", wantVarVal: "b"},
-		{name: "sample result calls", e: el("JSR223Sampler", "script", `SampleResult.setSuccessful(false); SampleResult.setResponseCode("404"); SampleResult.setResponseMessage("nope"); SampleResult.setSampleLabel("renamed")`),
+		{name: "sample result calls", e: elementtest.El("JSR223Sampler", "script", `SampleResult.setSuccessful(false); SampleResult.setResponseCode("404"); SampleResult.setResponseMessage("nope"); SampleResult.setSampleLabel("renamed")`),
 			success: false, code: "404", message: "nope", label: "renamed"},
-		{name: "empty JSR223 script is an error", e: el("JSR223Sampler", "scriptLanguage", "groovy", "script", "  "),
+		{name: "empty JSR223 script is an error", e: elementtest.El("JSR223Sampler", "scriptLanguage", "groovy", "script", "  "),
 			success: false, code: "500", message: "javax.script.ScriptException: Both script file and script text are empty for element:JSR223Sampler"},
-		{name: "beanshell variables", e: el("BeanShellSampler", "BeanShellSampler.query", `IsSuccess = false; ResponseCode = "503"; ResponseMessage = "busy"; "body"`),
+		{name: "beanshell variables", e: elementtest.El("BeanShellSampler", "BeanShellSampler.query", `IsSuccess = false; ResponseCode = "503"; ResponseMessage = "busy"; "body"`),
 			success: false, code: "503", message: "busy", body: "body"},
-		{name: "beanshell value", e: el("BeanShellSampler", "BeanShellSampler.query", "12*12"), success: true, code: "200", message: "OK", body: "144"},
-		{name: "empty beanshell script runs", e: el("BeanShellSampler", "BeanShellSampler.query", ""), success: true, code: "200", message: "OK"},
-		{name: "beanshell error", e: el("BeanShellSampler", "BeanShellSampler.query", `Integer.parseInt("x");`),
+		{name: "beanshell value", e: elementtest.El("BeanShellSampler", "BeanShellSampler.query", "12*12"), success: true, code: "200", message: "OK", body: "144"},
+		{name: "empty beanshell script runs", e: elementtest.El("BeanShellSampler", "BeanShellSampler.query", ""), success: true, code: "200", message: "OK"},
+		{name: "beanshell error", e: elementtest.El("BeanShellSampler", "BeanShellSampler.query", `Integer.parseInt("x");`),
 			success: false, code: "500", message: `bsh.TargetError: java.lang.NumberFormatException: For input string: "x"`},
-		{name: "bsf beanshell", e: el("BSFSampler", "scriptLanguage", "beanshell", "script", "12*12"), success: true, code: "200", message: "OK", body: "144"},
-		{name: "javascript", e: el("JSR223Sampler", "scriptLanguage", "javascript", "script", `vars.put("n", 5); vars.get("in") + (6 * 7)`),
+		{name: "bsf beanshell", e: elementtest.El("BSFSampler", "scriptLanguage", "beanshell", "script", "12*12"), success: true, code: "200", message: "OK", body: "144"},
+		{name: "javascript", e: elementtest.El("JSR223Sampler", "scriptLanguage", "javascript", "script", `vars.put("n", 5); vars.get("in") + (6 * 7)`),
 			vars: map[string]string{"in": "x"}, success: true, code: "200", message: "OK", body: "x42", wantVar: "n", wantVarVal: "5"},
-		{name: "jexl", e: el("JSR223Sampler", "scriptLanguage", "jexl2", "script", "11*11"), success: true, code: "200", message: "OK", body: "121"},
-		{name: "script text substituted", e: el("JSR223Sampler", "script", `vars.put("y", "${x}-" + 1); "${x}"`),
+		{name: "jexl", e: elementtest.El("JSR223Sampler", "scriptLanguage", "jexl2", "script", "11*11"), success: true, code: "200", message: "OK", body: "121"},
+		{name: "script text substituted", e: elementtest.El("JSR223Sampler", "script", `vars.put("y", "${x}-" + 1); "${x}"`),
 			vars: map[string]string{"x": "abc"}, success: true, code: "200", message: "OK", body: "abc", wantVar: "y", wantVarVal: "abc-1"},
-		{name: "args and label", e: el("JSR223Sampler", "parameters", "one ${x}", "script", `args[1] + "|" + Parameters + "|" + Label`),
+		{name: "args and label", e: elementtest.El("JSR223Sampler", "parameters", "one ${x}", "script", `args[1] + "|" + Parameters + "|" + Label`),
 			vars: map[string]string{"x": "two"}, success: true, code: "200", message: "OK", body: "two|one two|JSR223Sampler"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := testCompiler()
+			c := elementtest.New(nil, "", "")
 			r, vu := sampleWith(t, c, tc.vars, tc.e)
 			if r.Success != tc.success || r.Code != tc.code || r.Message != tc.message || string(r.Body) != tc.body {
 				t.Errorf("sample %v %q %q body %q, want %v %q %q body %q", r.Success, r.Code, r.Message, r.Body, tc.success, tc.code, tc.message, tc.body)
@@ -102,8 +106,8 @@ func TestScriptSamplers(t *testing.T) {
 }
 
 func TestScriptTextChangesBetweenRuns(t *testing.T) {
-	c := testCompiler()
-	fn, err := BuildSampler(c, el("JSR223Sampler", "script", `"${x}".toUpperCase()`), element.InScope{})
+	c := elementtest.New(nil, "", "")
+	fn, err := BuildSampler(c, elementtest.El("JSR223Sampler", "script", `"${x}".toUpperCase()`), element.InScope{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,13 +126,13 @@ func TestScriptTextChangesBetweenRuns(t *testing.T) {
 // compiling again; a value that would not read as plain text there, or a
 // ${…} in the code, makes the text compiled as JMeter would run it.
 func TestScriptHoles(t *testing.T) {
-	c := testCompiler()
-	e := el("JSR223PreProcessor", "script", `vars.put("q", "id=${v}"); vars.put("n", "${__intSum(${v},1)}")`)
+	c := elementtest.New(nil, "", "")
+	e := elementtest.El("JSR223PreProcessor", "script", `vars.put("q", "id=${v}"); vars.put("n", "${__intSum(${v},1)}")`)
 	s, err := compileScript(c, e, famJSR223)
 	if err != nil || s.holeProg == nil || s.prog != nil {
 		t.Fatalf("compiled %v, %+v: want a program with holes", err, s)
 	}
-	code, err := compileScript(c, el("JSR223PreProcessor", "script", `vars.put("n", (${v} + 1).toString())`), famJSR223)
+	code, err := compileScript(c, elementtest.El("JSR223PreProcessor", "script", `vars.put("n", (${v} + 1).toString())`), famJSR223)
 	if err != nil || code.holeProg != nil {
 		t.Fatalf("a ${…} in code: %v %+v", err, code)
 	}
@@ -171,19 +175,19 @@ func TestScriptHoles(t *testing.T) {
 }
 
 func TestScriptProcessors(t *testing.T) {
-	c := testCompiler()
-	pre, err := BuildPre(c, el("JSR223PreProcessor", "script", `vars.put("token", "t-" + vars.getIteration())`))
+	c := elementtest.New(nil, "", "")
+	pre, err := BuildPre(c, elementtest.El("JSR223PreProcessor", "script", `vars.put("token", "t-" + vars.getIteration())`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	post, err := BuildPost(c, el("JSR223PostProcessor", "script",
+	post, err := BuildPost(c, elementtest.El("JSR223PostProcessor", "script",
 		`def body = prev.getResponseDataAsString()
 vars.put("len", body.length().toString())
 if (body.contains("error")) { prev.setSuccessful(false); prev.setResponseMessage("found error") }`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	bpost, err := BuildPost(c, el("BeanShellPostProcessor", "script", `vars.put("data", new String(data));`))
+	bpost, err := BuildPost(c, elementtest.El("BeanShellPostProcessor", "script", `vars.put("data", new String(data));`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +197,7 @@ if (body.contains("error")) { prev.setSuccessful(false); prev.setResponseMessage
 	if v, _ := vu.Vars.Get("token"); v != "t-3" {
 		t.Errorf("token %q", v)
 	}
-	r := fakeResult("an error here")
+	r := elementtest.Response("an error here")
 	post.PostProcess(vu, r)
 	bpost.PostProcess(vu, r)
 	if v, _ := vu.Vars.Get("len"); v != "13" {
@@ -218,28 +222,28 @@ func TestScriptAssertions(t *testing.T) {
 		isError  bool
 		msg      string
 	}{
-		{"passes", el("JSR223Assertion", "script", `if (!prev.getResponseDataAsString().contains("ok")) { AssertionResult.setFailure(true) }`),
+		{"passes", elementtest.El("JSR223Assertion", "script", `if (!prev.getResponseDataAsString().contains("ok")) { AssertionResult.setFailure(true) }`),
 			"ok", true, "JSR223Assertion", false, false, ""},
-		{"fails with a message", el("JSR223Assertion", "script", `AssertionResult.setFailure(true); AssertionResult.setFailureMessage("no ok in " + SampleResult.getSampleLabel())`),
+		{"fails with a message", elementtest.El("JSR223Assertion", "script", `AssertionResult.setFailure(true); AssertionResult.setFailureMessage("no ok in " + SampleResult.getSampleLabel())`),
 			"ko", false, "JSR223Assertion", true, false, "no ok in req"},
-		{"groovy assert", el("JSR223Assertion", "script", `assert prev.getResponseCode() == "201"`),
+		{"groovy assert", elementtest.El("JSR223Assertion", "script", `assert prev.getResponseCode() == "201"`),
 			"", false, assertionFailedName, true, false,
 			"org.codehaus.groovy.runtime.powerassert.PowerAssertionError: assert prev.getResponseCode() == \"201\"\n       |    |                 |\n       req  200               false"},
-		{"script error", el("JSR223Assertion", "script", `null.size()`),
+		{"script error", elementtest.El("JSR223Assertion", "script", `null.size()`),
 			"", false, "JSR223Assertion", false, true, "javax.script.ScriptException: java.lang.NullPointerException: Cannot invoke method size() on null object"},
-		{"beanshell", el("BeanShellAssertion", "BeanShellAssertion.query", `if (!ResponseCode.equals("404")) { Failure = true; FailureMessage = "code " + ResponseCode; }`),
+		{"beanshell", elementtest.El("BeanShellAssertion", "BeanShellAssertion.query", `if (!ResponseCode.equals("404")) { Failure = true; FailureMessage = "code " + ResponseCode; }`),
 			"", false, "BeanShellAssertion", true, false, "code 200"},
-		{"beanshell passes", el("BeanShellAssertion", "BeanShellAssertion.query", `Failure = false;`),
+		{"beanshell passes", elementtest.El("BeanShellAssertion", "BeanShellAssertion.query", `Failure = false;`),
 			"", true, "BeanShellAssertion", false, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := testCompiler()
+			c := elementtest.New(nil, "", "")
 			a, err := BuildAssertion(c, tc.e)
-			if err != nil || len(c.errs) > 0 {
-				t.Fatal(err, c.errs)
+			if err != nil || len(c.Errs) > 0 {
+				t.Fatal(err, c.Errs)
 			}
 			vu := scriptVUFor(c)
-			r := fakeResult(tc.body)
+			r := elementtest.Response(tc.body)
 			a.Assert(vu, r)
 			if r.Success != tc.success || len(r.Assertions) != 1 {
 				t.Fatalf("success %v, %d assertion results", r.Success, len(r.Assertions))
@@ -262,13 +266,13 @@ func TestScriptTimers(t *testing.T) {
 		e    *jmx.Element
 		want time.Duration
 	}{
-		{el("JSR223Timer", "script", "100 + 150"), 250 * time.Millisecond},
-		{el("JSR223Timer", "script", "vars.put('a', 'b')"), 0},
-		{el("JSR223Timer", "script", "'x'"), 0},
-		{el("BeanShellTimer", "script", `"0x10"`), 16 * time.Millisecond},
-		{el("BeanShellTimer", "script", `1000`), time.Second},
+		{elementtest.El("JSR223Timer", "script", "100 + 150"), 250 * time.Millisecond},
+		{elementtest.El("JSR223Timer", "script", "vars.put('a', 'b')"), 0},
+		{elementtest.El("JSR223Timer", "script", "'x'"), 0},
+		{elementtest.El("BeanShellTimer", "script", `"0x10"`), 16 * time.Millisecond},
+		{elementtest.El("BeanShellTimer", "script", `1000`), time.Second},
 	} {
-		c := testCompiler()
+		c := elementtest.New(nil, "", "")
 		tm, err := BuildTimer(c, tc.e)
 		if err != nil {
 			t.Fatal(err)
@@ -281,21 +285,17 @@ func TestScriptTimers(t *testing.T) {
 }
 
 func TestScriptListenerSeesTheFinalSample(t *testing.T) {
-	c := testCompiler()
+	c := elementtest.New(nil, "", "")
 	var out bytes.Buffer
 	scriptsOf(c.Plan()).out = &out
-	p, err := BuildListener(c, el("JSR223Listener", "script",
+	l, err := BuildListener(c, elementtest.El("JSR223Listener", "script",
 		`def r = sampleEvent.getResult()
 OUT.println(r.getSampleLabel() + " " + r.isSuccessful() + " " + sampleResult.getFirstAssertionFailureMessage())`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, ok := p.(element.SampleListener)
-	if !ok {
-		t.Fatal("a script listener is not a sample listener")
-	}
 	vu := scriptVUFor(c)
-	r := fakeResult("x")
+	r := elementtest.Response("x")
 	recordVerdict(r, "A", assert.Failed("boom"))
 	l.SampleOccurred(vu, r)
 	if got := out.String(); got != "req false boom\n" {
@@ -312,19 +312,17 @@ func TestScriptFromFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "scripts", "hello.groovy"), []byte(`"from file ${1 + 1} " + vars.get("x")`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := testCompiler()
-	c.compiled.Dir = dir
-	r, _ := sampleWith(t, c, map[string]string{"x": "X"}, el("JSR223Sampler", "filename", "scripts/hello.groovy", "script", "ignored"))
+	c := elementtest.New(nil, "", dir)
+	r, _ := sampleWith(t, c, map[string]string{"x": "X"}, elementtest.El("JSR223Sampler", "filename", "scripts/hello.groovy", "script", "ignored"))
 	if string(r.Body) != "from file 2 X" {
 		t.Errorf("body %q", r.Body)
 	}
-	c = testCompiler()
-	c.compiled.Dir = dir
-	if _, err := BuildSampler(c, el("JSR223Sampler", "filename", "scripts/none.groovy"), element.InScope{}); err != nil {
+	c = elementtest.New(nil, "", dir)
+	if _, err := BuildSampler(c, elementtest.El("JSR223Sampler", "filename", "scripts/none.groovy"), element.InScope{}); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.errs) != 1 || !strings.Contains(c.errs[0].Error(), "the script file scripts/none.groovy cannot be read") {
-		t.Errorf("missing file: %v", c.errs)
+	if len(c.Refused) != 1 || !strings.Contains(c.Refused[0], "the script file scripts/none.groovy cannot be read") {
+		t.Errorf("missing file: refused %q", c.Refused)
 	}
 }
 
@@ -334,54 +332,39 @@ func TestScriptRefusals(t *testing.T) {
 		props map[string]string
 		want  string
 	}{
-		{el("JSR223Sampler", "script", "import java.sql.DriverManager\nDriverManager.getConnection('x')"), nil,
+		{elementtest.El("JSR223Sampler", "script", "import java.sql.DriverManager\nDriverManager.getConnection('x')"), nil,
 			"JSR223Sampler: cannot translate its Groovy script, line 2: the class java.sql.DriverManager, which needs a JVM"},
-		{el("BeanShellSampler", "BeanShellSampler.query", `new java.io.File("x").delete();`), nil, "the class java.io.File"},
-		{el("JSR223Sampler", "scriptLanguage", "python", "script", "1"), nil, "the script language python"},
-		{el("JSR223Sampler", "script", "prev.getResponseCode()"), nil, "a sampler script reading prev"},
-		{el("JSR223Sampler", "script", `def x = "${a}"; new Date()`), nil, "the class Date"},
-		{el("JSR223Sampler", "script", "1"), map[string]string{NoScriptsProperty: "true"}, "scripts are turned off (--no-scripts)"},
+		{elementtest.El("BeanShellSampler", "BeanShellSampler.query", `new java.io.File("x").delete();`), nil, "the class java.io.File"},
+		{elementtest.El("JSR223Sampler", "scriptLanguage", "python", "script", "1"), nil, "the script language python"},
+		{elementtest.El("JSR223Sampler", "script", "prev.getResponseCode()"), nil, "a sampler script reading prev"},
+		{elementtest.El("JSR223Sampler", "script", `def x = "${a}"; new Date()`), nil, "the class Date"},
+		{elementtest.El("JSR223Sampler", "script", "1"), map[string]string{NoScriptsProperty: "true"}, "scripts are turned off (--no-scripts)"},
 	} {
-		for _, skip := range []bool{false, true} {
-			c := testCompiler()
-			c.compiled.Props = element.NewProps(tc.props)
-			c.skip = skip
-			c.order = map[*jmx.Element]int{tc.e: 1}
-			fn, err := BuildSampler(c, tc.e, element.InScope{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var status *ElementStatus
-			for i := range c.compiled.Elements {
-				status = &c.compiled.Elements[i]
-			}
-			if status == nil || status.Status != Refused || !strings.Contains(status.Reason, tc.want) {
-				t.Errorf("%q skip=%v: status %+v, want refused with %q", tc.e.Str("script"), skip, status, tc.want)
-				continue
-			}
-			if skip {
-				if len(c.errs) != 0 {
-					t.Errorf("skipping: errors %v", c.errs)
-				}
-				r := &element.Result{}
-				fn.Sample(scriptVUFor(c), r)
-				if !r.None {
-					t.Errorf("a skipped script sampler makes a sample")
-				}
-			} else if len(c.errs) != 1 || !errors.Is(c.errs[0], ErrUnsupported) {
-				t.Errorf("%q: errors %v, want one unsupported element", tc.e.Str("script"), c.errs)
-			}
+		c := elementtest.New(tc.props, "", "")
+		fn, err := BuildSampler(c, tc.e, element.InScope{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Refused) != 1 || !strings.Contains(c.Refused[0], tc.want) || len(c.Errs) != 0 {
+			t.Errorf("%q: refused %q, errors %v; want one refusal with %q", tc.e.Str("script"), c.Refused, c.Errs, tc.want)
+			continue
+		}
+		// skipped (--skip-unsupported), the sampler runs and makes no sample
+		r := &element.Result{}
+		fn.Sample(scriptVUFor(c), r)
+		if !r.None {
+			t.Errorf("a refused script sampler makes a sample")
 		}
 	}
 }
 
 func TestScriptObjectsStayWithTheUser(t *testing.T) {
-	c := testCompiler()
-	put, _ := BuildPre(c, el("JSR223PreProcessor", "script", `vars.putObject("list", [1, 2]); props.put("count", 5)`))
-	add, _ := BuildPre(c, el("JSR223PreProcessor", "script", `def l = vars.getObject("list"); l << l.size() + 1; props.put("count", props.get("count") + 1)`))
-	read, _ := BuildPre(c, el("JSR223PreProcessor", "script", `vars.put("sum", vars.getObject("list").sum().toString()); vars.put("n", props.get("count").toString())`))
-	if len(c.errs) > 0 {
-		t.Fatal(c.errs)
+	c := elementtest.New(nil, "", "")
+	put, _ := BuildPre(c, elementtest.El("JSR223PreProcessor", "script", `vars.putObject("list", [1, 2]); props.put("count", 5)`))
+	add, _ := BuildPre(c, elementtest.El("JSR223PreProcessor", "script", `def l = vars.getObject("list"); l << l.size() + 1; props.put("count", props.get("count") + 1)`))
+	read, _ := BuildPre(c, elementtest.El("JSR223PreProcessor", "script", `vars.put("sum", vars.getObject("list").sum().toString()); vars.put("n", props.get("count").toString())`))
+	if len(c.Errs) > 0 {
+		t.Fatal(c.Errs)
 	}
 	vu := scriptVUFor(c)
 	put.PreProcess(vu)
@@ -398,13 +381,13 @@ func TestScriptObjectsStayWithTheUser(t *testing.T) {
 		t.Errorf("n %q, want 7", v)
 	}
 	// a non-string property is not a JMeter property string: __P does not see it
-	if _, ok := c.compiled.Props.Get("count"); ok {
+	if _, ok := c.Plan().Props.Get("count"); ok {
 		t.Errorf("props.put of a number made a string property")
 	}
 	// another virtual user sees the property, not the variable
 	other := scriptVUFor(c)
-	other.Vars = element.NewVars(c.compiled.Symbols())
-	read2, _ := BuildPre(c, el("JSR223PreProcessor", "script", `vars.put("n", props.get("count").toString()); vars.put("l", String.valueOf(vars.getObject("list")))`))
+	other.Vars = element.NewVars(c.Plan().Symbols())
+	read2, _ := BuildPre(c, elementtest.El("JSR223PreProcessor", "script", `vars.put("n", props.get("count").toString()); vars.put("l", String.valueOf(vars.getObject("list")))`))
 	read2.PreProcess(other)
 	if n, _ := other.Vars.Get("n"); n != "7" {
 		t.Errorf("other user's n %q", n)
@@ -415,27 +398,26 @@ func TestScriptObjectsStayWithTheUser(t *testing.T) {
 }
 
 func TestScriptTimeout(t *testing.T) {
-	c := testCompiler()
-	c.compiled.Props = element.NewProps(map[string]string{ScriptTimeoutProperty: "50"})
-	r, _ := sampleWith(t, c, nil, el("JSR223Sampler", "script", "while (true) { }"))
+	c := elementtest.New(map[string]string{ScriptTimeoutProperty: "50"}, "", "")
+	r, _ := sampleWith(t, c, nil, elementtest.El("JSR223Sampler", "script", "while (true) { }"))
 	if r.Success || r.Code != "500" || !strings.Contains(r.Message, "ran longer than 50ms and was stopped") {
 		t.Errorf("sample %v %q %q", r.Success, r.Code, r.Message)
 	}
 	// the pooled runtime is usable again
-	r, _ = sampleWith(t, c, nil, el("JSR223Sampler", "script", "try { 1 + 1 } catch (e) { 0 }"))
+	r, _ = sampleWith(t, c, nil, elementtest.El("JSR223Sampler", "script", "try { 1 + 1 } catch (e) { 0 }"))
 	if !r.Success || string(r.Body) != "2" {
 		t.Errorf("after a timeout: %v %q %q", r.Success, r.Message, r.Body)
 	}
 	// a sleep past the bound is cut short and fails the script, and no
 	// catch block can keep it
-	r, _ = sampleWith(t, c, nil, el("JSR223Sampler", "script", "try { Thread.sleep(60000) } catch (Throwable e) { 'caught' }"))
+	r, _ = sampleWith(t, c, nil, elementtest.El("JSR223Sampler", "script", "try { Thread.sleep(60000) } catch (Throwable e) { 'caught' }"))
 	if r.Success || !strings.Contains(r.Message, "ran longer than 50ms") {
 		t.Errorf("sleeping script: %v %q %q", r.Success, r.Message, r.Body)
 	}
 }
 
 func TestScriptFunctions(t *testing.T) {
-	c := testCompiler()
+	c := elementtest.New(nil, "", "")
 	for _, tc := range []struct{ src, want string }{
 		{`${__groovy(vars.get("a") + 1,res)}`, "x1"},
 		{`${__groovy(threadName)}`, "TG 1-1"},
@@ -444,7 +426,7 @@ func TestScriptFunctions(t *testing.T) {
 		{`${__groovy(null)}`, ""},
 		{`${__groovy(no.such.thing.here)}`, ""},
 	} {
-		tpl, err := c.tp.Compile(tc.src)
+		tpl, err := templates(c).Compile(tc.src)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, err)
 		}
@@ -460,9 +442,8 @@ func TestScriptFunctions(t *testing.T) {
 			}
 		}
 	}
-	c2 := testCompiler()
-	c2.compiled.Props = element.NewProps(map[string]string{NoScriptsProperty: "true"})
-	if _, err := c2.tp.Compile("${__groovy(1)}"); err == nil || !strings.Contains(err.Error(), "--no-scripts") {
+	c2 := elementtest.New(map[string]string{NoScriptsProperty: "true"}, "", "")
+	if _, err := templates(c2).Compile("${__groovy(1)}"); err == nil || !strings.Contains(err.Error(), "--no-scripts") {
 		t.Errorf("__groovy with --no-scripts: %v", err)
 	}
 }
@@ -470,8 +451,8 @@ func TestScriptFunctions(t *testing.T) {
 // Many virtual users run scripts at once on the pooled runtimes; each
 // keeps its own variables and objects.
 func TestScriptsConcurrently(t *testing.T) {
-	c := testCompiler()
-	pre, err := BuildPre(c, el("JSR223PreProcessor", "script",
+	c := elementtest.New(nil, "", "")
+	pre, err := BuildPre(c, elementtest.El("JSR223PreProcessor", "script",
 		`def n = (vars.get("n") ?: "0").toInteger() + 1
 vars.put("n", n.toString())
 def l = vars.getObject("seen") ?: []
@@ -485,7 +466,7 @@ vars.putObject("seen", l)`))
 	vus := make([]*element.VU, users)
 	for i := range vus {
 		vus[i] = scriptVUFor(c)
-		vus[i].Vars = element.NewVars(c.compiled.Symbols())
+		vus[i].Vars = element.NewVars(c.Plan().Symbols())
 		wg.Add(1)
 		go func(vu *element.VU) {
 			defer wg.Done()
@@ -511,8 +492,7 @@ func TestScriptFunctionRefusals(t *testing.T) {
 		{"${__groovy(new File('x').text)}", "the class File"},
 		{"${__BeanShell(System.exit(0))}", "System.exit"},
 	} {
-		c := testCompiler()
-		_, err := c.tp.Compile(tc.src)
+		_, err := templates(elementtest.New(nil, "", "")).Compile(tc.src)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one containing %q", tc.src, err, tc.want)
 		}

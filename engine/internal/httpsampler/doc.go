@@ -1,0 +1,16 @@
+// Package httpsampler holds the HTTP Request sampler and the managers it
+// reads in its scope: HTTP Request Defaults and Header Managers (merged
+// in once, at compile time), the Authorization, DNS Cache and HTTP Cache
+// Managers. It builds the request (query, form, multipart and raw
+// bodies, files), makes the call through package httpx, follows
+// redirects and downloads embedded resources as JMeter's HTTPSamplerBase
+// does, and tells an error as JMeter's sampler would (the
+// "Non HTTP response code" lines).
+//
+// A user's HTTP state (its cache and DNS state, its parallel-download
+// lanes) lives with the user; its cookie jar is its client's, which the
+// thread group keeps or clears between iterations as its Cookie Manager
+// says.
+//
+// It imports element, engine/httpx, internal/java, jmx and report.
+package httpsampler
