@@ -4,8 +4,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/gojm/gojm/report"
 )
 
 // Coordinated omission.
@@ -34,24 +32,6 @@ import (
 //
 // Closed-model groups (Thread Group, Ultimate, Stepping, Concurrency) have
 // no intended start: their samples are timed as measured.
-
-// shiftBack moves s back by d, with its sub-samples that start with it (a
-// redirect's first hop). A transaction's sub-samples are its children's,
-// handed over, so moved, already.
-func shiftBack(s *report.Sample, d time.Duration) {
-	if !s.Transaction {
-		for _, sub := range s.Sub {
-			if !sub.Start.After(s.Start) {
-				shiftBack(sub, d)
-			}
-		}
-	}
-	s.Start = s.Start.Add(-d)
-	s.Elapsed += d
-	if s.Latency > 0 {
-		s.Latency += d
-	}
-}
 
 // arrivalStats counts a group's arrivals: those due, those begun (late or
 // not), and those dropped; delayed counts the ones that began more than a

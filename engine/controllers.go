@@ -26,101 +26,99 @@ import (
 // and "start next thread loop" end the passes of the controllers between
 // the sampler and the thread group.
 
-// samplerItem is what a controller's next hands to the thread: a sampler
-// (*samplerNode), or a parent-mode Transaction Controller's transaction
+// Item is what a controller's next hands to the thread: a sampler
+// (*SamplerDef), or a parent-mode Transaction Controller's transaction
 // (*txSampler), which wraps the sampler to run.
-type samplerItem interface{ samplerItem() }
+type Item interface{ samplerItem() }
 
-func (*samplerNode) samplerItem() {}
-
-// ctlDef is a compiled controller, shared by every virtual user.
-type ctlDef struct {
-	class string
-	name  *Template
-	path  string
-	index int // the instance of this controller is vu.ctls[index]
-	kids  []ctlChild
+// ControllerDef is a compiled controller, shared by every virtual user.
+type ControllerDef struct {
+	Class string
+	Name  *Template
+	Path  string
+	Index int // the instance of this controller is vu.ctls[index]
+	Kids  []Child
 	// listens are the iteration listeners standing directly in this
 	// controller (and under its samplers), in document order: child
 	// controllers by position in kids, other elements by value.
-	listens []listenEntry
+	Listens []Listen
 	// make builds one virtual user's instance (set by the builder).
-	make func(th *thread) ctlHooks
+	Make func(th *Thread) Controller
 	// tx is set on Transaction Controllers.
-	tx *txDef
+	Tx *TxDef
 	// idxSlot is the variable __jm__<name>__idx when the name has no
 	// ${…}; -1 otherwise.
-	idxSlot int
+	IdxSlot int
 }
 
-// ctlChild is a sampler or a controller under a controller.
-type ctlChild struct {
-	s *samplerNode
-	c *ctlDef
+// Child is a sampler or a controller under a controller.
+type Child struct {
+	Sampler    *SamplerDef
+	Controller *ControllerDef
 }
 
-// listenEntry is one iteration listener of a controller: the child
+// Listen is one iteration listener of a controller: the child
 // controller kids[kid] when el is nil, else an element.
-type listenEntry struct {
-	kid int
-	el  IterationListener
+type Listen struct {
+	Kid     int
+	Element IterationListener
 }
 
 // item is a child of a controller instance.
 type item struct {
-	s *samplerNode
-	c ctlHooks
+	s *SamplerDef
+	c Controller
 }
 
-// ctlHooks is a controller instance: JMeter's Controller plus the methods
-// its GenericController lets subclasses replace. gen holds the defaults;
-// each controller type embeds gen and replaces what JMeter's replaces.
-type ctlHooks interface {
-	base() *gen
-	next(vu *VU) samplerItem
-	isDone(vu *VU) bool
-	initialize(vu *VU)
-	triggerEndOfLoop(vu *VU)
-	nextIsNull(vu *VU) samplerItem
-	nextIsAController(vu *VU, c ctlHooks) samplerItem
-	nextIsASampler(vu *VU, s *samplerNode) samplerItem
-	currentReturnedNull(vu *VU, c ctlHooks)
+// Controller is a controller instance: JMeter's Controller plus the methods
+// its GenericController lets subclasses replace. Generic holds the defaults;
+// each controller type embeds Generic and replaces what JMeter's replaces.
+type Controller interface {
+	Base() *Generic
+	Next(vu *VU) Item
+	IsDone(vu *VU) bool
+	Initialize(vu *VU)
+	TriggerEndOfLoop(vu *VU)
+	NextIsNull(vu *VU) Item
+	NextIsAController(vu *VU, c Controller) Item
+	NextIsASampler(vu *VU, s *SamplerDef) Item
+	CurrentReturnedNull(vu *VU, c Controller)
 	// setCurrentElement returns false to end the pass (JMeter throws
 	// NextIsNullException).
-	setCurrentElement(vu *VU, it item) bool
-	incrementCurrent(vu *VU)
-	resetCurrent(vu *VU)
-	reInitialize(vu *VU)
-	setDone(b bool)
-	iterCount() int
+	SetCurrentElement(vu *VU, it item) bool
+	IncrementCurrent(vu *VU)
+	ResetCurrent(vu *VU)
+	ReInitialize(vu *VU)
+	SetDone(b bool)
+	IterCount() int
 }
 
 // iterating controllers can continue and break (JMeter's IteratingController).
 type iterating interface {
-	startNextLoop(vu *VU)
-	breakLoop(vu *VU)
+	StartNextLoop(vu *VU)
+	BreakLoop(vu *VU)
 }
 
 // loopListener is a controller instance told when its parent starts a pass.
 type loopListener interface {
-	IterationStart(vu *VU, source ctlHooks, iteration int)
+	IterationStart(vu *VU, source Controller, iteration int)
 }
 
 // elemListener adapts an element's iteration listener to a controller's list.
 type elemListener struct{ l IterationListener }
 
-func (e elemListener) IterationStart(vu *VU, _ ctlHooks, _ int) { e.l.IterationStart(vu) }
+func (e elemListener) IterationStart(vu *VU, _ Controller, _ int) { e.l.IterationStart(vu) }
 
 // maxControllerDepth bounds the recursion of next through controllers that
 // yield no sampler (a While whose only child is an If that is false):
 // JMeter dies of a StackOverflowError there and ends the thread; so does gojm.
 const maxControllerDepth = 20000
 
-// gen is JMeter's GenericController: run the children in order, once per pass.
-type gen struct {
-	self      ctlHooks
-	def       *ctlDef
-	th        *thread // the thread the instance belongs to
+// Generic is JMeter's GenericController: run the children in order, once per pass.
+type Generic struct {
+	self      Controller
+	def       *ControllerDef
+	th        *Thread // the thread the instance belongs to
 	kids      []item
 	current   int
 	count     int // JMeter's iterCount
@@ -131,110 +129,117 @@ type gen struct {
 	idxText   string
 }
 
-func (g *gen) base() *gen { return g }
+func (g *Generic) Base() *Generic { return g }
 
-func (g *gen) next(vu *VU) samplerItem {
+// Self is the controller that embeds g: g's methods call the ones it
+// replaces through it.
+func (g *Generic) Self() Controller { return g.self }
+
+// Thread is the thread the instance belongs to.
+func (g *Generic) Thread() *Thread { return g.th }
+
+func (g *Generic) Next(vu *VU) Item {
 	g.th.depth++
 	defer func() { g.th.depth-- }()
 	if g.th.depth > maxControllerDepth {
 		if !vu.Stopped() {
-			vu.Log.Error("controllers loop without reaching a sampler: the thread stops (JMeter ends it with a StackOverflowError)", "thread", vu.Name, "controller", g.def.path)
+			vu.Log.Error("controllers loop without reaching a sampler: the thread stops (JMeter ends it with a StackOverflowError)", "thread", vu.Name, "controller", g.def.Path)
 		}
 		vu.StopThread()
 		return nil
 	}
 	g.fireIterEvents(vu)
-	if vu.Stopped() || g.self.isDone(vu) {
+	if vu.Stopped() || g.self.IsDone(vu) {
 		return nil
 	}
 	var it item
 	if g.current < len(g.kids) {
 		it = g.kids[g.current]
 	} else if len(g.kids) == 0 {
-		g.self.setDone(true)
+		g.self.SetDone(true)
 		return nil
 	}
-	if !g.self.setCurrentElement(vu, it) {
+	if !g.self.SetCurrentElement(vu, it) {
 		return nil
 	}
 	switch {
 	case it.s != nil:
-		return g.self.nextIsASampler(vu, it.s)
+		return g.self.NextIsASampler(vu, it.s)
 	case it.c != nil:
-		return g.self.nextIsAController(vu, it.c)
+		return g.self.NextIsAController(vu, it.c)
 	}
-	return g.self.nextIsNull(vu)
+	return g.self.NextIsNull(vu)
 }
 
-func (g *gen) isDone(*VU) bool      { return g.done }
-func (g *gen) setDone(b bool)       { g.done = b }
-func (g *gen) iterCount() int       { return g.count }
-func (g *gen) incrementCurrent(*VU) { g.current++ }
-func (g *gen) resetCurrent(*VU)     { g.current = 0 }
+func (g *Generic) IsDone(*VU) bool      { return g.done }
+func (g *Generic) SetDone(b bool)       { g.done = b }
+func (g *Generic) IterCount() int       { return g.count }
+func (g *Generic) IncrementCurrent(*VU) { g.current++ }
+func (g *Generic) ResetCurrent(*VU)     { g.current = 0 }
 
-func (g *gen) initialize(vu *VU) {
-	g.self.resetCurrent(vu)
+func (g *Generic) Initialize(vu *VU) {
+	g.self.ResetCurrent(vu)
 	g.count = 0
 	g.done = false
 	g.first = true
 	g.initializeSubControllers(vu)
 }
 
-func (g *gen) initializeSubControllers(vu *VU) {
+func (g *Generic) initializeSubControllers(vu *VU) {
 	for _, k := range g.kids {
 		if k.c != nil {
-			k.c.initialize(vu)
+			k.c.Initialize(vu)
 		}
 	}
 }
 
-func (g *gen) reInitialize(vu *VU) {
-	g.self.resetCurrent(vu)
+func (g *Generic) ReInitialize(vu *VU) {
+	g.self.ResetCurrent(vu)
 	g.count++
 	g.first = true
 }
 
-func (g *gen) nextIsAController(vu *VU, c ctlHooks) samplerItem {
-	s := c.next(vu)
+func (g *Generic) NextIsAController(vu *VU, c Controller) Item {
+	s := c.Next(vu)
 	if s == nil {
-		g.self.currentReturnedNull(vu, c)
-		s = g.self.next(vu)
+		g.self.CurrentReturnedNull(vu, c)
+		s = g.self.Next(vu)
 	}
 	return s
 }
 
-func (g *gen) nextIsASampler(vu *VU, s *samplerNode) samplerItem {
-	g.self.incrementCurrent(vu)
+func (g *Generic) NextIsASampler(vu *VU, s *SamplerDef) Item {
+	g.self.IncrementCurrent(vu)
 	return s
 }
 
-func (g *gen) nextIsNull(vu *VU) samplerItem {
-	g.self.reInitialize(vu)
+func (g *Generic) NextIsNull(vu *VU) Item {
+	g.self.ReInitialize(vu)
 	return nil
 }
 
-func (g *gen) triggerEndOfLoop(vu *VU) { g.self.reInitialize(vu) }
+func (g *Generic) TriggerEndOfLoop(vu *VU) { g.self.ReInitialize(vu) }
 
-func (g *gen) currentReturnedNull(vu *VU, c ctlHooks) {
-	if c.isDone(vu) {
+func (g *Generic) CurrentReturnedNull(vu *VU, c Controller) {
+	if c.IsDone(vu) {
 		g.removeCurrent()
 	} else {
-		g.self.incrementCurrent(vu)
+		g.self.IncrementCurrent(vu)
 	}
 }
 
-func (g *gen) removeCurrent() {
+func (g *Generic) removeCurrent() {
 	if g.current < len(g.kids) {
 		g.kids = append(g.kids[:g.current], g.kids[g.current+1:]...)
 	}
 }
 
-func (g *gen) setCurrentElement(*VU, item) bool { return true }
+func (g *Generic) SetCurrentElement(*VU, item) bool { return true }
 
 // fireIterEvents tells the listeners a pass starts, on its first next.
-func (g *gen) fireIterEvents(vu *VU) {
+func (g *Generic) fireIterEvents(vu *VU) {
 	if g.first {
-		n := g.self.iterCount()
+		n := g.self.IterCount()
 		for _, l := range g.listeners {
 			l.IterationStart(vu, g.self, n)
 		}
@@ -243,38 +248,38 @@ func (g *gen) fireIterEvents(vu *VU) {
 }
 
 // addIterationListener puts l first, as JMeter's addFirst does.
-func (g *gen) addIterationListener(l loopListener) {
+func (g *Generic) addIterationListener(l loopListener) {
 	g.listeners = append(g.listeners, nil)
 	copy(g.listeners[1:], g.listeners)
 	g.listeners[0] = l
 }
 
 // updateIndex sets __jm__<name>__idx, the loop index JMeter exports.
-func (g *gen) updateIndex(vu *VU, n int) {
+func (g *Generic) updateIndex(vu *VU, n int) {
 	if g.idxText == "" || g.idx != n {
 		g.idx, g.idxText = n, strconv.Itoa(n)
 	}
-	if g.def.idxSlot >= 0 {
-		vu.Vars.PutSlot(g.def.idxSlot, g.idxText)
+	if g.def.IdxSlot >= 0 {
+		vu.Vars.PutSlot(g.def.IdxSlot, g.idxText)
 		return
 	}
-	vu.Vars.Put("__jm__"+g.def.name.Eval(vu)+"__idx", g.idxText)
+	vu.Vars.Put("__jm__"+g.def.Name.Eval(vu)+"__idx", g.idxText)
 }
 
 // Simple Controller, Recording Controller, Test Fragment, Include and
 // Module Controllers: JMeter's GenericController as it is.
-type simpleCtl struct{ gen }
+type simpleCtl struct{ Generic }
 
-func buildSimple(element.Builder, *jmx.Element, *ctlDef) error { return nil }
+func BuildSimple(element.Builder, *jmx.Element, *ControllerDef) error { return nil }
 
-func newSimple(*thread) ctlHooks { return &simpleCtl{} }
+func NewSimple(*Thread) Controller { return &simpleCtl{} }
 
 // loopCtl is JMeter's Loop Controller, and every thread group's main loop.
 // "Loop forever" (continue_forever) on a nested loop means: start counting
 // again each time the parent comes back to it; without it the loop is done
 // after its count and its parent drops it for the rest of the thread's life.
 type loopCtl struct {
-	gen
+	Generic
 	loops     *Template
 	forever   bool
 	loopCount int
@@ -283,11 +288,17 @@ type loopCtl struct {
 	brk       bool
 }
 
-func buildLoop(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildLoop(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	loops := c.Prop(e, "LoopController.loops")
 	forever := e.Bool("LoopController.continue_forever", true)
-	d.make = func(*thread) ctlHooks { return &loopCtl{loops: loops, forever: forever} }
+	d.Make = NewLoop(loops, forever)
 	return nil
+}
+
+// NewLoop makes the instances of a Loop Controller (or of a thread
+// group's main loop) that runs loops times, or forever.
+func NewLoop(loops *Template, forever bool) func(*Thread) Controller {
+	return func(*Thread) Controller { return &loopCtl{loops: loops, forever: forever} }
 }
 
 func (l *loopCtl) getLoops(vu *VU) int {
@@ -296,7 +307,7 @@ func (l *loopCtl) getLoops(vu *VU) int {
 		n, err := strconv.Atoi(txt)
 		if err != nil {
 			if strings.TrimSpace(txt) != "" {
-				vu.Warnf("%s: loop count %q is not a number: the loop runs 0 times", l.def.path, txt)
+				vu.Warnf("%s: loop count %q is not a number: the loop runs 0 times", l.def.Path, txt)
 			}
 			n = 0
 		}
@@ -310,42 +321,42 @@ func (l *loopCtl) endOfLoop(vu *VU) bool {
 	return l.brk || n > -1 && l.loopCount >= n
 }
 
-func (l *loopCtl) next(vu *VU) samplerItem {
+func (l *loopCtl) Next(vu *VU) Item {
 	l.updateIndex(vu, l.loopCount)
-	var s samplerItem
+	var s Item
 	if l.endOfLoop(vu) {
 		if !l.forever {
-			l.self.setDone(true)
+			l.self.SetDone(true)
 		}
 		l.brk = false
 	} else {
-		s = l.gen.next(vu)
+		s = l.Generic.Next(vu)
 	}
 	l.updateIndex(vu, l.loopCount)
 	return s
 }
 
-func (l *loopCtl) setDone(b bool) {
+func (l *loopCtl) SetDone(b bool) {
 	l.brk = false
 	l.nbSet = false
 	l.done = b
 }
 
-func (l *loopCtl) nextIsNull(vu *VU) samplerItem {
-	l.self.reInitialize(vu)
+func (l *loopCtl) NextIsNull(vu *VU) Item {
+	l.self.ReInitialize(vu)
 	if l.endOfLoop(vu) {
 		if !l.forever {
-			l.self.setDone(true)
+			l.self.SetDone(true)
 		} else {
 			l.resetLoopCount()
 		}
 		return nil
 	}
-	return l.self.next(vu)
+	return l.self.Next(vu)
 }
 
-func (l *loopCtl) triggerEndOfLoop(vu *VU) {
-	l.gen.triggerEndOfLoop(vu)
+func (l *loopCtl) TriggerEndOfLoop(vu *VU) {
+	l.Generic.TriggerEndOfLoop(vu)
 	l.resetLoopCount()
 }
 
@@ -354,25 +365,25 @@ func (l *loopCtl) resetLoopCount() {
 	l.nbSet = false
 }
 
-func (l *loopCtl) iterCount() int { return l.loopCount + 1 }
+func (l *loopCtl) IterCount() int { return l.loopCount + 1 }
 
-func (l *loopCtl) reInitialize(vu *VU) {
+func (l *loopCtl) ReInitialize(vu *VU) {
 	l.first = true
-	l.self.resetCurrent(vu)
+	l.self.ResetCurrent(vu)
 	l.loopCount++
 }
 
-func (l *loopCtl) startNextLoop(vu *VU) { l.self.reInitialize(vu) }
+func (l *loopCtl) StartNextLoop(vu *VU) { l.self.ReInitialize(vu) }
 
-func (l *loopCtl) breakLoop(vu *VU) {
+func (l *loopCtl) BreakLoop(vu *VU) {
 	l.brk = true
 	l.first = true
-	l.self.resetCurrent(vu)
+	l.self.ResetCurrent(vu)
 	l.resetLoopCount()
 }
 
-func (l *loopCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
-	l.self.reInitialize(vu)
+func (l *loopCtl) IterationStart(vu *VU, _ Controller, _ int) {
+	l.self.ReInitialize(vu)
 	l.resetLoopCount()
 }
 
@@ -382,14 +393,14 @@ func (l *loopCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
 // LAST when the last sample failed (checked before the first pass too). The
 // condition is evaluated again at each check, functions and all.
 type whileCtl struct {
-	gen
+	Generic
 	cond *Template
 	brk  bool
 }
 
-func buildWhile(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildWhile(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	cond := c.Prop(e, "WhileController.condition")
-	d.make = func(*thread) ctlHooks { return &whileCtl{cond: cond} }
+	d.Make = func(*Thread) Controller { return &whileCtl{cond: cond} }
 	return nil
 }
 
@@ -404,93 +415,93 @@ func (w *whileCtl) endOfLoop(vu *VU, loopEnd bool) bool {
 	return strings.EqualFold(cnd, "false")
 }
 
-func (w *whileCtl) nextIsNull(vu *VU) samplerItem {
-	w.self.reInitialize(vu)
+func (w *whileCtl) NextIsNull(vu *VU) Item {
+	w.self.ReInitialize(vu)
 	if w.endOfLoop(vu, true) {
 		w.brk = false
 		w.count = 0
 		return nil
 	}
-	return w.self.next(vu)
+	return w.self.Next(vu)
 }
 
-func (w *whileCtl) triggerEndOfLoop(vu *VU) {
-	w.gen.triggerEndOfLoop(vu)
+func (w *whileCtl) TriggerEndOfLoop(vu *VU) {
+	w.Generic.TriggerEndOfLoop(vu)
 	w.endOfLoop(vu, true) // evaluated for its side effects, as JMeter does
 	w.count = 0
 }
 
-func (w *whileCtl) next(vu *VU) samplerItem {
+func (w *whileCtl) Next(vu *VU) Item {
 	w.updateIndex(vu, w.count)
-	var s samplerItem
+	var s Item
 	if w.first && w.endOfLoop(vu, false) {
 		w.brk = false
 		w.count = 0
 	} else {
-		s = w.gen.next(vu)
+		s = w.Generic.Next(vu)
 	}
 	w.updateIndex(vu, w.count)
 	return s
 }
 
-func (w *whileCtl) startNextLoop(vu *VU) { w.self.reInitialize(vu) }
+func (w *whileCtl) StartNextLoop(vu *VU) { w.self.ReInitialize(vu) }
 
-func (w *whileCtl) breakLoop(vu *VU) {
+func (w *whileCtl) BreakLoop(vu *VU) {
 	w.brk = true
 	w.first = true
-	w.self.resetCurrent(vu)
+	w.self.ResetCurrent(vu)
 	w.count = 0
 }
 
-func (w *whileCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
-	w.self.reInitialize(vu)
+func (w *whileCtl) IterationStart(vu *VU, _ Controller, _ int) {
+	w.self.ReInitialize(vu)
 	w.count = 0
 }
 
 // onceCtl is JMeter's Once Only Controller: it runs its children on the
 // first pass of its parent (the first iteration of a parent Loop
 // Controller, which includes every thread group), never after.
-type onceCtl struct{ gen }
+type onceCtl struct{ Generic }
 
-func buildOnce(_ element.Builder, _ *jmx.Element, d *ctlDef) error {
-	d.make = func(*thread) ctlHooks { return &onceCtl{} }
+func BuildOnce(_ element.Builder, _ *jmx.Element, d *ControllerDef) error {
+	d.Make = func(*Thread) Controller { return &onceCtl{} }
 	return nil
 }
 
-func (o *onceCtl) IterationStart(vu *VU, source ctlHooks, iteration int) {
+func (o *onceCtl) IterationStart(vu *VU, source Controller, iteration int) {
 	want := 0
 	if _, ok := source.(*loopCtl); ok {
 		want = 1
 	}
 	if iteration == want {
-		o.self.reInitialize(vu)
+		o.self.ReInitialize(vu)
 	}
 }
 
-func (o *onceCtl) nextIsNull(*VU) samplerItem { return nil }
+func (o *onceCtl) NextIsNull(*VU) Item { return nil }
 
 // switchCtl is JMeter's Switch Controller: it runs the child the switch
 // value names, by index (0 when out of range) or by name ("default" when no
 // name matches, nothing when there is no default).
 type switchCtl struct {
-	gen
+	Generic
 	value *Template
 }
 
-func buildSwitch(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildSwitch(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	v := c.Prop(e, "SwitchController.value")
-	d.make = func(*thread) ctlHooks { return &switchCtl{value: v} }
+	d.Make = func(*Thread) Controller { return &switchCtl{value: v} }
 	return nil
 }
 
-func (s *switchCtl) next(vu *VU) samplerItem {
+func (s *switchCtl) Next(vu *VU) Item {
 	if s.first {
 		s.current = s.selection(vu)
 	}
-	return s.gen.next(vu)
+	return s.Generic.Next(vu)
 }
 
-func (s *switchCtl) incrementCurrent(*VU) { s.current = math.MaxInt }
+func (s *switchCtl) IncrementCurrent(*VU) { s.current = math.MaxInt }
 
 func (s *switchCtl) selection(vu *VU) int {
 	sel := strings.TrimSpace(s.value.Eval(vu))
@@ -530,9 +541,9 @@ func numeric(s string) bool {
 
 func itemName(vu *VU, it item) string {
 	if it.s != nil {
-		return it.s.name.Eval(vu)
+		return it.s.Name.Eval(vu)
 	}
-	return it.c.base().def.name.Eval(vu)
+	return it.c.Base().def.Name.Eval(vu)
 }
 
 // runtimeCtl is JMeter's Runtime Controller: it runs its children again
@@ -540,15 +551,15 @@ func itemName(vu *VU, it item) string {
 // pass started. With 0 seconds (or a value that is not a number) it is done
 // at once and its parent drops it.
 type runtimeCtl struct {
-	gen
+	Generic
 	seconds   *Template
 	start     time.Time
 	loopCount int
 }
 
-func buildRuntime(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildRuntime(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	sec := c.Prop(e, "RunTime.seconds")
-	d.make = func(*thread) ctlHooks { return &runtimeCtl{seconds: sec} }
+	d.Make = func(*Thread) Controller { return &runtimeCtl{seconds: sec} }
 	return nil
 }
 
@@ -560,9 +571,9 @@ func (r *runtimeCtl) runtime(vu *VU) int64 {
 	return n
 }
 
-func (r *runtimeCtl) isDone(vu *VU) bool {
+func (r *runtimeCtl) IsDone(vu *VU) bool {
 	if r.runtime(vu) > 0 && len(r.kids) > 0 {
-		return r.gen.isDone(vu)
+		return r.Generic.IsDone(vu)
 	}
 	return true
 }
@@ -571,25 +582,25 @@ func (r *runtimeCtl) endOfLoop(vu *VU) bool {
 	return int64(vu.Now().Sub(r.start)/time.Second) >= r.runtime(vu)
 }
 
-func (r *runtimeCtl) next(vu *VU) samplerItem {
+func (r *runtimeCtl) Next(vu *VU) Item {
 	if r.start.IsZero() {
 		r.start = vu.Now()
 	}
 	if r.endOfLoop(vu) {
-		r.self.reInitialize(vu)
+		r.self.ReInitialize(vu)
 		r.resetLoopCount()
 		return nil
 	}
-	return r.gen.next(vu)
+	return r.Generic.Next(vu)
 }
 
-func (r *runtimeCtl) nextIsNull(vu *VU) samplerItem {
-	r.self.reInitialize(vu)
+func (r *runtimeCtl) NextIsNull(vu *VU) Item {
+	r.self.ReInitialize(vu)
 	if r.endOfLoop(vu) {
 		r.resetLoopCount()
 		return nil
 	}
-	return r.self.next(vu)
+	return r.self.Next(vu)
 }
 
 func (r *runtimeCtl) resetLoopCount() {
@@ -597,16 +608,16 @@ func (r *runtimeCtl) resetLoopCount() {
 	r.start = time.Time{}
 }
 
-func (r *runtimeCtl) iterCount() int { return r.loopCount + 1 }
+func (r *runtimeCtl) IterCount() int { return r.loopCount + 1 }
 
-func (r *runtimeCtl) reInitialize(vu *VU) {
+func (r *runtimeCtl) ReInitialize(vu *VU) {
 	r.first = true
-	r.self.resetCurrent(vu)
+	r.self.ResetCurrent(vu)
 	r.loopCount++
 }
 
-func (r *runtimeCtl) triggerEndOfLoop(vu *VU) {
-	r.gen.triggerEndOfLoop(vu)
+func (r *runtimeCtl) TriggerEndOfLoop(vu *VU) {
+	r.Generic.TriggerEndOfLoop(vu)
 	r.resetLoopCount()
 }
 
@@ -615,14 +626,14 @@ func (r *runtimeCtl) triggerEndOfLoop(vu *VU) {
 // separator), from after the start index to the end index included,
 // putting each value in the output variable.
 type foreachCtl struct {
-	gen
+	Generic
 	input, output, start, end *Template
 	sep                       string
 	loopCount                 int
 	brk                       bool
 }
 
-func buildForeach(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildForeach(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	f := foreachCtl{
 		input:  c.Prop(e, "ForeachController.inputVal"),
 		output: c.Prop(e, "ForeachController.returnVal"),
@@ -632,7 +643,7 @@ func buildForeach(c element.Builder, e *jmx.Element, d *ctlDef) error {
 	if e.Bool("ForeachController.useSeparator", true) {
 		f.sep = "_"
 	}
-	d.make = func(*thread) ctlHooks { x := f; return &x }
+	d.Make = func(*Thread) Controller { x := f; return &x }
 	return nil
 }
 
@@ -657,7 +668,7 @@ func (f *foreachCtl) inputName(vu *VU) string {
 	return f.input.Eval(vu) + f.sep + strconv.Itoa(f.loopCount+1)
 }
 
-func (f *foreachCtl) isDone(vu *VU) bool {
+func (f *foreachCtl) IsDone(vu *VU) bool {
 	if f.loopCount >= f.endIndex(vu) {
 		return true
 	}
@@ -665,7 +676,7 @@ func (f *foreachCtl) isDone(vu *VU) bool {
 		vu.Vars.Put(f.output.Eval(vu), v)
 		return false
 	}
-	return f.gen.isDone(vu)
+	return f.Generic.IsDone(vu)
 }
 
 func (f *foreachCtl) hasInput(vu *VU) bool {
@@ -673,77 +684,77 @@ func (f *foreachCtl) hasInput(vu *VU) bool {
 	return ok
 }
 
-func (f *foreachCtl) next(vu *VU) samplerItem {
+func (f *foreachCtl) Next(vu *VU) Item {
 	f.updateIndex(vu, f.loopCount)
-	var s samplerItem
+	var s Item
 	if f.brk || !f.hasInput(vu) {
 		f.brk = false
-		f.self.reInitialize(vu)
+		f.self.ReInitialize(vu)
 		f.resetLoopCount(vu)
 	} else {
-		s = f.gen.next(vu)
+		s = f.Generic.Next(vu)
 	}
 	f.updateIndex(vu, f.loopCount)
 	return s
 }
 
-func (f *foreachCtl) nextIsNull(vu *VU) samplerItem {
-	f.self.reInitialize(vu)
+func (f *foreachCtl) NextIsNull(vu *VU) Item {
+	f.self.ReInitialize(vu)
 	if f.brk || !f.hasInput(vu) || f.loopCount >= f.endIndex(vu) {
 		f.brk = false
 		f.resetLoopCount(vu)
 		return nil
 	}
-	return f.self.next(vu)
+	return f.self.Next(vu)
 }
 
 func (f *foreachCtl) resetLoopCount(vu *VU) { f.loopCount = f.startIndex(vu) }
-func (f *foreachCtl) iterCount() int        { return f.loopCount + 1 }
+func (f *foreachCtl) IterCount() int        { return f.loopCount + 1 }
 
-func (f *foreachCtl) reInitialize(vu *VU) {
+func (f *foreachCtl) ReInitialize(vu *VU) {
 	f.first = true
-	f.self.resetCurrent(vu)
+	f.self.ResetCurrent(vu)
 	f.loopCount++
 }
 
-func (f *foreachCtl) triggerEndOfLoop(vu *VU) {
-	f.gen.triggerEndOfLoop(vu)
+func (f *foreachCtl) TriggerEndOfLoop(vu *VU) {
+	f.Generic.TriggerEndOfLoop(vu)
 	f.resetLoopCount(vu)
 }
 
-func (f *foreachCtl) initialize(vu *VU) {
-	f.gen.initialize(vu)
+func (f *foreachCtl) Initialize(vu *VU) {
+	f.Generic.Initialize(vu)
 	f.loopCount = f.startIndex(vu)
 }
 
-func (f *foreachCtl) startNextLoop(vu *VU) { f.self.reInitialize(vu) }
+func (f *foreachCtl) StartNextLoop(vu *VU) { f.self.ReInitialize(vu) }
 
-func (f *foreachCtl) breakLoop(vu *VU) {
+func (f *foreachCtl) BreakLoop(vu *VU) {
 	f.brk = true
 	f.first = true
-	f.self.resetCurrent(vu)
+	f.self.ResetCurrent(vu)
 	f.resetLoopCount(vu)
 }
 
-func (f *foreachCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
-	f.self.reInitialize(vu)
+func (f *foreachCtl) IterationStart(vu *VU, _ Controller, _ int) {
+	f.self.ReInitialize(vu)
 	f.resetLoopCount(vu)
 }
 
 // paramCtl is jmeter-plugins' Parameterized Controller: a Simple
 // Controller that sets its variables each time it is asked for a sampler.
 type paramCtl struct {
-	gen
+	Generic
 	u *config.Variables
 }
 
-func buildParameterized(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildParameterized(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	u := config.NewVariables(c, e, "ParameterizedController")
-	d.make = func(*thread) ctlHooks { return &paramCtl{u: u} }
+	d.Make = func(*Thread) Controller { return &paramCtl{u: u} }
 	return nil
 }
 
-func (p *paramCtl) next(vu *VU) samplerItem {
+func (p *paramCtl) Next(vu *VU) Item {
 	p.u.Set(vu)
-	return p.gen.next(vu)
+	return p.Generic.Next(vu)
 }

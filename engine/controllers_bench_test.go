@@ -32,18 +32,12 @@ func BenchmarkControllerWalk(b *testing.B) {
 	defer r.el.Out.Close()
 	g := p.groups[0]
 	vu := r.newVU(newGroupRun(g, p), 1, ctx)
-	th := newThread(vu, g, g.ctls)
-	th.batch = r.el.Out.NewBatcher()
-	defer th.batch.Flush()
-	vu.SetLastOK(true)
-	tg := th.instantiate(g.main)
-	tg.initialize(vu)
+	step, end := NewThread(vu, g.main, g.ctls).Steps()
+	defer end()
 	b.ReportAllocs()
 	for b.Loop() {
-		sam := tg.next(vu)
-		if sam == nil {
+		if !step() {
 			b.Fatal("the walk ended")
 		}
-		th.processSampler(sam, nil)
 	}
 }

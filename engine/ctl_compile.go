@@ -14,15 +14,15 @@ import (
 // the samples of everything at and below its own level).
 type level struct {
 	elems frame
-	tcs   []*ctlDef
+	tcs   []*ControllerDef
 }
 
 // flowCompiler is the compiler's state for controllers.
 type flowCompiler struct {
-	ctls     []*ctlDef             // the current thread group's controllers, by index
-	parentTx *ctlDef               // nearest enclosing parent-mode Transaction Controller
+	ctls     []*ControllerDef      // the current thread group's controllers, by index
+	parentTx *ControllerDef        // nearest enclosing parent-mode Transaction Controller
 	modules  []*jmx.Element        // Module Controllers being expanded, outermost first
-	stack    []*ctlDef             // the controllers being compiled, outermost first
+	stack    []*ControllerDef      // the controllers being compiled, outermost first
 	seen     map[*jmx.Element]bool // scoped elements compiled already
 	recorded map[*jmx.Element]bool // elements listed in Plan.Elements already
 }
@@ -37,14 +37,14 @@ func (c *compiler) indexSlot(name *Template) int {
 }
 
 // newCtlDef makes the shell of a controller: the builder fills in how it runs.
-func (c *compiler) newCtlDef(e *jmx.Element, kd elementDef) *ctlDef {
-	d := &ctlDef{class: e.Class, name: c.Template(e, "name", e.Name), path: e.Path(), index: len(c.fl.ctls)}
-	d.idxSlot = c.indexSlot(d.name)
+func (c *compiler) newCtlDef(e *jmx.Element, kd elementDef) *ControllerDef {
+	d := &ControllerDef{Class: e.Class, Name: c.Template(e, "name", e.Name), Path: e.Path(), Index: len(c.fl.ctls)}
+	d.IdxSlot = c.indexSlot(d.Name)
 	c.fl.ctls = append(c.fl.ctls, d)
 	if kd.transaction {
-		d.tx = &txDef{
-			parent:        e.Bool("TransactionController.parent", false),
-			includeTimers: e.Bool("TransactionController.includeTimers", true),
+		d.Tx = &TxDef{
+			Parent:        e.Bool("TransactionController.parent", false),
+			IncludeTimers: e.Bool("TransactionController.includeTimers", true),
 		}
 	}
 	return d
@@ -54,24 +54,24 @@ func (c *compiler) newCtlDef(e *jmx.Element, kd elementDef) *ctlDef {
 // controllers in order, each with the levels above it; extra are scoped
 // elements that JMeter places after the children (the plan's own, in a
 // thread group's tree).
-func (c *compiler) children(d *ctlDef, kids []*jmx.Element, extra frame, levels []level, depth int) {
+func (c *compiler) children(d *ControllerDef, kids []*jmx.Element, extra frame, levels []level, depth int) {
 	c.fl.stack = append(c.fl.stack, d)
 	defer func() { c.fl.stack = c.fl.stack[:len(c.fl.stack)-1] }()
 	f := c.frame(kids, depth)
 	f = append(f, extra...)
 	lv := level{elems: f}
-	shells := make([]*ctlDef, len(kids))
+	shells := make([]*ControllerDef, len(kids))
 	for i, e := range kids {
 		if kd, ok := c.lookup(e); ok && kd.kind == kController && e.Problem == nil {
 			shells[i] = c.newCtlDef(e, kd)
-			if shells[i].tx != nil {
+			if shells[i].Tx != nil {
 				lv.tcs = append(lv.tcs, shells[i])
 			}
 		}
 	}
 	levels = append(levels[:len(levels):len(levels)], lv)
-	if d.tx != nil {
-		d.tx.pack = c.txPack(levels)
+	if d.Tx != nil {
+		d.Tx.Pack = c.txPack(levels)
 	}
 	for i, e := range kids {
 		kd, ok := c.lookup(e)
@@ -89,15 +89,15 @@ func (c *compiler) children(d *ctlDef, kids []*jmx.Element, extra frame, levels 
 			c.recordAt(e, depth, Runs, "")
 			cd := shells[i]
 			c.controller(e, kd, cd, levels, depth)
-			d.listens = append(d.listens, listenEntry{kid: len(d.kids)})
-			d.kids = append(d.kids, ctlChild{c: cd})
+			d.Listens = append(d.Listens, Listen{Kid: len(d.Kids)})
+			d.Kids = append(d.Kids, Child{Controller: cd})
 		case kSampler:
 			c.recordAt(e, depth, Runs, "")
 			if n := c.sampler(e, kd, levels, depth); n != nil {
 				for i := len(c.fl.stack) - 1; i >= 0; i-- {
-					n.path = append(n.path, c.fl.stack[i])
+					n.Path = append(n.Path, c.fl.stack[i])
 				}
-				d.kids = append(d.kids, ctlChild{s: n})
+				d.Kids = append(d.Kids, Child{Sampler: n})
 			}
 			for _, k := range e.Children {
 				c.listenTo(d, k)
@@ -115,14 +115,14 @@ func (c *compiler) children(d *ctlDef, kids []*jmx.Element, extra frame, levels 
 
 // listenTo registers e with d when it listens for iterations (a CSV Data
 // Set, a Counter…).
-func (c *compiler) listenTo(d *ctlDef, e *jmx.Element) {
+func (c *compiler) listenTo(d *ControllerDef, e *jmx.Element) {
 	if l, ok := c.built[e].(IterationListener); ok {
-		d.listens = append(d.listens, listenEntry{el: l})
+		d.Listens = append(d.Listens, Listen{Element: l})
 	}
 }
 
 // controller compiles one controller and what is below it.
-func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ctlDef, levels []level, depth int) {
+func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ControllerDef, levels []level, depth int) {
 	kids := e.Children
 	if kd.expand != nil {
 		var done func()
@@ -135,7 +135,7 @@ func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ctlDef, levels [
 			defer done()
 		}
 	}
-	if d.tx != nil && d.tx.parent {
+	if d.Tx != nil && d.Tx.Parent {
 		prev := c.fl.parentTx
 		c.fl.parentTx = d
 		defer func() { c.fl.parentTx = prev }()
@@ -146,8 +146,8 @@ func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ctlDef, levels [
 			c.Fail(e, err)
 		}
 	}
-	if d.make == nil {
-		d.make = newSimple
+	if d.Make == nil {
+		d.Make = NewSimple
 	}
 }
 
@@ -269,23 +269,23 @@ func (c *compiler) hasListener(e *jmx.Element) bool {
 // txPack resolves what applies to a parent-mode Transaction Controller's
 // own sample: assertions and listeners at every level from its own
 // children up, nearest level first.
-func (c *compiler) txPack(levels []level) *scope {
-	sc := &scope{outputs: mainListener}
+func (c *compiler) txPack(levels []level) *Scope {
+	sc := &Scope{Outputs: mainListener}
 	for i := len(levels) - 1; i >= 0; i-- {
 		for _, e := range levels[i].elems {
 			switch v := c.built[e].(type) {
 			case Assertion:
-				sc.assertions = append(sc.assertions, v)
+				sc.Assertions = append(sc.Assertions, v)
 			case SampleListener:
-				sc.listeners = append(sc.listeners, v)
+				sc.Listeners = append(sc.Listeners, v)
 			}
 			if n, ok := c.listener[e]; ok {
-				sc.outputs |= 1 << uint(n)
+				sc.Outputs |= 1 << uint(n)
 			}
 		}
 		for _, t := range levels[i].tcs {
-			if !t.tx.parent {
-				sc.txs = append(sc.txs, t)
+			if !t.Tx.Parent {
+				sc.Txs = append(sc.Txs, t)
 			}
 		}
 	}

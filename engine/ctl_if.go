@@ -18,7 +18,7 @@ import (
 // condition is evaluated at the start of each pass, or before every child
 // with "Evaluate for all children".
 type ifCtl struct {
-	gen
+	Generic
 	c *ifCond
 }
 
@@ -30,7 +30,7 @@ type ifCond struct {
 	path    string
 }
 
-func buildIf(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildIf(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	ic := &ifCond{
 		cond:    c.Prop(e, "IfController.condition"),
 		useExpr: e.Bool("IfController.useExpression", false),
@@ -43,7 +43,7 @@ func buildIf(c element.Builder, e *jmx.Element, d *ctlDef) error {
 			return fmt.Errorf("the condition is JavaScript (\"Interpret Condition as Variable Expression?\" is off) that does not compile: %w", err)
 		}
 	}
-	d.make = func(*thread) ctlHooks { return &ifCtl{c: ic} }
+	d.Make = func(*Thread) Controller { return &ifCtl{c: ic} }
 	return nil
 }
 
@@ -61,21 +61,21 @@ func (f *ifCtl) evaluate(vu *VU) bool {
 	return ok
 }
 
-func (f *ifCtl) isDone(*VU) bool { return false }
+func (f *ifCtl) IsDone(*VU) bool { return false }
 
-func (f *ifCtl) next(vu *VU) samplerItem {
+func (f *ifCtl) Next(vu *VU) Item {
 	result := true
 	if f.c.evalAll || f.first {
 		result = f.evaluate(vu)
 	}
 	if result {
-		return f.gen.next(vu)
+		return f.Generic.Next(vu)
 	}
 	f.initializeSubControllers(vu)
-	return f.self.nextIsNull(vu)
+	return f.self.NextIsNull(vu)
 }
 
-func (f *ifCtl) triggerEndOfLoop(vu *VU) {
+func (f *ifCtl) TriggerEndOfLoop(vu *VU) {
 	f.initializeSubControllers(vu)
-	f.gen.triggerEndOfLoop(vu)
+	f.Generic.TriggerEndOfLoop(vu)
 }

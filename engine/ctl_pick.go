@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
@@ -20,7 +21,7 @@ const (
 // interleaveCtl is JMeter's Interleave Controller (and, with random set,
 // its Random Controller): each pass runs one child, the next one next time.
 type interleaveCtl struct {
-	gen
+	Generic
 	style       int
 	across      bool
 	random      bool
@@ -30,24 +31,24 @@ type interleaveCtl struct {
 	stillSame   bool
 }
 
-func buildInterleave(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildInterleave(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	return buildInterleaveKind(c, e, d, false)
 }
 
-func buildRandomCtl(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildRandom(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	return buildInterleaveKind(c, e, d, true)
 }
 
-func buildInterleaveKind(_ element.Builder, e *jmx.Element, d *ctlDef, random bool) error {
+func buildInterleaveKind(_ element.Builder, e *jmx.Element, d *ControllerDef, random bool) error {
 	style := jmx.Int(e.Str("InterleaveControl.style"), 0)
 	across := e.Bool("InterleaveControl.accrossThreads", false)
-	d.make = func(*thread) ctlHooks {
+	d.Make = func(*Thread) Controller {
 		return &interleaveCtl{style: style, across: across, random: random, stillSame: true}
 	}
 	return nil
 }
 
-func (c *interleaveCtl) reInitialize(*VU) {
+func (c *interleaveCtl) ReInitialize(*VU) {
 	c.first = true
 	c.atLeastOne = false
 	c.searchStart = item{}
@@ -56,23 +57,23 @@ func (c *interleaveCtl) reInitialize(*VU) {
 	c.count++
 }
 
-func (c *interleaveCtl) next(vu *VU) samplerItem {
+func (c *interleaveCtl) Next(vu *VU) Item {
 	if c.skipNext {
-		c.self.reInitialize(vu)
+		c.self.ReInitialize(vu)
 		return nil
 	}
-	return c.gen.next(vu)
+	return c.Generic.Next(vu)
 }
 
-func (c *interleaveCtl) nextIsAController(vu *VU, k ctlHooks) samplerItem {
-	s := k.next(vu)
+func (c *interleaveCtl) NextIsAController(vu *VU, k Controller) Item {
+	s := k.Next(vu)
 	if s == nil {
-		c.self.currentReturnedNull(vu, k)
-		return c.self.next(vu)
+		c.self.CurrentReturnedNull(vu, k)
+		return c.self.Next(vu)
 	}
 	c.atLeastOne = true
 	if c.style == ignoreSubControllers {
-		c.self.incrementCurrent(vu)
+		c.self.IncrementCurrent(vu)
 		c.skipNext = true
 	} else {
 		c.searchStart = item{}
@@ -80,36 +81,36 @@ func (c *interleaveCtl) nextIsAController(vu *VU, k ctlHooks) samplerItem {
 	return s
 }
 
-func (c *interleaveCtl) nextIsASampler(vu *VU, s *samplerNode) samplerItem {
+func (c *interleaveCtl) NextIsASampler(vu *VU, s *SamplerDef) Item {
 	c.skipNext = true
-	c.self.incrementCurrent(vu)
+	c.self.IncrementCurrent(vu)
 	return s
 }
 
-func (c *interleaveCtl) nextIsNull(vu *VU) samplerItem {
-	c.self.resetCurrent(vu)
-	return c.self.next(vu)
+func (c *interleaveCtl) NextIsNull(vu *VU) Item {
+	c.self.ResetCurrent(vu)
+	return c.self.Next(vu)
 }
 
-func (c *interleaveCtl) setCurrentElement(vu *VU, it item) bool {
+func (c *interleaveCtl) SetCurrentElement(vu *VU, it item) bool {
 	if c.searchStart == (item{}) {
 		c.searchStart = it
 	} else if c.searchStart == it && !c.stillSame {
-		c.self.reInitialize(vu)
+		c.self.ReInitialize(vu)
 		return false
 	}
 	return true
 }
 
-func (c *interleaveCtl) currentReturnedNull(vu *VU, k ctlHooks) {
-	if k.isDone(vu) {
+func (c *interleaveCtl) CurrentReturnedNull(vu *VU, k Controller) {
+	if k.IsDone(vu) {
 		c.removeCurrent()
 	} else if c.style == useSubControllers {
-		c.self.incrementCurrent(vu)
+		c.self.IncrementCurrent(vu)
 	}
 }
 
-func (c *interleaveCtl) incrementCurrent(vu *VU) {
+func (c *interleaveCtl) IncrementCurrent(vu *VU) {
 	if c.atLeastOne {
 		c.skipNext = true
 	}
@@ -120,7 +121,7 @@ func (c *interleaveCtl) incrementCurrent(vu *VU) {
 	}
 }
 
-func (c *interleaveCtl) resetCurrent(vu *VU) {
+func (c *interleaveCtl) ResetCurrent(vu *VU) {
 	if c.random && len(c.kids) > 0 {
 		c.current = vu.Rand.IntN(len(c.kids))
 		return
@@ -128,8 +129,8 @@ func (c *interleaveCtl) resetCurrent(vu *VU) {
 	c.current = 0
 }
 
-func (c *interleaveCtl) initialize(vu *VU) {
-	c.gen.initialize(vu)
+func (c *interleaveCtl) Initialize(vu *VU) {
+	c.Generic.Initialize(vu)
 	if c.across && len(c.kids) > 0 {
 		c.current = (vu.Num - 1) % len(c.kids)
 	}
@@ -137,20 +138,20 @@ func (c *interleaveCtl) initialize(vu *VU) {
 
 // randomOrderCtl is JMeter's Random Order Controller: all children once
 // per pass, in a new random order each pass.
-type randomOrderCtl struct{ gen }
+type randomOrderCtl struct{ Generic }
 
-func buildRandomOrder(_ element.Builder, _ *jmx.Element, d *ctlDef) error {
-	d.make = func(*thread) ctlHooks { return &randomOrderCtl{} }
+func BuildRandomOrder(_ element.Builder, _ *jmx.Element, d *ControllerDef) error {
+	d.Make = func(*Thread) Controller { return &randomOrderCtl{} }
 	return nil
 }
 
-func (r *randomOrderCtl) initialize(vu *VU) {
-	r.gen.initialize(vu)
+func (r *randomOrderCtl) Initialize(vu *VU) {
+	r.Generic.Initialize(vu)
 	r.shuffle(vu)
 }
 
-func (r *randomOrderCtl) reInitialize(vu *VU) {
-	r.gen.reInitialize(vu)
+func (r *randomOrderCtl) ReInitialize(vu *VU) {
+	r.Generic.ReInitialize(vu)
 	r.shuffle(vu)
 }
 
@@ -171,7 +172,7 @@ const (
 // sequence every time. Counts are per virtual user, or shared by the
 // group's virtual users without "per user".
 type throughputCtl struct {
-	gen
+	Generic
 	t           *throughputDef
 	shared      *throughputShared // the run's count, without "per user"
 	numExec     int
@@ -193,7 +194,7 @@ type throughputShared struct {
 	iteration int
 }
 
-func buildThroughput(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildThroughput(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	t := &throughputDef{
 		style:     jmx.Int(e.StrOr("ThroughputController.style", "0"), 0),
 		perThread: e.Bool("ThroughputController.perThread", true),
@@ -201,8 +202,8 @@ func buildThroughput(c element.Builder, e *jmx.Element, d *ctlDef) error {
 		pct:       c.Template(e, "ThroughputController.percentThroughput", e.StrOr("ThroughputController.percentThroughput", "100")),
 	}
 	shared := element.NewShared(c.Plan(), func(*VU) *throughputShared { return &throughputShared{iteration: -1} })
-	d.make = func(th *thread) ctlHooks {
-		return &throughputCtl{t: t, shared: shared.Get(th.vu), iteration: -1}
+	d.Make = func(th *Thread) Controller {
+		return &throughputCtl{t: t, shared: shared.Get(th.VU), iteration: -1}
 	}
 	return nil
 }
@@ -211,7 +212,7 @@ func (t *throughputCtl) maxThroughput(vu *VU) int {
 	s := t.t.max.Eval(vu)
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		vu.Warnf("%s: maximum throughput %q is not a whole number: using 1", t.def.path, s)
+		vu.Warnf("%s: maximum throughput %q is not a whole number: using 1", t.def.Path, s)
 		return 1
 	}
 	return n
@@ -221,7 +222,7 @@ func (t *throughputCtl) percent(vu *VU) float64 {
 	s := strings.TrimSpace(t.t.pct.Eval(vu))
 	f, err := strconv.ParseFloat(strings.TrimRight(s, "fFdD"), 32)
 	if err != nil {
-		vu.Warnf("%s: percentage %q is not a number: using 100", t.def.path, s)
+		vu.Warnf("%s: percentage %q is not a number: using 100", t.def.Path, s)
 		return 100
 	}
 	return float64(float32(f))
@@ -236,9 +237,9 @@ func (t *throughputCtl) executions() int {
 	return t.numExec
 }
 
-func (t *throughputCtl) next(vu *VU) samplerItem {
+func (t *throughputCtl) Next(vu *VU) Item {
 	if t.runThisTime {
-		return t.gen.next(vu)
+		return t.Generic.Next(vu)
 	}
 	return nil
 }
@@ -250,7 +251,7 @@ func (t *throughputCtl) decide(vu *VU, execs, iterations int) bool {
 	return (100.0*float64(execs)+50.0)/float64(iterations+1) < t.percent(vu)
 }
 
-func (t *throughputCtl) isDone(vu *VU) bool {
+func (t *throughputCtl) IsDone(vu *VU) bool {
 	if len(t.kids) == 0 {
 		return true
 	}
@@ -261,7 +262,7 @@ func (t *throughputCtl) isDone(vu *VU) bool {
 	return t.t.style == byPercent && t.percent(vu) == 0
 }
 
-func (t *throughputCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
+func (t *throughputCtl) IterationStart(vu *VU, _ Controller, _ int) {
 	if !t.t.perThread {
 		s := t.shared
 		s.mu.Lock()
@@ -285,7 +286,7 @@ func (t *throughputCtl) IterationStart(vu *VU, _ ctlHooks, _ int) {
 // lock is taken at the start of a pass and given back at its end (or when
 // the virtual user ends). It is re-entrant, as Java's ReentrantLock.
 type criticalCtl struct {
-	gen
+	Generic
 	lockName *Template
 	locks    *Shared[namedLocks]
 	held     *namedLock
@@ -294,12 +295,12 @@ type criticalCtl struct {
 // criticalLocks is the plan's one table of named locks.
 var criticalLocks = element.NewKey[*Shared[namedLocks]]("Critical Section locks")
 
-func buildCritical(c element.Builder, e *jmx.Element, d *ctlDef) error {
+func BuildCritical(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	name := c.Prop(e, "CriticalSectionController.lockName")
 	locks := element.Once(c.Plan(), criticalLocks, func() *Shared[namedLocks] {
 		return element.NewShared(c.Plan(), func(*VU) *namedLocks { return &namedLocks{m: map[string]*namedLock{}} })
 	})
-	d.make = func(*thread) ctlHooks { return &criticalCtl{lockName: name, locks: locks} }
+	d.Make = func(*Thread) Controller { return &criticalCtl{lockName: name, locks: locks} }
 	return nil
 }
 
@@ -321,11 +322,11 @@ func (n *namedLocks) get(name string) *namedLock {
 	return l
 }
 
-func (c *criticalCtl) next(vu *VU) samplerItem {
+func (c *criticalCtl) Next(vu *VU) Item {
 	name := c.lockName.Eval(vu)
 	if name == "" {
-		vu.Warnf("Empty lock name in Critical Section Controller: %s", c.def.path)
-		return c.gen.next(vu)
+		vu.Warnf("Empty lock name in Critical Section Controller: %s", c.def.Path)
+		return c.Generic.Next(vu)
 	}
 	if c.first {
 		if c.held == nil {
@@ -335,24 +336,24 @@ func (c *criticalCtl) next(vu *VU) samplerItem {
 			return nil // the run was aborted while waiting
 		}
 	}
-	return c.gen.next(vu)
+	return c.Generic.Next(vu)
 }
 
-func (c *criticalCtl) reInitialize(vu *VU) {
+func (c *criticalCtl) ReInitialize(vu *VU) {
 	if c.held != nil {
 		if c.held.owner.Load() == vu {
 			c.held.unlock(vu)
 		}
 		c.held = nil
 	}
-	c.gen.reInitialize(vu)
+	c.Generic.ReInitialize(vu)
 }
 
 // namedLock is a re-entrant lock shared by the Critical Section Controllers
 // of one name.
 type namedLock struct {
 	ch    chan struct{}
-	owner atomicVU
+	owner atomic.Pointer[VU]
 	depth int // held count, touched by the owner only
 }
 

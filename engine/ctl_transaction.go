@@ -31,27 +31,27 @@ import (
 // without timers), its code the first failing child's (200 when none
 // failed).
 
-// txDef is a compiled Transaction Controller.
-type txDef struct {
-	parent        bool
-	includeTimers bool
+// TxDef is a compiled Transaction Controller.
+type TxDef struct {
+	Parent        bool
+	IncludeTimers bool
 	// pack is what applies to the controller's own sample in parent mode:
 	// the assertions and listeners in its scope, its own level included.
-	pack *scope
+	Pack *Scope
 }
 
-func buildTransaction(c element.Builder, e *jmx.Element, d *ctlDef) error {
-	d.tx.parent = e.Bool("TransactionController.parent", false)
-	d.tx.includeTimers = e.Bool("TransactionController.includeTimers", true)
-	t := d.tx
-	d.make = func(*thread) ctlHooks { return &txCtl{t: t} }
+func BuildTransaction(c element.Builder, e *jmx.Element, d *ControllerDef) error {
+	d.Tx.Parent = e.Bool("TransactionController.parent", false)
+	d.Tx.IncludeTimers = e.Bool("TransactionController.includeTimers", true)
+	t := d.Tx
+	d.Make = func(*Thread) Controller { return &txCtl{t: t} }
 	return nil
 }
 
 // txCtl is one virtual user's Transaction Controller.
 type txCtl struct {
-	gen
-	t *txDef
+	Generic
+	t *TxDef
 	// parent mode: the transaction in progress
 	ts    *txSampler
 	spare *txSampler
@@ -64,14 +64,14 @@ type txCtl struct {
 	prevEnd   time.Time
 }
 
-func (t *txCtl) next(vu *VU) samplerItem {
-	if t.t.parent {
+func (t *txCtl) Next(vu *VU) Item {
+	if t.t.Parent {
 		return t.nextParent(vu)
 	}
 	return t.nextPlain(vu)
 }
 
-func (t *txCtl) nextParent(vu *VU) samplerItem {
+func (t *txCtl) nextParent(vu *VU) Item {
 	if t.ts != nil && t.ts.done {
 		t.spare, t.ts = t.ts, nil
 		return nil
@@ -80,7 +80,7 @@ func (t *txCtl) nextParent(vu *VU) samplerItem {
 		t.ts = t.newTransaction(vu)
 	}
 	ts := t.ts
-	sub := t.gen.next(vu)
+	sub := t.Generic.Next(vu)
 	ts.sub = sub
 	if sub == nil {
 		ts.setDone(vu)
@@ -95,7 +95,7 @@ func (t *txCtl) newTransaction(vu *VU) *txSampler {
 	}
 	t.spare = nil
 	*ts = txSampler{tc: t}
-	ts.res.Label = t.def.name.Eval(vu)
+	ts.res.Label = t.def.Name.Eval(vu)
 	// JMeter's SampleResult takes the thread's name when it is made: a
 	// transaction cut short by "Start Next Thread Loop" has it, and no
 	// thread counts (those come when it ends normally, endTransaction).
@@ -106,32 +106,32 @@ func (t *txCtl) newTransaction(vu *VU) *txSampler {
 	return ts
 }
 
-func (t *txCtl) nextIsAController(vu *VU, c ctlHooks) samplerItem {
-	if !t.t.parent {
-		return t.gen.nextIsAController(vu, c)
+func (t *txCtl) NextIsAController(vu *VU, c Controller) Item {
+	if !t.t.Parent {
+		return t.Generic.NextIsAController(vu, c)
 	}
-	s := c.next(vu)
+	s := c.Next(vu)
 	if s == nil {
-		t.self.currentReturnedNull(vu, c)
-		return t.gen.next(vu)
+		t.self.CurrentReturnedNull(vu, c)
+		return t.Generic.Next(vu)
 	}
 	return s
 }
 
-func (t *txCtl) nextPlain(vu *VU) samplerItem {
+func (t *txCtl) nextPlain(vu *VU) Item {
 	if t.first {
 		t.calls, t.failing = 0, 0
-		t.res = report.Sample{Label: t.def.name.Eval(vu), ThreadName: vu.Name, Success: true, Transaction: true, Start: vu.Now()}
+		t.res = report.Sample{Label: t.def.Name.Eval(vu), ThreadName: vu.Name, Success: true, Transaction: true, Start: vu.Now()}
 		t.open = true
 		t.prevEnd = t.res.Start
 		t.pauseTime = 0
 	}
 	isLast := t.current == len(t.kids)
-	s := t.gen.next(vu)
+	s := t.Generic.Next(vu)
 	if s == nil && isLast {
 		if t.open {
 			now := vu.Now()
-			if !t.t.includeTimers {
+			if !t.t.IncludeTimers {
 				t.pauseTime += now.Sub(t.prevEnd)
 			}
 			t.res.Idle += t.pauseTime
@@ -154,13 +154,13 @@ func txMessage(calls, failing int) string {
 
 // sampleOccurred gathers a sample of a child (non-parent mode).
 func (t *txCtl) SampleOccurred(s *report.Sample) {
-	if t.t.parent || !t.open {
+	if t.t.Parent || !t.open {
 		return
 	}
 	t.res.ThreadName = s.ThreadName
 	t.res.Bytes += s.Bytes
 	t.res.SentBytes += s.SentBytes
-	if !t.t.includeTimers {
+	if !t.t.IncludeTimers {
 		end := s.Start.Add(s.Elapsed + s.Idle)
 		t.pauseTime += s.Start.Add(s.Idle).Sub(t.prevEnd)
 		t.prevEnd = end
@@ -181,17 +181,17 @@ func (t *txCtl) notify(vu *VU) {
 	t.open = false
 	pack := t.th.lastPack
 	if pack == nil {
-		vu.Warnf("%s: Could not fetch SamplePackage", t.def.path)
+		vu.Warnf("%s: Could not fetch SamplePackage", t.def.Path)
 		return
 	}
-	t.res.Listeners = pack.outputs
+	t.res.Listeners = pack.Outputs
 	t.res.Vars = vu.SampleVars()
 	t.th.handOver(&t.res)
 	t.res = report.Sample{}
 }
 
-func (t *txCtl) triggerEndOfLoop(vu *VU) {
-	if !t.t.parent {
+func (t *txCtl) TriggerEndOfLoop(vu *VU) {
+	if !t.t.Parent {
 		if t.open {
 			now := vu.Now()
 			t.res.Idle += t.pauseTime
@@ -207,14 +207,14 @@ func (t *txCtl) triggerEndOfLoop(vu *VU) {
 		t.ts.setDone(vu)
 		t.ts = nil
 	}
-	t.gen.triggerEndOfLoop(vu)
+	t.Generic.TriggerEndOfLoop(vu)
 }
 
 // txSampler is a parent-mode transaction: what the controller hands to the
 // thread, with the sampler to run inside it.
 type txSampler struct {
 	tc           *txCtl
-	sub          samplerItem
+	sub          Item
 	done         bool
 	res          report.Sample
 	end          time.Time
@@ -255,7 +255,7 @@ func (ts *txSampler) setDone(vu *VU) {
 	if ts.res.Success {
 		ts.res.Code = "200"
 	}
-	if !ts.tc.t.includeTimers {
+	if !ts.tc.t.IncludeTimers {
 		end := vu.Now()
 		ts.res.Idle = end.Sub(ts.res.Start) - ts.totalTime
 		ts.end = end

@@ -52,7 +52,7 @@ type elementDef struct {
 
 	// ctl fills in a controller's compiled form (how one virtual user's
 	// instance is made); the compiler has compiled its children already.
-	ctl func(c element.Builder, e *jmx.Element, d *ctlDef) error
+	ctl func(c element.Builder, e *jmx.Element, d *ControllerDef) error
 	// transaction marks a Transaction Controller, which the levels below
 	// it know of before they compile (it listens to their samples).
 	transaction bool
@@ -62,7 +62,7 @@ type elementDef struct {
 	expand func(c *compiler, e *jmx.Element, depth int) (kids []*jmx.Element, done func(), err error)
 	// branches compiles a sampler whose children run as branches at once
 	// (the Parallel Controller): it needs the levels above it.
-	branches func(c *compiler, e *jmx.Element, levels []level, depth int) *samplerNode
+	branches func(c *compiler, e *jmx.Element, levels []level, depth int) *SamplerDef
 	// iteration builds a config element that its controller tells when an
 	// iteration starts (config_iteration.go).
 	iteration func(c element.Builder, e *jmx.Element) (IterationListener, error)
@@ -89,6 +89,10 @@ var functions = function.Table(map[string]function.Def{
 	"__tstFeedback": {Min: 2, Max: 4, Build: timer.TSTFeedback}, // the Throughput Shaping Timer's feedback
 })
 
+// parallelClass is BlazeMeter's Parallel Controller, a sampler whose
+// children run at once.
+const parallelClass = "com.blazemeter.jmeter.controller.ParallelSampler"
+
 const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"
 
 // elements is the one table of every test class gojm knows, keyed by the
@@ -108,24 +112,24 @@ var elements = map[string]elementDef{
 	freeFormClass:    {kind: kThreadGroup, model: buildArrivalsGroup},
 	openModelClass:   {kind: kThreadGroup, model: buildOpenModelGroup},
 
-	"GenericController":         {kind: kController, ctl: buildSimple},
-	"RecordingController":       {kind: kController, ctl: buildSimple},
-	"TestFragmentController":    {kind: kController, ctl: buildSimple},
-	"IncludeController":         {kind: kController, ctl: buildSimple, expand: includedChildren}, // jmx inlined its file
-	"ModuleController":          {kind: kController, ctl: buildSimple, expand: moduleChildren},   // its target compiled in place
-	"LoopController":            {kind: kController, ctl: buildLoop},
-	"WhileController":           {kind: kController, ctl: buildWhile},
-	"IfController":              {kind: kController, ctl: buildIf},
-	"TransactionController":     {kind: kController, ctl: buildTransaction, transaction: true},
-	"OnceOnlyController":        {kind: kController, ctl: buildOnce},
-	"InterleaveControl":         {kind: kController, ctl: buildInterleave},
-	"RandomController":          {kind: kController, ctl: buildRandomCtl},
-	"RandomOrderController":     {kind: kController, ctl: buildRandomOrder},
-	"ThroughputController":      {kind: kController, ctl: buildThroughput},
-	"RunTime":                   {kind: kController, ctl: buildRuntime},
-	"ForeachController":         {kind: kController, ctl: buildForeach},
-	"SwitchController":          {kind: kController, ctl: buildSwitch},
-	"CriticalSectionController": {kind: kController, ctl: buildCritical},
+	"GenericController":         {kind: kController, ctl: BuildSimple},
+	"RecordingController":       {kind: kController, ctl: BuildSimple},
+	"TestFragmentController":    {kind: kController, ctl: BuildSimple},
+	"IncludeController":         {kind: kController, ctl: BuildSimple, expand: includedChildren}, // jmx inlined its file
+	"ModuleController":          {kind: kController, ctl: BuildSimple, expand: moduleChildren},   // its target compiled in place
+	"LoopController":            {kind: kController, ctl: BuildLoop},
+	"WhileController":           {kind: kController, ctl: BuildWhile},
+	"IfController":              {kind: kController, ctl: BuildIf},
+	"TransactionController":     {kind: kController, ctl: BuildTransaction, transaction: true},
+	"OnceOnlyController":        {kind: kController, ctl: BuildOnce},
+	"InterleaveControl":         {kind: kController, ctl: BuildInterleave},
+	"RandomController":          {kind: kController, ctl: BuildRandom},
+	"RandomOrderController":     {kind: kController, ctl: BuildRandomOrder},
+	"ThroughputController":      {kind: kController, ctl: BuildThroughput},
+	"RunTime":                   {kind: kController, ctl: BuildRuntime},
+	"ForeachController":         {kind: kController, ctl: BuildForeach},
+	"SwitchController":          {kind: kController, ctl: BuildSwitch},
+	"CriticalSectionController": {kind: kController, ctl: BuildCritical},
 
 	"TestAction":  {kind: kSampler, sampler: sampler.BuildFlowControl},
 	"JavaSampler": {kind: kSampler, sampler: sampler.BuildJava},
@@ -198,7 +202,7 @@ var elements = map[string]elementDef{
 
 	"ResultCollector": {kind: kListener, output: resultCollector},
 	"BackendListener": {kind: kListener, output: backendListener},     // InfluxDB client only (listener_backend.go)
-	"ResultAction":    {kind: kListener, listener: buildResultAction}, // Result Status Action Handler (ctl_action.go)
+	"ResultAction":    {kind: kListener, listener: BuildResultAction}, // Result Status Action Handler (ctl_action.go)
 	"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
 	"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
 	"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},
@@ -222,7 +226,7 @@ var elements = map[string]elementDef{
 	// jmeter-plugins samplers, controllers and timers.
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
 	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
-	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: buildParameterized},
+	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: BuildParameterized},
 	parallelClass: {kind: kSampler, branches: buildParallel},
 	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
 }

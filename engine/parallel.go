@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 
 	"github.com/gojm/gojm/engine/internal/element"
-	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
 
@@ -38,33 +37,22 @@ type parallelSampler struct {
 	name   *Template
 	parent bool
 	limit  int // branches at once; 0 for all
-	kids   []ctlChild
-	def    *ctlDef // the controller's place in the paths of its branches' samplers
+	kids   []Child
+	def    *ControllerDef // the controller's place in the paths of its branches' samplers
 }
-
-const parallelClass = "com.blazemeter.jmeter.controller.ParallelSampler"
 
 // captured is a sample a branch made, with the scope of the sampler that
 // ran last (the Transaction Controllers it reaches).
 type captured struct {
 	s  report.Sample
-	sc *scope
+	sc *Scope
 }
 
-// parallelSampler compiles a Parallel Controller: its own sample's scope,
-// and its children as one level below it, each the root of a branch.
-func buildParallel(c *compiler, e *jmx.Element, levels []level, depth int) *samplerNode {
-	own := c.frame(e.Children, depth+1)
-	sc := c.resolveScope(append(levels[:len(levels):len(levels)], level{elems: own}))
-	p := &parallelSampler{name: c.Template(e, "name", e.Name), parent: e.Bool("PARENT_SAMPLE", false)}
-	if e.Bool("LIMIT_MAX_THREAD_NUMBER", false) {
-		p.limit = max(jmx.Int(e.StrOr("MAX_THREAD_NUMBER", "6"), 6), 1)
-	}
-	d := &ctlDef{class: e.Class, name: p.name, path: e.Path(), index: len(c.fl.ctls), idxSlot: -1, make: newSimple}
-	c.fl.ctls = append(c.fl.ctls, d)
-	c.children(d, e.Children, nil, levels, depth+1)
-	p.kids, p.def = d.kids, d
-	return &samplerNode{name: p.name, sc: sc, threadSample: p.Sample}
+// NewParallel makes the sampler of a Parallel Controller compiled as d
+// (its children the branches) with its own sample's scope sc.
+func NewParallel(d *ControllerDef, sc *Scope, parent bool, limit int) *SamplerDef {
+	p := &parallelSampler{name: d.Name, parent: parent, limit: limit, kids: d.Kids, def: d}
+	return &SamplerDef{Name: p.name, Scope: sc, ThreadSample: p.Sample}
 }
 
 // parallelRun is one virtual user's branches of one Parallel Controller.
@@ -76,32 +64,32 @@ type parallelRun struct {
 // branch is one child of a Parallel Controller, run by a virtual user of
 // its own.
 type branch struct {
-	th      *thread
-	h       ctlHooks     // the child controller, or
-	s       *samplerNode // the child sampler
+	th      *Thread
+	h       Controller  // the child controller, or
+	s       *SamplerDef // the child sampler
 	out     []captured
 	restart bool
 }
 
 // branchesOf returns th's branches of p, made on first use.
-func (p *parallelSampler) branchesOf(th *thread) *parallelRun {
+func (p *parallelSampler) branchesOf(th *Thread) *parallelRun {
 	if pr := th.branches[p]; pr != nil {
 		return pr
 	}
-	vu := th.vu
+	vu := th.VU
 	pr := &parallelRun{snap: element.NewVars(vu.Plan.Symbols())}
 	pname := p.name.Eval(vu)
 	for _, k := range p.kids {
-		b := &branch{th: newThread(vu.Fork(), nil, len(th.ctls))}
+		b := &branch{th: NewThread(vu.Fork(), nil, len(th.ctls))}
 		var kname string
-		if k.c != nil {
-			b.h = b.th.instantiate(k.c)
-			kname = k.c.name.Eval(vu)
+		if k.Controller != nil {
+			b.h = b.th.instantiate(k.Controller)
+			kname = k.Controller.Name.Eval(vu)
 		} else {
-			b.s = k.s
-			kname = k.s.name.Eval(vu)
+			b.s = k.Sampler
+			kname = k.Sampler.Name.Eval(vu)
 		}
-		b.th.vu.Name = vu.Name + " - " + pname + " - " + kname
+		b.th.VU.Name = vu.Name + " - " + pname + " - " + kname
 		pr.branches = append(pr.branches, b)
 	}
 	if th.branches == nil {
@@ -111,8 +99,8 @@ func (p *parallelSampler) branchesOf(th *thread) *parallelRun {
 	return pr
 }
 
-func (p *parallelSampler) Sample(th *thread, r *Result) {
-	vu := th.vu
+func (p *parallelSampler) Sample(th *Thread, r *Result) {
+	vu := th.VU
 	pr := p.branchesOf(th)
 	pr.snap.CopyFrom(vu.Vars)
 	for _, b := range pr.branches {
@@ -138,7 +126,7 @@ func (p *parallelSampler) Sample(th *thread, r *Result) {
 	end := vu.Now()
 	restart := false
 	for _, b := range pr.branches {
-		vu.Vars.MergeChanges(pr.snap, b.th.vu.Vars)
+		vu.Vars.MergeChanges(pr.snap, b.th.VU.Vars)
 		restart = restart || b.restart
 	}
 	if restart {
@@ -153,8 +141,8 @@ func (p *parallelSampler) Sample(th *thread, r *Result) {
 				if c.sc == nil {
 					continue
 				}
-				for _, t := range c.sc.txs {
-					if tc, ok := th.ctls[t.index].(*txCtl); ok {
+				for _, t := range c.sc.Txs {
+					if tc, ok := th.ctls[t.Index].(*txCtl); ok {
 						tc.SampleOccurred(&c.s)
 					}
 				}
@@ -181,21 +169,21 @@ func (p *parallelSampler) Sample(th *thread, r *Result) {
 
 // ready prepares a branch for a run of its controller by vu.
 func (b *branch) ready() {
-	bv := b.th.vu
+	bv := b.th.VU
 	bv.Branch()
 	b.th.action = Continue
 	b.out = b.out[:0]
 	b.restart = false
 	b.th.capture = &b.out
 	if b.h != nil {
-		b.h.initialize(bv)
+		b.h.Initialize(bv)
 	}
 }
 
 // runBranch runs one branch once: a sampler, or one pass of a controller.
 func (p *parallelSampler) runBranch(b *branch) {
 	bt := b.th
-	bv := bt.vu
+	bv := bt.VU
 	defer bt.releaseLocks()
 	onError := bv.Group.OnError
 	if b.s != nil {
@@ -204,7 +192,7 @@ func (p *parallelSampler) runBranch(b *branch) {
 		return
 	}
 	for bv.Running() {
-		sam := b.h.next(bv)
+		sam := b.h.Next(bv)
 		if sam == nil {
 			return
 		}
@@ -233,8 +221,8 @@ func (p *parallelSampler) runBranch(b *branch) {
 // endLoops applies a loop action within a branch: to the branch's
 // controllers above the sampler, up to the nearest loop; it reports
 // whether the branch goes on (a loop inside it took the action).
-func (p *parallelSampler) endLoops(bt *thread, sam samplerItem, kind Next) bool {
-	bv := bt.vu
+func (p *parallelSampler) endLoops(bt *Thread, sam Item, kind Next) bool {
+	bv := bt.VU
 	real := sam
 	for {
 		t, ok := real.(*txSampler)
@@ -243,24 +231,24 @@ func (p *parallelSampler) endLoops(bt *thread, sam samplerItem, kind Next) bool 
 		}
 		real = t.sub
 	}
-	n, _ := real.(*samplerNode)
+	n, _ := real.(*SamplerDef)
 	goOn := false
 	if n != nil {
-		for _, d := range n.path {
+		for _, d := range n.Path {
 			if d == p.def {
 				break
 			}
-			h := bt.ctls[d.index]
+			h := bt.ctls[d.Index]
 			if it, loop := h.(iterating); loop && kind != NextThreadLoop {
 				if kind == BreakLoop {
-					it.breakLoop(bv)
+					it.BreakLoop(bv)
 				} else {
-					it.startNextLoop(bv)
+					it.StartNextLoop(bv)
 				}
 				goOn = true
 				break
 			}
-			h.triggerEndOfLoop(bv)
+			h.TriggerEndOfLoop(bv)
 		}
 	}
 	if ts, ok := sam.(*txSampler); ok {

@@ -28,7 +28,7 @@ var resultActions = [...]Next{
 	raNextThreadLoop: NextThreadLoop, raNextIterationCurrent: NextIterationLoop, raBreakCurrentLoop: BreakLoop,
 }
 
-func buildResultAction(_ element.Builder, e *jmx.Element) (SampleListener, error) {
+func BuildResultAction(_ element.Builder, e *jmx.Element) (SampleListener, error) {
 	return &resultAction{action: jmx.Int(e.Str("OnError.action"), 0)}, nil
 }
 

@@ -174,10 +174,6 @@ func (r *Run) run() {
 	r.mu.Unlock()
 }
 
-// errTestStopped is the cause when the plan itself stops the test (a
-// sampler error with "Stop Test", a Flow Control Action).
-var errTestStopped = errors.New("the test plan stopped the test")
-
 // runGroup starts a group's virtual users as JMeter's ThreadGroup does and
 // waits for them to end. Virtual user i (from 0) starts i·round(ramp/N)
 // after the group (after the startup delay with the scheduler), and with
@@ -228,7 +224,7 @@ func (r *Run) runGroup(gr *groupRun, base *VU, soft, hard context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			newThread(vu, g, g.ctls).run()
+			NewThread(vu, g.main, g.ctls).Run()
 		}()
 	}
 	start := time.Now()

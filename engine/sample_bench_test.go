@@ -65,9 +65,9 @@ func cannedServer(tb testing.TB) string {
 
 // httpBenchVU compiles examples/benchmark/get.jmx against addr and returns a
 // virtual user of its thread group, set up as runVU sets one up, feeding
-// sink through a collector (closed at the end of the benchmark), and its
-// thread group's walk.
-func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*thread, ctlHooks) {
+// sink through a collector (closed at the end of the benchmark), and the
+// step that runs its next sample.
+func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*VU, func() bool) {
 	b.Helper()
 	host, port, _ := net.SplitHostPort(addr)
 	src, err := jmx.Load(filepath.Join("..", "examples", "benchmark", "get.jmx"))
@@ -82,16 +82,12 @@ func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*thread, ctlHooks
 	r := newTestRun(ctx, p, sink)
 	g := p.groups[0]
 	vu := r.newVU(newGroupRun(g, p), 1, ctx)
-	th := newThread(vu, g, g.ctls)
-	th.batch = r.el.Out.NewBatcher()
+	step, end := NewThread(vu, g.main, g.ctls).Steps()
 	b.Cleanup(func() {
-		th.batch.Flush()
+		end()
 		r.el.Out.Close()
 	})
-	vu.SetLastOK(true)
-	tg := th.instantiate(g.main)
-	tg.initialize(vu)
-	return th, tg
+	return vu, step
 }
 
 // One HTTP sample end to end, as a run makes it: the thread group's walk
@@ -104,15 +100,12 @@ func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*thread, ctlHooks
 func BenchmarkSampleHTTP(b *testing.B) {
 	addr := cannedServer(b)
 	sink := &sampleCounter{}
-	th, tg := httpBenchVU(b, addr, sink)
-	vu := th.vu
+	vu, step := httpBenchVU(b, addr, sink)
 	b.ReportAllocs()
 	for b.Loop() {
-		sam := tg.next(vu)
-		if sam == nil {
+		if !step() {
 			b.Fatal("the thread group's loop ended")
 		}
-		th.processSampler(sam, nil)
 		if !vu.LastSampleOK() {
 			b.Fatalf("the sample failed: %s", vu.Res.Code)
 		}

@@ -7,60 +7,12 @@ import (
 	"github.com/gojm/gojm/jmx"
 )
 
-// scope is everything that applies to one sampler, resolved by JMeter's
-// rules (its TestCompiler) when the plan is compiled. The levels of the
-// tree are the sampler's own children, its parent's children, and so on up
-// to the thread group's children followed by the plan's.
-type scope struct {
-	// configs are the config elements in scope, nearest first: a sampler
-	// takes a field from the first one that sets it.
-	configs []*jmx.Element
-	// timers are nearest first; their delays are summed before the sample.
-	timers []Timer
-	// pre-processors, post-processors and assertions run outer level
-	// first, in tree order within a level.
-	pres       []PreProcessor
-	posts      []PostProcessor
-	assertions []Assertion
-	// outputs routes samples: bit i is the plan's listener i, bit 63 the
-	// run's own outputs (the -l results file, the summary), which JMeter
-	// places at plan level. This is every output in scope, what a
-	// non-parent Transaction Controller's sample reaches when this sampler
-	// ran last.
-	outputs uint64
-	// ownOutputs are the outputs this sampler's own samples reach: those
-	// in scope less those of an enclosing parent-mode Transaction
-	// Controller, which get the transaction's sample instead.
-	ownOutputs uint64
-	// listeners are the elements the samples reach once the assertions are
-	// done (Result Status Action Handlers, script listeners), in JMeter's
-	// order: the nearest level first, tree order within a level. Those of
-	// an enclosing parent-mode Transaction Controller get the
-	// transaction's sample instead.
-	listeners []SampleListener
-	// txs are the non-parent Transaction Controllers the samples reach.
-	txs []*ctlDef
-}
-
 // mainListener is the bit of Sample.Listeners for the run's own outputs.
 const mainListener = uint64(1) << 63
 
-// samplerNode is a compiled sampler with its scope.
-type samplerNode struct {
-	name    *Template
-	sc      *scope
-	sampler Sampler
-	// threadSample is set instead of sample on a sampler that runs
-	// controllers of the thread (a Parallel Controller's branches).
-	threadSample func(th *thread, r *Result)
-	// path are the controllers above the sampler, nearest first, ending
-	// with the thread group's main loop.
-	path []*ctlDef
-}
-
 // sampler compiles a sampler and resolves its scope: the levels above it,
 // outermost first, then its own children.
-func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth int) *samplerNode {
+func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth int) *SamplerDef {
 	if d.branches != nil {
 		return d.branches(c, e, levels, depth)
 	}
@@ -76,25 +28,25 @@ func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth i
 	}
 	all := append(levels[:len(levels):len(levels)], level{elems: own})
 	sc := c.resolveScope(all)
-	fn, err := d.sampler(c, e, element.InScope{Configs: sc.configs, Read: len(sc.posts)+len(sc.assertions) > 0})
+	fn, err := d.sampler(c, e, element.InScope{Configs: sc.Configs, Read: len(sc.Posts)+len(sc.Assertions) > 0})
 	if err != nil {
 		c.Fail(e, err)
 		return nil
 	}
-	return &samplerNode{name: c.Template(e, "name", e.Name), sc: sc, sampler: fn}
+	return &SamplerDef{Name: c.Template(e, "name", e.Name), Scope: sc, Sampler: fn}
 }
 
-func (c *compiler) resolveScope(levels []level) *scope {
-	sc := &scope{outputs: mainListener}
+func (c *compiler) resolveScope(levels []level) *Scope {
+	sc := &Scope{Outputs: mainListener}
 	for _, lv := range levels {
 		for _, e := range lv.elems {
 			switch v := c.built[e].(type) {
 			case PreProcessor:
-				sc.pres = append(sc.pres, v)
+				sc.Pres = append(sc.Pres, v)
 			case PostProcessor:
-				sc.posts = append(sc.posts, v)
+				sc.Posts = append(sc.Posts, v)
 			case Assertion:
-				sc.assertions = append(sc.assertions, v)
+				sc.Assertions = append(sc.Assertions, v)
 			}
 		}
 	}
@@ -102,29 +54,29 @@ func (c *compiler) resolveScope(levels []level) *scope {
 		for _, e := range levels[i].elems {
 			switch v := c.built[e].(type) {
 			case Timer:
-				sc.timers = append(sc.timers, v)
+				sc.Timers = append(sc.Timers, v)
 			case SampleListener:
-				sc.listeners = append(sc.listeners, v)
+				sc.Listeners = append(sc.Listeners, v)
 			}
 			if d, _ := c.lookup(e); d.kind == kConfig {
-				sc.configs = append(sc.configs, e)
+				sc.Configs = append(sc.Configs, e)
 			}
 			if n, ok := c.listener[e]; ok {
-				sc.outputs |= 1 << uint(n)
+				sc.Outputs |= 1 << uint(n)
 			}
 		}
 		for _, t := range levels[i].tcs {
-			if !t.tx.parent {
-				sc.txs = append(sc.txs, t)
+			if !t.Tx.Parent {
+				sc.Txs = append(sc.Txs, t)
 			}
 		}
 	}
-	sc.ownOutputs = sc.outputs
+	sc.OwnOutputs = sc.Outputs
 	if p := c.fl.parentTx; p != nil {
-		pack := p.tx.pack
-		sc.ownOutputs &^= pack.outputs
-		sc.listeners = without(sc.listeners, pack.listeners)
-		sc.txs = without(sc.txs, pack.txs)
+		pack := p.Tx.Pack
+		sc.OwnOutputs &^= pack.Outputs
+		sc.Listeners = without(sc.Listeners, pack.Listeners)
+		sc.Txs = without(sc.Txs, pack.Txs)
 	}
 	return sc
 }
@@ -145,4 +97,20 @@ func without[T comparable](xs, ys []T) []T {
 		}
 	}
 	return out
+}
+
+// buildParallel compiles a Parallel Controller: its own sample's scope,
+// and its children as one level below it, each the root of a branch.
+func buildParallel(c *compiler, e *jmx.Element, levels []level, depth int) *SamplerDef {
+	own := c.frame(e.Children, depth+1)
+	sc := c.resolveScope(append(levels[:len(levels):len(levels)], level{elems: own}))
+	limit := 0
+	if e.Bool("LIMIT_MAX_THREAD_NUMBER", false) {
+		limit = max(jmx.Int(e.StrOr("MAX_THREAD_NUMBER", "6"), 6), 1)
+	}
+	name := c.Template(e, "name", e.Name)
+	d := &ControllerDef{Class: e.Class, Name: name, Path: e.Path(), Index: len(c.fl.ctls), IdxSlot: -1, Make: NewSimple}
+	c.fl.ctls = append(c.fl.ctls, d)
+	c.children(d, e.Children, nil, levels, depth+1)
+	return NewParallel(d, sc, e.Bool("PARENT_SAMPLE", false), limit)
 }

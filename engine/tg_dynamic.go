@@ -90,8 +90,8 @@ type concurrencyModel struct {
 func buildConcurrencyGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
 	m := &concurrencyModel{f: readDynFields(c, e), dyn: newDynState(c.Plan())}
 	g.loops = nil
-	g.main.make = func(th *thread) ctlHooks {
-		return &vuserCtl{st: m.dyn.Get(th.vu)}
+	g.main.Make = func(th *Thread) Controller {
+		return &vuserCtl{st: m.dyn.Get(th.VU)}
 	}
 	return m, nil
 }
@@ -213,7 +213,7 @@ func (m *concurrencyModel) run(r *Run, gr *groupRun, base *VU, soft, hard contex
 // vuserCtl is the plugin's VirtualUserController for one virtual user of
 // a Concurrency or Arrivals Thread Group: the group's main loop.
 type vuserCtl struct {
-	gen
+	Generic
 	st      *dynState
 	arrival bool      // an Arrivals group: each pass starts with an arrival
 	pending time.Time // the arrival the user holds
@@ -221,44 +221,44 @@ type vuserCtl struct {
 	arrived bool
 }
 
-func (c *vuserCtl) next(vu *VU) samplerItem {
+func (c *vuserCtl) Next(vu *VU) Item {
 	if c.st.ended.Load() {
-		c.setDone(true)
+		c.SetDone(true)
 		return nil
 	}
 	if !c.arrived {
 		c.arrived = true
 		c.passes++
 		if c.arrival {
-			c.th.startIteration(c.pending)
-			c.st.stats.begin(c.th.lag)
+			c.Thread().StartIteration(c.pending)
+			c.st.stats.begin(c.Thread().Lag)
 		}
 	}
-	return c.gen.next(vu)
+	return c.Generic.Next(vu)
 }
 
-func (c *vuserCtl) nextIsNull(vu *VU) samplerItem {
+func (c *vuserCtl) NextIsNull(vu *VU) Item {
 	switch {
 	case c.st.ended.Load(),
 		c.st.iterations > 0 && c.passes >= c.st.iterations:
-		c.setDone(true)
+		c.SetDone(true)
 		return nil
 	case !c.arrival && c.st.alive.Load() > c.st.target.Load():
-		c.setDone(true) // too many threads for the target
+		c.SetDone(true) // too many threads for the target
 		return nil
 	case c.arrival:
-		c.reInitialize(vu)
+		c.ReInitialize(vu)
 		if !c.awaitArrival(vu) {
-			c.setDone(true)
+			c.SetDone(true)
 		}
 		return nil
 	}
-	c.reInitialize(vu)
-	return c.self.next(vu)
+	c.ReInitialize(vu)
+	return c.Self().Next(vu)
 }
 
-func (c *vuserCtl) reInitialize(vu *VU) {
-	c.gen.reInitialize(vu)
+func (c *vuserCtl) ReInitialize(vu *VU) {
+	c.Generic.ReInitialize(vu)
 	c.arrived = false
 }
 
@@ -284,14 +284,14 @@ func (c *vuserCtl) awaitArrival(vu *VU) bool {
 
 // startNextLoop and breakLoop end the pass: a Concurrency thread starts
 // its next one, an Arrivals thread waits for its next arrival.
-func (c *vuserCtl) startNextLoop(vu *VU) {
-	c.reInitialize(vu)
+func (c *vuserCtl) StartNextLoop(vu *VU) {
+	c.ReInitialize(vu)
 	if c.arrival && !c.awaitArrival(vu) {
-		c.setDone(true)
+		c.SetDone(true)
 	}
 }
 
-func (c *vuserCtl) breakLoop(vu *VU) { c.startNextLoop(vu) }
+func (c *vuserCtl) BreakLoop(vu *VU) { c.StartNextLoop(vu) }
 
 // arrivalsModel is the Arrivals Thread Group (TargetLevel arrivals per
 // unit, reached over RampUp in Steps steps or smoothly, held for Hold) and
@@ -337,8 +337,8 @@ func buildArrivalsGroup(c element.Builder, e *jmx.Element, g *group) (groupModel
 		}
 	}
 	g.loops = nil
-	g.main.make = func(th *thread) ctlHooks {
-		return &vuserCtl{st: m.dyn.Get(th.vu), arrival: true, pending: th.due}
+	g.main.Make = func(th *Thread) Controller {
+		return &vuserCtl{st: m.dyn.Get(th.VU), arrival: true, pending: th.Due}
 	}
 	return m, nil
 }
@@ -455,7 +455,7 @@ func (m *arrivalsModel) dispatch(l *launcher, st *dynState, at time.Time, limit 
 		return
 	}
 	st.alive.Add(1)
-	l.start(time.Time{}, func(th *thread) { th.due = at }, func(*VU) { st.alive.Add(-1) })
+	l.start(time.Time{}, func(th *Thread) { th.Due = at }, func(*VU) { st.alive.Add(-1) })
 }
 
 // freeRows evaluates the Free-Form schedule (or the property replacing it).

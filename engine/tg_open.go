@@ -46,7 +46,7 @@ type openModel struct {
 
 func buildOpenModelGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
 	m := &openModel{schedule: c.Prop(e, "OpenModelThreadGroup.schedule"), seed: c.Prop(e, "OpenModelThreadGroup.random_seed")}
-	g.main.make = func(*thread) ctlHooks { return &openCtl{} }
+	g.main.Make = func(*Thread) Controller { return &openCtl{} }
 	g.loops = nil
 	if s := m.schedule; s.Const() {
 		if _, err := parseOpenSchedule(s.Raw()); err != nil {
@@ -59,16 +59,16 @@ func buildOpenModelGroup(c element.Builder, e *jmx.Element, g *group) (groupMode
 func (*openModel) arrivalRate() bool { return true }
 
 // openCtl is the Open Model group's main controller: one pass, then done.
-type openCtl struct{ gen }
+type openCtl struct{ Generic }
 
-func (o *openCtl) nextIsNull(vu *VU) samplerItem {
-	o.reInitialize(vu)
-	o.setDone(true)
+func (o *openCtl) NextIsNull(vu *VU) Item {
+	o.ReInitialize(vu)
+	o.SetDone(true)
 	return nil
 }
 
-func (o *openCtl) startNextLoop(*VU) { o.setDone(true) }
-func (o *openCtl) breakLoop(*VU)     { o.setDone(true) }
+func (o *openCtl) StartNextLoop(*VU) { o.SetDone(true) }
+func (o *openCtl) BreakLoop(*VU)     { o.SetDone(true) }
 
 // openStep is one step of a parsed schedule.
 type openStep struct {
@@ -144,9 +144,9 @@ func (m *openModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Conte
 			due := queue[0]
 			queue = queue[1:]
 			running++
-			l.start(end, func(th *thread) {
-				th.startIteration(due)
-				stats.begin(th.lag)
+			l.start(end, func(th *Thread) {
+				th.StartIteration(due)
+				stats.begin(th.Lag)
 			}, done)
 		}
 		if !now.Before(end) {

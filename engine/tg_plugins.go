@@ -69,25 +69,25 @@ type launcher struct {
 
 // start starts the next virtual user (numbered from 1); before runs in
 // its goroutine first, after once it has ended.
-func (l *launcher) start(stopAt time.Time, before func(th *thread), after func(vu *VU)) *VU {
+func (l *launcher) start(stopAt time.Time, before func(th *Thread), after func(vu *VU)) *VU {
 	l.n++
 	return l.startNum(l.n, stopAt, before, after)
 }
 
 // startNum starts virtual user num.
-func (l *launcher) startNum(num int, stopAt time.Time, before func(th *thread), after func(vu *VU)) *VU {
+func (l *launcher) startNum(num int, stopAt time.Time, before func(th *Thread), after func(vu *VU)) *VU {
 	vu := l.r.newVU(l.g, num, l.soft)
 	vu.Hard = l.hard
 	vu.Vars.CopyFrom(l.base.Vars)
 	vu.StopAt = stopAt
-	th := newThread(vu, l.g.g, l.g.g.ctls)
+	th := NewThread(vu, l.g.g.main, l.g.g.ctls)
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
 		if before != nil {
 			before(th)
 		}
-		th.run()
+		th.Run()
 		if after != nil {
 			after(vu)
 		}

@@ -2,35 +2,36 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"time"
 
 	"github.com/gojm/gojm/report"
 )
 
-// thread is a virtual user's run of its group's controllers (JMeter's
+// Thread is a virtual user's run of its group's controllers (JMeter's
 // JMeterThread): the user's instances of the controllers, what the last
 // sample asked of the loops, the scope of the sampler run last, and where
 // its samples go. The virtual user itself (VU) is what its elements see;
 // this is what only the thread loop and the controllers see.
-type thread struct {
-	vu     *VU
-	g      *group
-	ctls   []ctlHooks // this user's controller instances, by ctlDef.index
-	action Next       // the loop action the last sample asked for
+type Thread struct {
+	VU     *VU
+	main   *ControllerDef // the group's main loop
+	ctls   []Controller   // this user's controller instances, by ctlDef.index
+	action Next           // the loop action the last sample asked for
 	// lastPack is the scope of the last sampler run (JMeter's
 	// PACKAGE_OBJECT), where a Transaction Controller's sample goes.
-	lastPack *scope
+	lastPack *Scope
 	depth    int    // controllers' next calls on the stack
 	txr      Result // a parent-mode transaction's sample being checked
 	batch    *report.Batcher
 	// lag is how late the current iteration started (0 outside the
 	// arrival-rate groups); anchored is set once the iteration's first
 	// sample was handed over, first being that sample's measured start.
-	lag      time.Duration
+	Lag      time.Duration
 	anchored bool
 	first    time.Time
 	// due is the arrival a new Arrivals Thread Group user starts with.
-	due time.Time
+	Due time.Time
 	// capture, when set, receives the samples instead of the run's
 	// collector (a Parallel Controller's branch, parallel.go).
 	capture *[]captured
@@ -38,12 +39,11 @@ type thread struct {
 	branches map[*parallelSampler]*parallelRun
 }
 
-// newThread makes the thread of vu, whose group has n controllers.
-// newThread makes the thread of vu, a user of g (nil for a Parallel
-// Controller's branch, which runs what its controller gives it) whose
+// NewThread makes the thread of vu, which runs main (nil for a Parallel
+// Controller's branch, which runs what its controller gives it); its
 // group has n controllers.
-func newThread(vu *VU, g *group, n int) *thread {
-	return &thread{vu: vu, g: g, ctls: make([]ctlHooks, n)}
+func NewThread(vu *VU, main *ControllerDef, n int) *Thread {
+	return &Thread{VU: vu, main: main, ctls: make([]Controller, n)}
 }
 
 // threadLoop is the virtual user's own iteration listener on its group's
@@ -52,19 +52,19 @@ func newThread(vu *VU, g *group, n int) *thread {
 // cookies and connections; a Cookie Manager that clears each iteration).
 type threadLoop struct{}
 
-func (threadLoop) IterationStart(vu *VU, _ ctlHooks, _ int) { vu.NextIteration() }
+func (threadLoop) IterationStart(vu *VU, _ Controller, _ int) { vu.NextIteration() }
 
-// run is one virtual user's life, as JMeter's JMeterThread.run: ask the
+// Run is one virtual user's life, as JMeter's JMeterThread.run: ask the
 // group's main loop for the next sampler until it is done or the thread
 // stops, and apply what each sample asks (start the next iteration,
 // continue or break a loop) to the controllers above the sampler.
-func (th *thread) run() {
-	vu, r := th.vu, th.vu.Run
+func (th *Thread) Run() {
+	vu, r := th.VU, th.VU.Run
 	th.batch = r.Out.NewBatcher()
 	vu.SetLastOK(true)
-	tg := th.instantiate(th.g.main)
-	tg.initialize(vu)
-	tg.base().addIterationListener(threadLoop{})
+	tg := th.instantiate(th.main)
+	tg.Initialize(vu)
+	tg.Base().addIterationListener(threadLoop{})
 	gr := vu.Group
 	gr.Active.Add(1)
 	gr.Started.Add(1)
@@ -80,7 +80,7 @@ func (th *thread) run() {
 		r.Finished.Add(1)
 	}()
 	for vu.Running() {
-		sam := tg.next(vu)
+		sam := tg.Next(vu)
 		for vu.Running() && sam != nil {
 			th.processSampler(sam, nil)
 			onErrorNext := gr.OnError == NextThreadLoop && !vu.LastSampleOK()
@@ -94,10 +94,10 @@ func (th *thread) run() {
 				sam = nil
 				vu.SetLastOK(true)
 			} else {
-				sam = tg.next(vu)
+				sam = tg.Next(vu)
 			}
 		}
-		if tg.isDone(vu) {
+		if tg.IsDone(vu) {
 			vu.StopThread()
 		}
 		if vu.SchedulerEnded() {
@@ -108,12 +108,33 @@ func (th *thread) run() {
 	}
 }
 
+// Steps readies th to run one sampler at a time outside Run, for the
+// benchmarks of the per-sample path: step runs the next sampler its main
+// loop hands over and reports false when the loop is done; end flushes
+// the samples.
+func (th *Thread) Steps() (step func() bool, end func()) {
+	vu := th.VU
+	th.batch = vu.Run.Out.NewBatcher()
+	vu.SetLastOK(true)
+	tg := th.instantiate(th.main)
+	tg.Initialize(vu)
+	step = func() bool {
+		sam := tg.Next(vu)
+		if sam == nil {
+			return false
+		}
+		th.processSampler(sam, nil)
+		return true
+	}
+	return step, th.batch.Flush
+}
+
 // processSampler runs what a controller handed over (JMeter's
 // processSampler): a sampler, or a step of a parent-mode transaction, which
 // ends with the transaction's own sample. It returns that sample to an
 // enclosing transaction.
-func (th *thread) processSampler(cur, parent samplerItem) *report.Sample {
-	vu := th.vu
+func (th *Thread) processSampler(cur, parent Item) *report.Sample {
+	vu := th.VU
 	var ts *txSampler
 	var txRes *report.Sample
 	if t, ok := cur.(*txSampler); ok {
@@ -133,7 +154,7 @@ func (th *thread) processSampler(cur, parent samplerItem) *report.Sample {
 			}
 		}
 	}
-	if n, ok := cur.(*samplerNode); ok && n != nil {
+	if n, ok := cur.(*SamplerDef); ok && n != nil {
 		th.execute(n, ts)
 	}
 	if vu.SchedulerEnded() {
@@ -148,8 +169,8 @@ func (th *thread) processSampler(cur, parent samplerItem) *report.Sample {
 // loopAction applies a loop action (NextThreadLoop, NextIterationLoop,
 // BreakLoop) to the controllers above a sampler (JMeterThread's
 // triggerLoopLogicalActionOnParentControllers).
-func (th *thread) loopAction(sam samplerItem, kind Next) {
-	vu := th.vu
+func (th *Thread) loopAction(sam Item, kind Next) {
+	vu := th.VU
 	real := sam
 	for {
 		t, ok := real.(*txSampler)
@@ -158,7 +179,7 @@ func (th *thread) loopAction(sam samplerItem, kind Next) {
 		}
 		real = t.sub
 	}
-	n, _ := real.(*samplerNode)
+	n, _ := real.(*SamplerDef)
 	if n == nil {
 		// JMeter fails with an IllegalStateException here (a transaction's
 		// own sample failed after its last child): the thread ends.
@@ -166,7 +187,7 @@ func (th *thread) loopAction(sam samplerItem, kind Next) {
 		vu.StopThread()
 		return
 	}
-	th.endLoops(n.path, kind)
+	th.endLoops(n.Path, kind)
 	if ts, ok := sam.(*txSampler); ok {
 		th.endTransaction(ts, nil)
 	}
@@ -176,20 +197,20 @@ func (th *thread) loopAction(sam samplerItem, kind Next) {
 // controllers, nearest first, up to the thread group's main loop): every
 // one for "start next thread loop"; up to the innermost loop (Loop, While,
 // ForEach, the thread group) for continue and break.
-func (th *thread) endLoops(path []*ctlDef, kind Next) {
-	vu := th.vu
+func (th *Thread) endLoops(path []*ControllerDef, kind Next) {
+	vu := th.VU
 	for _, d := range path {
-		h := th.ctls[d.index]
+		h := th.ctls[d.Index]
 		it, loop := h.(iterating)
-		if d.index == 0 || loop && kind != NextThreadLoop {
+		if d.Index == 0 || loop && kind != NextThreadLoop {
 			if kind == BreakLoop {
-				it.breakLoop(vu)
+				it.BreakLoop(vu)
 			} else {
-				it.startNextLoop(vu)
+				it.StartNextLoop(vu)
 			}
 			return
 		}
-		h.triggerEndOfLoop(vu)
+		h.TriggerEndOfLoop(vu)
 	}
 }
 
@@ -197,22 +218,22 @@ func (th *thread) endLoops(path []*ctlDef, kind Next) {
 // pre-processors, timers, the sample, post-processors, assertions, the
 // listeners; then what the sample asks of the thread. ts is the parent-mode
 // transaction the sampler runs in, if any.
-func (th *thread) execute(n *samplerNode, ts *txSampler) {
-	vu := th.vu
-	sc := n.sc
-	name := n.name.Eval(vu)
+func (th *Thread) execute(n *SamplerDef, ts *txSampler) {
+	vu := th.VU
+	sc := n.Scope
+	name := n.Name.Eval(vu)
 	vu.SamplerName = name
-	for _, p := range sc.pres {
+	for _, p := range sc.Pres {
 		p.PreProcess(vu)
 	}
-	if len(sc.pres) > 0 && !n.name.Const() {
+	if len(sc.Pres) > 0 && !n.Name.Const() {
 		// JMeter reads the sampler's name when it samples: after the
 		// pre-processors, which may set the variables it uses.
-		name = n.name.Eval(vu)
+		name = n.Name.Eval(vu)
 		vu.SamplerName = name
 	}
 	th.lastPack = sc
-	th.waitTimers(sc.timers)
+	th.waitTimers(sc.Timers)
 	if !vu.Running() {
 		return
 	}
@@ -220,10 +241,10 @@ func (th *thread) execute(n *samplerNode, ts *txSampler) {
 	r.Reset()
 	r.Label = name
 	r.ThreadName = vu.Name
-	if n.threadSample != nil {
-		n.threadSample(th, r)
+	if n.ThreadSample != nil {
+		n.ThreadSample(th, r)
 	} else {
-		n.sampler.Sample(vu, r)
+		n.Sampler.Sample(vu, r)
 	}
 	if r.None {
 		th.then(r.Next)
@@ -232,10 +253,10 @@ func (th *thread) execute(n *samplerNode, ts *txSampler) {
 	if !r.Ignore {
 		r.GrpThreads = int(vu.Group.Active.Load())
 		r.AllThreads = int(vu.Run.Active.Load())
-		for _, p := range sc.posts {
+		for _, p := range sc.Posts {
 			p.PostProcess(vu, r)
 		}
-		for _, a := range sc.assertions {
+		for _, a := range sc.Assertions {
 			a.Assert(vu, r)
 		}
 		vu.SetLastOK(r.Success)
@@ -257,8 +278,8 @@ func (th *thread) execute(n *samplerNode, ts *txSampler) {
 
 // then does what a sample asked: a stop ends the thread (and the test),
 // a loop action waits for the thread loop to apply it.
-func (th *thread) then(n Next) {
-	vu := th.vu
+func (th *Thread) then(n Next) {
+	vu := th.VU
 	switch n {
 	case Continue:
 	case StopThread:
@@ -277,38 +298,38 @@ func (th *thread) then(n Next) {
 // notify hands a sample to the listeners in scope: the run's outputs and
 // the plan's listeners, non-parent Transaction Controllers, Result Status
 // Action Handlers.
-func (th *thread) notify(r *Result, sc *scope) {
-	vu := th.vu
-	r.Listeners = sc.ownOutputs
+func (th *Thread) notify(r *Result, sc *Scope) {
+	vu := th.VU
+	r.Listeners = sc.OwnOutputs
 	r.Vars = vu.SampleVars()
 	if vu.Details() && r.Detail == nil { // an HTTP sample has its own (httpCall.fetch)
 		r.Detail = &report.Detail{ResponseData: bytes.Clone(r.Body), SamplerData: r.SamplerData}
 	}
 	th.handOver(&r.Sample)
-	for _, t := range sc.txs {
-		if c, ok := th.ctls[t.index].(*txCtl); ok {
+	for _, t := range sc.Txs {
+		if c, ok := th.ctls[t.Index].(*txCtl); ok {
 			c.SampleOccurred(&r.Sample)
 		}
 	}
-	for _, l := range sc.listeners {
+	for _, l := range sc.Listeners {
 		l.SampleOccurred(vu, r)
 	}
 }
 
-// startIteration records that the user's new iteration was due at
+// StartIteration records that the user's new iteration was due at
 // intended: the first sample it hands over is timed from then.
-func (th *thread) startIteration(intended time.Time) {
-	vu := th.vu
+func (th *Thread) StartIteration(intended time.Time) {
+	vu := th.VU
 	lag := vu.Now().Sub(intended)
-	th.lag = max(lag, 0)
+	th.Lag = max(lag, 0)
 	th.anchored = false
 }
 
 // handOver gives a finished sample to the run's outputs (or to the
 // Parallel Controller that runs this user as a branch), first moving it
 // back to its iteration's intended start when it begins the iteration.
-func (th *thread) handOver(s *report.Sample) {
-	if th.lag > 0 {
+func (th *Thread) handOver(s *report.Sample) {
+	if th.Lag > 0 {
 		th.shift(s)
 	}
 	if th.capture != nil {
@@ -319,21 +340,21 @@ func (th *thread) handOver(s *report.Sample) {
 }
 
 // shift applies the iteration's wait to s when s begins the iteration.
-func (th *thread) shift(s *report.Sample) {
+func (th *Thread) shift(s *report.Sample) {
 	if !th.anchored {
 		th.anchored = true
 		th.first = s.Start
 	} else if s.Start.After(th.first) {
 		return
 	}
-	shiftBack(s, th.lag)
+	shiftBack(s, th.Lag)
 }
 
 // delay sleeps the sum of the timers' delays before a sample. With a
 // scheduler, a delay that would end past the end time stops the thread
 // instead (JMeter 5's JMeterThread.delay); a stop of the run cuts it short.
-func (th *thread) waitTimers(timers []Timer) {
-	vu := th.vu
+func (th *Thread) waitTimers(timers []Timer) {
+	vu := th.VU
 	var total time.Duration
 	for _, t := range timers {
 		total += t.Delay(vu)
@@ -354,33 +375,33 @@ func (th *thread) waitTimers(timers []Timer) {
 
 // instantiate builds a virtual user's instance of d and of everything
 // below it, registering iteration listeners as JMeter's TestCompiler does.
-func (th *thread) instantiate(d *ctlDef) ctlHooks {
-	h := d.make(th)
-	g := h.base()
+func (th *Thread) instantiate(d *ControllerDef) Controller {
+	h := d.Make(th)
+	g := h.Base()
 	g.self, g.def, g.th = h, d, th
-	g.kids = make([]item, len(d.kids))
-	for i, k := range d.kids {
-		if k.s != nil {
-			g.kids[i] = item{s: k.s}
+	g.kids = make([]item, len(d.Kids))
+	for i, k := range d.Kids {
+		if k.Sampler != nil {
+			g.kids[i] = item{s: k.Sampler}
 		} else {
-			g.kids[i] = item{c: th.instantiate(k.c)}
+			g.kids[i] = item{c: th.instantiate(k.Controller)}
 		}
 	}
-	for _, l := range d.listens {
-		if l.el != nil {
-			g.addIterationListener(elemListener{l.el})
-		} else if ll, ok := g.kids[l.kid].c.(loopListener); ok {
+	for _, l := range d.Listens {
+		if l.Element != nil {
+			g.addIterationListener(elemListener{l.Element})
+		} else if ll, ok := g.kids[l.Kid].c.(loopListener); ok {
 			g.addIterationListener(ll)
 		}
 	}
-	th.ctls[d.index] = h
+	th.ctls[d.Index] = h
 	return h
 }
 
 // releaseLocks gives back every lock a virtual user still holds when it
 // ends (JMeter's threadFinished).
-func (th *thread) releaseLocks() {
-	vu := th.vu
+func (th *Thread) releaseLocks() {
+	vu := th.VU
 	for _, h := range th.ctls {
 		if c, ok := h.(*criticalCtl); ok && c.held != nil {
 			for c.held.owner.Load() == vu {
@@ -393,33 +414,55 @@ func (th *thread) releaseLocks() {
 
 // endTransaction checks and hands over a parent-mode transaction's sample
 // (JMeter's doEndTransactionSampler) and returns it for an enclosing one.
-func (th *thread) endTransaction(ts *txSampler, parent samplerItem) *report.Sample {
-	vu := th.vu
+func (th *Thread) endTransaction(ts *txSampler, parent Item) *report.Sample {
+	vu := th.VU
 	r := &th.txr
 	*r = Result{Sample: ts.res}
 	r.ThreadName = vu.Name
 	r.GrpThreads = int(vu.Group.Active.Load())
 	r.AllThreads = int(vu.Run.Active.Load())
-	pack := ts.tc.t.pack
-	for _, a := range pack.assertions {
+	pack := ts.tc.t.Pack
+	for _, a := range pack.Assertions {
 		a.Assert(vu, r)
 	}
 	vu.SetLastOK(r.Success)
 	ts.res = r.Sample
 	if _, nested := parent.(*txSampler); !nested {
-		ts.res.Listeners = pack.outputs
+		ts.res.Listeners = pack.Outputs
 		ts.res.Vars = vu.SampleVars()
 		th.handOver(&ts.res)
-		for _, tc := range pack.txs {
-			if c, ok := th.ctls[tc.index].(*txCtl); ok {
+		for _, tc := range pack.Txs {
+			if c, ok := th.ctls[tc.Index].(*txCtl); ok {
 				c.SampleOccurred(&ts.res)
 			}
 		}
 		// As in JMeter, what the listeners set on the transaction's sample
 		// (a stop, a loop action) is not acted on.
-		for _, l := range pack.listeners {
+		for _, l := range pack.Listeners {
 			l.SampleOccurred(vu, r)
 		}
 	}
 	return &ts.res
 }
+
+// shiftBack moves s back by d, with its sub-samples that start with it (a
+// redirect's first hop). A transaction's sub-samples are its children's,
+// handed over, so moved, already.
+func shiftBack(s *report.Sample, d time.Duration) {
+	if !s.Transaction {
+		for _, sub := range s.Sub {
+			if !sub.Start.After(s.Start) {
+				shiftBack(sub, d)
+			}
+		}
+	}
+	s.Start = s.Start.Add(-d)
+	s.Elapsed += d
+	if s.Latency > 0 {
+		s.Latency += d
+	}
+}
+
+// errTestStopped is the cause when the plan itself stops the test (a
+// sampler error with "Stop Test", a Flow Control Action).
+var errTestStopped = errors.New("the test plan stopped the test")

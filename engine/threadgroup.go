@@ -6,13 +6,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
-
-type atomicVU = atomic.Pointer[VU]
 
 type groupKind uint8
 
@@ -40,7 +37,7 @@ type group struct {
 	// main is the group's main loop (a Loop Controller named after the
 	// group), holding the group's children; ctls counts the controllers
 	// of the group, main included.
-	main *ctlDef
+	main *ControllerDef
 	ctls int
 	// loops and forever are the main loop's settings.
 	loops   *Template
@@ -98,9 +95,9 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	// variable is __jm__<group name>__idx.
 	loops := c.Template(e, "LoopController.loops", mc.Str("LoopController.loops"))
 	forever := mc.Bool("LoopController.continue_forever", true)
-	main := &ctlDef{class: "LoopController", name: c.Template(e, "name", e.Name), path: e.Path(), index: 0}
-	main.idxSlot = c.indexSlot(main.name)
-	main.make = func(*thread) ctlHooks { return &loopCtl{loops: loops, forever: forever} }
+	main := &ControllerDef{Class: "LoopController", Name: c.Template(e, "name", e.Name), Path: e.Path(), Index: 0}
+	main.IdxSlot = c.indexSlot(main.Name)
+	main.Make = NewLoop(loops, forever)
 	g.loops, g.forever = loops, forever
 	c.fl.ctls = append(c.fl.ctls, main)
 	c.children(main, e.Children, planFrame, nil, 2)
