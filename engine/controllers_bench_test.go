@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 
+	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/report"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkControllerWalk(b *testing.B) {
 	defer r.el.Out.Close()
 	g := p.groups[0]
 	vu := r.newVU(newGroupRun(g, p), 1, ctx)
-	step, end := NewThread(vu, g.main, g.ctls).Steps()
+	step, end := thread.New(vu, g.main, g.ctls).Steps()
 	defer end()
 	b.ReportAllocs()
 	for b.Loop() {

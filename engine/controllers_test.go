@@ -198,7 +198,7 @@ func TestControllersThatPick(t *testing.T) {
 	})
 	t.Run("throughput shared by the group's threads", func(t *testing.T) {
 		plan := xPlan("", xGroup("G", groupOpts{threads: 3, loops: "4"},
-			xmlEl("ThroughputController", "T", ip("ThroughputController.style", byNumber)+bp("ThroughputController.perThread", false)+
+			xmlEl("ThroughputController", "T", ip("ThroughputController.style", 0 /* total executions */)+bp("ThroughputController.perThread", false)+
 				sp("ThroughputController.maxThroughput", "5"), java("T")), java("each")))
 		got := labels(runPlanXML(t, plan, nil), "")
 		if n := strings.Count(strings.Join(got, " "), "T"); n != 5 {

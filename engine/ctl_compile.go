@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -14,17 +15,17 @@ import (
 // the samples of everything at and below its own level).
 type level struct {
 	elems frame
-	tcs   []*ControllerDef
+	tcs   []*thread.ControllerDef
 }
 
 // flowCompiler is the compiler's state for controllers.
 type flowCompiler struct {
-	ctls     []*ControllerDef      // the current thread group's controllers, by index
-	parentTx *ControllerDef        // nearest enclosing parent-mode Transaction Controller
-	modules  []*jmx.Element        // Module Controllers being expanded, outermost first
-	stack    []*ControllerDef      // the controllers being compiled, outermost first
-	seen     map[*jmx.Element]bool // scoped elements compiled already
-	recorded map[*jmx.Element]bool // elements listed in Plan.Elements already
+	ctls     []*thread.ControllerDef // the current thread group's controllers, by index
+	parentTx *thread.ControllerDef   // nearest enclosing parent-mode Transaction Controller
+	modules  []*jmx.Element          // Module Controllers being expanded, outermost first
+	stack    []*thread.ControllerDef // the controllers being compiled, outermost first
+	seen     map[*jmx.Element]bool   // scoped elements compiled already
+	recorded map[*jmx.Element]bool   // elements listed in Plan.Elements already
 }
 
 // indexSlot is the slot of the loop index variable of a controller with
@@ -37,12 +38,12 @@ func (c *compiler) indexSlot(name *Template) int {
 }
 
 // newCtlDef makes the shell of a controller: the builder fills in how it runs.
-func (c *compiler) newCtlDef(e *jmx.Element, kd elementDef) *ControllerDef {
-	d := &ControllerDef{Class: e.Class, Name: c.Template(e, "name", e.Name), Path: e.Path(), Index: len(c.fl.ctls)}
+func (c *compiler) newCtlDef(e *jmx.Element, kd elementDef) *thread.ControllerDef {
+	d := &thread.ControllerDef{Class: e.Class, Name: c.Template(e, "name", e.Name), Path: e.Path(), Index: len(c.fl.ctls)}
 	d.IdxSlot = c.indexSlot(d.Name)
 	c.fl.ctls = append(c.fl.ctls, d)
 	if kd.transaction {
-		d.Tx = &TxDef{
+		d.Tx = &thread.TxDef{
 			Parent:        e.Bool("TransactionController.parent", false),
 			IncludeTimers: e.Bool("TransactionController.includeTimers", true),
 		}
@@ -54,13 +55,13 @@ func (c *compiler) newCtlDef(e *jmx.Element, kd elementDef) *ControllerDef {
 // controllers in order, each with the levels above it; extra are scoped
 // elements that JMeter places after the children (the plan's own, in a
 // thread group's tree).
-func (c *compiler) children(d *ControllerDef, kids []*jmx.Element, extra frame, levels []level, depth int) {
+func (c *compiler) children(d *thread.ControllerDef, kids []*jmx.Element, extra frame, levels []level, depth int) {
 	c.fl.stack = append(c.fl.stack, d)
 	defer func() { c.fl.stack = c.fl.stack[:len(c.fl.stack)-1] }()
 	f := c.frame(kids, depth)
 	f = append(f, extra...)
 	lv := level{elems: f}
-	shells := make([]*ControllerDef, len(kids))
+	shells := make([]*thread.ControllerDef, len(kids))
 	for i, e := range kids {
 		if kd, ok := c.lookup(e); ok && kd.kind == kController && e.Problem == nil {
 			shells[i] = c.newCtlDef(e, kd)
@@ -89,15 +90,15 @@ func (c *compiler) children(d *ControllerDef, kids []*jmx.Element, extra frame, 
 			c.recordAt(e, depth, Runs, "")
 			cd := shells[i]
 			c.controller(e, kd, cd, levels, depth)
-			d.Listens = append(d.Listens, Listen{Kid: len(d.Kids)})
-			d.Kids = append(d.Kids, Child{Controller: cd})
+			d.Listens = append(d.Listens, thread.Listen{Kid: len(d.Kids)})
+			d.Kids = append(d.Kids, thread.Child{Controller: cd})
 		case kSampler:
 			c.recordAt(e, depth, Runs, "")
 			if n := c.sampler(e, kd, levels, depth); n != nil {
 				for i := len(c.fl.stack) - 1; i >= 0; i-- {
 					n.Path = append(n.Path, c.fl.stack[i])
 				}
-				d.Kids = append(d.Kids, Child{Sampler: n})
+				d.Kids = append(d.Kids, thread.Child{Sampler: n})
 			}
 			for _, k := range e.Children {
 				c.listenTo(d, k)
@@ -115,14 +116,14 @@ func (c *compiler) children(d *ControllerDef, kids []*jmx.Element, extra frame, 
 
 // listenTo registers e with d when it listens for iterations (a CSV Data
 // Set, a Counter…).
-func (c *compiler) listenTo(d *ControllerDef, e *jmx.Element) {
+func (c *compiler) listenTo(d *thread.ControllerDef, e *jmx.Element) {
 	if l, ok := c.built[e].(IterationListener); ok {
-		d.Listens = append(d.Listens, Listen{Element: l})
+		d.Listens = append(d.Listens, thread.Listen{Element: l})
 	}
 }
 
 // controller compiles one controller and what is below it.
-func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ControllerDef, levels []level, depth int) {
+func (c *compiler) controller(e *jmx.Element, kd elementDef, d *thread.ControllerDef, levels []level, depth int) {
 	kids := e.Children
 	if kd.expand != nil {
 		var done func()
@@ -147,7 +148,7 @@ func (c *compiler) controller(e *jmx.Element, kd elementDef, d *ControllerDef, l
 		}
 	}
 	if d.Make == nil {
-		d.Make = NewSimple
+		d.Make = thread.NewSimple
 	}
 }
 
@@ -269,8 +270,8 @@ func (c *compiler) hasListener(e *jmx.Element) bool {
 // txPack resolves what applies to a parent-mode Transaction Controller's
 // own sample: assertions and listeners at every level from its own
 // children up, nearest level first.
-func (c *compiler) txPack(levels []level) *Scope {
-	sc := &Scope{Outputs: mainListener}
+func (c *compiler) txPack(levels []level) *thread.Scope {
+	sc := &thread.Scope{Outputs: mainListener}
 	for i := len(levels) - 1; i >= 0; i-- {
 		for _, e := range levels[i].elems {
 			switch v := c.built[e].(type) {

@@ -9,6 +9,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/httpsampler"
 	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/engine/internal/scripting"
+	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/engine/internal/timer"
 	"github.com/gojm/gojm/jmx"
 )
@@ -52,7 +53,7 @@ type elementDef struct {
 
 	// ctl fills in a controller's compiled form (how one virtual user's
 	// instance is made); the compiler has compiled its children already.
-	ctl func(c element.Builder, e *jmx.Element, d *ControllerDef) error
+	ctl func(c element.Builder, e *jmx.Element, d *thread.ControllerDef) error
 	// transaction marks a Transaction Controller, which the levels below
 	// it know of before they compile (it listens to their samples).
 	transaction bool
@@ -62,7 +63,7 @@ type elementDef struct {
 	expand func(c *compiler, e *jmx.Element, depth int) (kids []*jmx.Element, done func(), err error)
 	// branches compiles a sampler whose children run as branches at once
 	// (the Parallel Controller): it needs the levels above it.
-	branches func(c *compiler, e *jmx.Element, levels []level, depth int) *SamplerDef
+	branches func(c *compiler, e *jmx.Element, levels []level, depth int) *thread.SamplerDef
 	// iteration builds a config element that its controller tells when an
 	// iteration starts (config_iteration.go).
 	iteration func(c element.Builder, e *jmx.Element) (IterationListener, error)
@@ -112,24 +113,24 @@ var elements = map[string]elementDef{
 	freeFormClass:    {kind: kThreadGroup, model: buildArrivalsGroup},
 	openModelClass:   {kind: kThreadGroup, model: buildOpenModelGroup},
 
-	"GenericController":         {kind: kController, ctl: BuildSimple},
-	"RecordingController":       {kind: kController, ctl: BuildSimple},
-	"TestFragmentController":    {kind: kController, ctl: BuildSimple},
-	"IncludeController":         {kind: kController, ctl: BuildSimple, expand: includedChildren}, // jmx inlined its file
-	"ModuleController":          {kind: kController, ctl: BuildSimple, expand: moduleChildren},   // its target compiled in place
-	"LoopController":            {kind: kController, ctl: BuildLoop},
-	"WhileController":           {kind: kController, ctl: BuildWhile},
-	"IfController":              {kind: kController, ctl: BuildIf},
-	"TransactionController":     {kind: kController, ctl: BuildTransaction, transaction: true},
-	"OnceOnlyController":        {kind: kController, ctl: BuildOnce},
-	"InterleaveControl":         {kind: kController, ctl: BuildInterleave},
-	"RandomController":          {kind: kController, ctl: BuildRandom},
-	"RandomOrderController":     {kind: kController, ctl: BuildRandomOrder},
-	"ThroughputController":      {kind: kController, ctl: BuildThroughput},
-	"RunTime":                   {kind: kController, ctl: BuildRuntime},
-	"ForeachController":         {kind: kController, ctl: BuildForeach},
-	"SwitchController":          {kind: kController, ctl: BuildSwitch},
-	"CriticalSectionController": {kind: kController, ctl: BuildCritical},
+	"GenericController":         {kind: kController, ctl: thread.BuildSimple},
+	"RecordingController":       {kind: kController, ctl: thread.BuildSimple},
+	"TestFragmentController":    {kind: kController, ctl: thread.BuildSimple},
+	"IncludeController":         {kind: kController, ctl: thread.BuildSimple, expand: includedChildren}, // jmx inlined its file
+	"ModuleController":          {kind: kController, ctl: thread.BuildSimple, expand: moduleChildren},   // its target compiled in place
+	"LoopController":            {kind: kController, ctl: thread.BuildLoop},
+	"WhileController":           {kind: kController, ctl: thread.BuildWhile},
+	"IfController":              {kind: kController, ctl: thread.BuildIf},
+	"TransactionController":     {kind: kController, ctl: thread.BuildTransaction, transaction: true},
+	"OnceOnlyController":        {kind: kController, ctl: thread.BuildOnce},
+	"InterleaveControl":         {kind: kController, ctl: thread.BuildInterleave},
+	"RandomController":          {kind: kController, ctl: thread.BuildRandom},
+	"RandomOrderController":     {kind: kController, ctl: thread.BuildRandomOrder},
+	"ThroughputController":      {kind: kController, ctl: thread.BuildThroughput},
+	"RunTime":                   {kind: kController, ctl: thread.BuildRuntime},
+	"ForeachController":         {kind: kController, ctl: thread.BuildForeach},
+	"SwitchController":          {kind: kController, ctl: thread.BuildSwitch},
+	"CriticalSectionController": {kind: kController, ctl: thread.BuildCritical},
 
 	"TestAction":  {kind: kSampler, sampler: sampler.BuildFlowControl},
 	"JavaSampler": {kind: kSampler, sampler: sampler.BuildJava},
@@ -201,8 +202,8 @@ var elements = map[string]elementDef{
 	"BSFListener":            {kind: kListener, listener: scripting.BuildListener},
 
 	"ResultCollector": {kind: kListener, output: resultCollector},
-	"BackendListener": {kind: kListener, output: backendListener},     // InfluxDB client only (listener_backend.go)
-	"ResultAction":    {kind: kListener, listener: BuildResultAction}, // Result Status Action Handler (ctl_action.go)
+	"BackendListener": {kind: kListener, output: backendListener},            // InfluxDB client only (listener_backend.go)
+	"ResultAction":    {kind: kListener, listener: thread.BuildResultAction}, // Result Status Action Handler (ctl_action.go)
 	"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
 	"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
 	"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},
@@ -226,7 +227,7 @@ var elements = map[string]elementDef{
 	// jmeter-plugins samplers, controllers and timers.
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
 	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
-	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: BuildParameterized},
+	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: thread.BuildParameterized},
 	parallelClass: {kind: kSampler, branches: buildParallel},
 	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
 }

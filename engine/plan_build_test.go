@@ -106,6 +106,14 @@ func xAction(name string, action, target int, duration string) string {
 	return xmlEl("TestAction", name, ip("ActionProcessor.action", action)+ip("ActionProcessor.target", target)+sp("ActionProcessor.duration", duration))
 }
 
+// The Result Status Action Handler's actions as JMeter saves them
+// (OnError.action).
+const (
+	raStopThread           = 1
+	raNextIterationCurrent = 5
+	raBreakCurrentLoop     = 6
+)
+
 func xResultAction(action int) string {
 	return xmlEl("ResultAction", "on error", ip("OnError.action", action))
 }

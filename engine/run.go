@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/report"
 )
 
@@ -224,7 +225,7 @@ func (r *Run) runGroup(gr *groupRun, base *VU, soft, hard context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			NewThread(vu, g.main, g.ctls).Run()
+			thread.New(vu, g.main, g.ctls).Run()
 		}()
 	}
 	start := time.Now()

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -82,7 +83,7 @@ func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*VU, func() bool)
 	r := newTestRun(ctx, p, sink)
 	g := p.groups[0]
 	vu := r.newVU(newGroupRun(g, p), 1, ctx)
-	step, end := NewThread(vu, g.main, g.ctls).Steps()
+	step, end := thread.New(vu, g.main, g.ctls).Steps()
 	b.Cleanup(func() {
 		end()
 		r.el.Out.Close()

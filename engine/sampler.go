@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -12,7 +13,7 @@ const mainListener = uint64(1) << 63
 
 // sampler compiles a sampler and resolves its scope: the levels above it,
 // outermost first, then its own children.
-func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth int) *SamplerDef {
+func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth int) *thread.SamplerDef {
 	if d.branches != nil {
 		return d.branches(c, e, levels, depth)
 	}
@@ -33,11 +34,11 @@ func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth i
 		c.Fail(e, err)
 		return nil
 	}
-	return &SamplerDef{Name: c.Template(e, "name", e.Name), Scope: sc, Sampler: fn}
+	return &thread.SamplerDef{Name: c.Template(e, "name", e.Name), Scope: sc, Sampler: fn}
 }
 
-func (c *compiler) resolveScope(levels []level) *Scope {
-	sc := &Scope{Outputs: mainListener}
+func (c *compiler) resolveScope(levels []level) *thread.Scope {
+	sc := &thread.Scope{Outputs: mainListener}
 	for _, lv := range levels {
 		for _, e := range lv.elems {
 			switch v := c.built[e].(type) {
@@ -101,7 +102,7 @@ func without[T comparable](xs, ys []T) []T {
 
 // buildParallel compiles a Parallel Controller: its own sample's scope,
 // and its children as one level below it, each the root of a branch.
-func buildParallel(c *compiler, e *jmx.Element, levels []level, depth int) *SamplerDef {
+func buildParallel(c *compiler, e *jmx.Element, levels []level, depth int) *thread.SamplerDef {
 	own := c.frame(e.Children, depth+1)
 	sc := c.resolveScope(append(levels[:len(levels):len(levels)], level{elems: own}))
 	limit := 0
@@ -109,8 +110,8 @@ func buildParallel(c *compiler, e *jmx.Element, levels []level, depth int) *Samp
 		limit = max(jmx.Int(e.StrOr("MAX_THREAD_NUMBER", "6"), 6), 1)
 	}
 	name := c.Template(e, "name", e.Name)
-	d := &ControllerDef{Class: e.Class, Name: name, Path: e.Path(), Index: len(c.fl.ctls), IdxSlot: -1, Make: NewSimple}
+	d := &thread.ControllerDef{Class: e.Class, Name: name, Path: e.Path(), Index: len(c.fl.ctls), IdxSlot: -1, Make: thread.NewSimple}
 	c.fl.ctls = append(c.fl.ctls, d)
 	c.children(d, e.Children, nil, levels, depth+1)
-	return NewParallel(d, sc, e.Bool("PARENT_SAMPLE", false), limit)
+	return thread.NewParallel(d, sc, e.Bool("PARENT_SAMPLE", false), limit)
 }

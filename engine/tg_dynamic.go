@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
@@ -90,7 +91,7 @@ type concurrencyModel struct {
 func buildConcurrencyGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
 	m := &concurrencyModel{f: readDynFields(c, e), dyn: newDynState(c.Plan())}
 	g.loops = nil
-	g.main.Make = func(th *Thread) Controller {
+	g.main.Make = func(th *thread.Thread) thread.Controller {
 		return &vuserCtl{st: m.dyn.Get(th.VU)}
 	}
 	return m, nil
@@ -213,7 +214,7 @@ func (m *concurrencyModel) run(r *Run, gr *groupRun, base *VU, soft, hard contex
 // vuserCtl is the plugin's VirtualUserController for one virtual user of
 // a Concurrency or Arrivals Thread Group: the group's main loop.
 type vuserCtl struct {
-	Generic
+	thread.Generic
 	st      *dynState
 	arrival bool      // an Arrivals group: each pass starts with an arrival
 	pending time.Time // the arrival the user holds
@@ -221,7 +222,7 @@ type vuserCtl struct {
 	arrived bool
 }
 
-func (c *vuserCtl) Next(vu *VU) Item {
+func (c *vuserCtl) Next(vu *VU) thread.Item {
 	if c.st.ended.Load() {
 		c.SetDone(true)
 		return nil
@@ -237,7 +238,7 @@ func (c *vuserCtl) Next(vu *VU) Item {
 	return c.Generic.Next(vu)
 }
 
-func (c *vuserCtl) NextIsNull(vu *VU) Item {
+func (c *vuserCtl) NextIsNull(vu *VU) thread.Item {
 	switch {
 	case c.st.ended.Load(),
 		c.st.iterations > 0 && c.passes >= c.st.iterations:
@@ -337,7 +338,7 @@ func buildArrivalsGroup(c element.Builder, e *jmx.Element, g *group) (groupModel
 		}
 	}
 	g.loops = nil
-	g.main.Make = func(th *Thread) Controller {
+	g.main.Make = func(th *thread.Thread) thread.Controller {
 		return &vuserCtl{st: m.dyn.Get(th.VU), arrival: true, pending: th.Due}
 	}
 	return m, nil
@@ -455,7 +456,7 @@ func (m *arrivalsModel) dispatch(l *launcher, st *dynState, at time.Time, limit 
 		return
 	}
 	st.alive.Add(1)
-	l.start(time.Time{}, func(th *Thread) { th.Due = at }, func(*VU) { st.alive.Add(-1) })
+	l.start(time.Time{}, func(th *thread.Thread) { th.Due = at }, func(*VU) { st.alive.Add(-1) })
 }
 
 // freeRows evaluates the Free-Form schedule (or the property replacing it).

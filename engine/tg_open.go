@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
@@ -46,7 +47,7 @@ type openModel struct {
 
 func buildOpenModelGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
 	m := &openModel{schedule: c.Prop(e, "OpenModelThreadGroup.schedule"), seed: c.Prop(e, "OpenModelThreadGroup.random_seed")}
-	g.main.Make = func(*Thread) Controller { return &openCtl{} }
+	g.main.Make = func(*thread.Thread) thread.Controller { return &openCtl{} }
 	g.loops = nil
 	if s := m.schedule; s.Const() {
 		if _, err := parseOpenSchedule(s.Raw()); err != nil {
@@ -59,9 +60,9 @@ func buildOpenModelGroup(c element.Builder, e *jmx.Element, g *group) (groupMode
 func (*openModel) arrivalRate() bool { return true }
 
 // openCtl is the Open Model group's main controller: one pass, then done.
-type openCtl struct{ Generic }
+type openCtl struct{ thread.Generic }
 
-func (o *openCtl) NextIsNull(vu *VU) Item {
+func (o *openCtl) NextIsNull(vu *VU) thread.Item {
 	o.ReInitialize(vu)
 	o.SetDone(true)
 	return nil
@@ -144,7 +145,7 @@ func (m *openModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Conte
 			due := queue[0]
 			queue = queue[1:]
 			running++
-			l.start(end, func(th *Thread) {
+			l.start(end, func(th *thread.Thread) {
 				th.StartIteration(due)
 				stats.begin(th.Lag)
 			}, done)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -69,18 +70,18 @@ type launcher struct {
 
 // start starts the next virtual user (numbered from 1); before runs in
 // its goroutine first, after once it has ended.
-func (l *launcher) start(stopAt time.Time, before func(th *Thread), after func(vu *VU)) *VU {
+func (l *launcher) start(stopAt time.Time, before func(th *thread.Thread), after func(vu *VU)) *VU {
 	l.n++
 	return l.startNum(l.n, stopAt, before, after)
 }
 
 // startNum starts virtual user num.
-func (l *launcher) startNum(num int, stopAt time.Time, before func(th *Thread), after func(vu *VU)) *VU {
+func (l *launcher) startNum(num int, stopAt time.Time, before func(th *thread.Thread), after func(vu *VU)) *VU {
 	vu := l.r.newVU(l.g, num, l.soft)
 	vu.Hard = l.hard
 	vu.Vars.CopyFrom(l.base.Vars)
 	vu.StopAt = stopAt
-	th := NewThread(vu, l.g.g.main, l.g.g.ctls)
+	th := thread.New(vu, l.g.g.main, l.g.g.ctls)
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()

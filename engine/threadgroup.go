@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -37,7 +38,7 @@ type group struct {
 	// main is the group's main loop (a Loop Controller named after the
 	// group), holding the group's children; ctls counts the controllers
 	// of the group, main included.
-	main *ControllerDef
+	main *thread.ControllerDef
 	ctls int
 	// loops and forever are the main loop's settings.
 	loops   *Template
@@ -95,9 +96,9 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	// variable is __jm__<group name>__idx.
 	loops := c.Template(e, "LoopController.loops", mc.Str("LoopController.loops"))
 	forever := mc.Bool("LoopController.continue_forever", true)
-	main := &ControllerDef{Class: "LoopController", Name: c.Template(e, "name", e.Name), Path: e.Path(), Index: 0}
+	main := &thread.ControllerDef{Class: "LoopController", Name: c.Template(e, "name", e.Name), Path: e.Path(), Index: 0}
 	main.IdxSlot = c.indexSlot(main.Name)
-	main.Make = NewLoop(loops, forever)
+	main.Make = thread.NewLoop(loops, forever)
 	g.loops, g.forever = loops, forever
 	c.fl.ctls = append(c.fl.ctls, main)
 	c.children(main, e.Children, planFrame, nil, 2)

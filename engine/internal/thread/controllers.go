@@ -1,4 +1,4 @@
-package engine
+package thread
 
 import (
 	"math"
@@ -34,7 +34,7 @@ type Item interface{ samplerItem() }
 // ControllerDef is a compiled controller, shared by every virtual user.
 type ControllerDef struct {
 	Class string
-	Name  *Template
+	Name  *element.Template
 	Path  string
 	Index int // the instance of this controller is vu.ctls[index]
 	Kids  []Child
@@ -61,7 +61,7 @@ type Child struct {
 // controller kids[kid] when el is nil, else an element.
 type Listen struct {
 	Kid     int
-	Element IterationListener
+	Element element.IterationListener
 }
 
 // item is a child of a controller instance.
@@ -75,39 +75,39 @@ type item struct {
 // each controller type embeds Generic and replaces what JMeter's replaces.
 type Controller interface {
 	Base() *Generic
-	Next(vu *VU) Item
-	IsDone(vu *VU) bool
-	Initialize(vu *VU)
-	TriggerEndOfLoop(vu *VU)
-	NextIsNull(vu *VU) Item
-	NextIsAController(vu *VU, c Controller) Item
-	NextIsASampler(vu *VU, s *SamplerDef) Item
-	CurrentReturnedNull(vu *VU, c Controller)
+	Next(vu *element.VU) Item
+	IsDone(vu *element.VU) bool
+	Initialize(vu *element.VU)
+	TriggerEndOfLoop(vu *element.VU)
+	NextIsNull(vu *element.VU) Item
+	NextIsAController(vu *element.VU, c Controller) Item
+	NextIsASampler(vu *element.VU, s *SamplerDef) Item
+	CurrentReturnedNull(vu *element.VU, c Controller)
 	// setCurrentElement returns false to end the pass (JMeter throws
 	// NextIsNullException).
-	SetCurrentElement(vu *VU, it item) bool
-	IncrementCurrent(vu *VU)
-	ResetCurrent(vu *VU)
-	ReInitialize(vu *VU)
+	SetCurrentElement(vu *element.VU, it item) bool
+	IncrementCurrent(vu *element.VU)
+	ResetCurrent(vu *element.VU)
+	ReInitialize(vu *element.VU)
 	SetDone(b bool)
 	IterCount() int
 }
 
 // iterating controllers can continue and break (JMeter's IteratingController).
 type iterating interface {
-	StartNextLoop(vu *VU)
-	BreakLoop(vu *VU)
+	StartNextLoop(vu *element.VU)
+	BreakLoop(vu *element.VU)
 }
 
 // loopListener is a controller instance told when its parent starts a pass.
 type loopListener interface {
-	IterationStart(vu *VU, source Controller, iteration int)
+	IterationStart(vu *element.VU, source Controller, iteration int)
 }
 
 // elemListener adapts an element's iteration listener to a controller's list.
-type elemListener struct{ l IterationListener }
+type elemListener struct{ l element.IterationListener }
 
-func (e elemListener) IterationStart(vu *VU, _ Controller, _ int) { e.l.IterationStart(vu) }
+func (e elemListener) IterationStart(vu *element.VU, _ Controller, _ int) { e.l.IterationStart(vu) }
 
 // maxControllerDepth bounds the recursion of next through controllers that
 // yield no sampler (a While whose only child is an If that is false):
@@ -138,7 +138,7 @@ func (g *Generic) Self() Controller { return g.self }
 // Thread is the thread the instance belongs to.
 func (g *Generic) Thread() *Thread { return g.th }
 
-func (g *Generic) Next(vu *VU) Item {
+func (g *Generic) Next(vu *element.VU) Item {
 	g.th.depth++
 	defer func() { g.th.depth-- }()
 	if g.th.depth > maxControllerDepth {
@@ -171,13 +171,13 @@ func (g *Generic) Next(vu *VU) Item {
 	return g.self.NextIsNull(vu)
 }
 
-func (g *Generic) IsDone(*VU) bool      { return g.done }
-func (g *Generic) SetDone(b bool)       { g.done = b }
-func (g *Generic) IterCount() int       { return g.count }
-func (g *Generic) IncrementCurrent(*VU) { g.current++ }
-func (g *Generic) ResetCurrent(*VU)     { g.current = 0 }
+func (g *Generic) IsDone(*element.VU) bool      { return g.done }
+func (g *Generic) SetDone(b bool)               { g.done = b }
+func (g *Generic) IterCount() int               { return g.count }
+func (g *Generic) IncrementCurrent(*element.VU) { g.current++ }
+func (g *Generic) ResetCurrent(*element.VU)     { g.current = 0 }
 
-func (g *Generic) Initialize(vu *VU) {
+func (g *Generic) Initialize(vu *element.VU) {
 	g.self.ResetCurrent(vu)
 	g.count = 0
 	g.done = false
@@ -185,7 +185,7 @@ func (g *Generic) Initialize(vu *VU) {
 	g.initializeSubControllers(vu)
 }
 
-func (g *Generic) initializeSubControllers(vu *VU) {
+func (g *Generic) initializeSubControllers(vu *element.VU) {
 	for _, k := range g.kids {
 		if k.c != nil {
 			k.c.Initialize(vu)
@@ -193,13 +193,13 @@ func (g *Generic) initializeSubControllers(vu *VU) {
 	}
 }
 
-func (g *Generic) ReInitialize(vu *VU) {
+func (g *Generic) ReInitialize(vu *element.VU) {
 	g.self.ResetCurrent(vu)
 	g.count++
 	g.first = true
 }
 
-func (g *Generic) NextIsAController(vu *VU, c Controller) Item {
+func (g *Generic) NextIsAController(vu *element.VU, c Controller) Item {
 	s := c.Next(vu)
 	if s == nil {
 		g.self.CurrentReturnedNull(vu, c)
@@ -208,19 +208,19 @@ func (g *Generic) NextIsAController(vu *VU, c Controller) Item {
 	return s
 }
 
-func (g *Generic) NextIsASampler(vu *VU, s *SamplerDef) Item {
+func (g *Generic) NextIsASampler(vu *element.VU, s *SamplerDef) Item {
 	g.self.IncrementCurrent(vu)
 	return s
 }
 
-func (g *Generic) NextIsNull(vu *VU) Item {
+func (g *Generic) NextIsNull(vu *element.VU) Item {
 	g.self.ReInitialize(vu)
 	return nil
 }
 
-func (g *Generic) TriggerEndOfLoop(vu *VU) { g.self.ReInitialize(vu) }
+func (g *Generic) TriggerEndOfLoop(vu *element.VU) { g.self.ReInitialize(vu) }
 
-func (g *Generic) CurrentReturnedNull(vu *VU, c Controller) {
+func (g *Generic) CurrentReturnedNull(vu *element.VU, c Controller) {
 	if c.IsDone(vu) {
 		g.removeCurrent()
 	} else {
@@ -234,10 +234,10 @@ func (g *Generic) removeCurrent() {
 	}
 }
 
-func (g *Generic) SetCurrentElement(*VU, item) bool { return true }
+func (g *Generic) SetCurrentElement(*element.VU, item) bool { return true }
 
 // fireIterEvents tells the listeners a pass starts, on its first next.
-func (g *Generic) fireIterEvents(vu *VU) {
+func (g *Generic) fireIterEvents(vu *element.VU) {
 	if g.first {
 		n := g.self.IterCount()
 		for _, l := range g.listeners {
@@ -255,7 +255,7 @@ func (g *Generic) addIterationListener(l loopListener) {
 }
 
 // updateIndex sets __jm__<name>__idx, the loop index JMeter exports.
-func (g *Generic) updateIndex(vu *VU, n int) {
+func (g *Generic) updateIndex(vu *element.VU, n int) {
 	if g.idxText == "" || g.idx != n {
 		g.idx, g.idxText = n, strconv.Itoa(n)
 	}
@@ -280,7 +280,7 @@ func NewSimple(*Thread) Controller { return &simpleCtl{} }
 // after its count and its parent drops it for the rest of the thread's life.
 type loopCtl struct {
 	Generic
-	loops     *Template
+	loops     *element.Template
 	forever   bool
 	loopCount int
 	nbLoops   int
@@ -297,11 +297,11 @@ func BuildLoop(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 
 // NewLoop makes the instances of a Loop Controller (or of a thread
 // group's main loop) that runs loops times, or forever.
-func NewLoop(loops *Template, forever bool) func(*Thread) Controller {
+func NewLoop(loops *element.Template, forever bool) func(*Thread) Controller {
 	return func(*Thread) Controller { return &loopCtl{loops: loops, forever: forever} }
 }
 
-func (l *loopCtl) getLoops(vu *VU) int {
+func (l *loopCtl) getLoops(vu *element.VU) int {
 	if !l.nbSet || l.nbLoops == 0 || l.nbLoops == -1 {
 		txt := l.loops.Eval(vu)
 		n, err := strconv.Atoi(txt)
@@ -316,12 +316,12 @@ func (l *loopCtl) getLoops(vu *VU) int {
 	return l.nbLoops
 }
 
-func (l *loopCtl) endOfLoop(vu *VU) bool {
+func (l *loopCtl) endOfLoop(vu *element.VU) bool {
 	n := l.getLoops(vu)
 	return l.brk || n > -1 && l.loopCount >= n
 }
 
-func (l *loopCtl) Next(vu *VU) Item {
+func (l *loopCtl) Next(vu *element.VU) Item {
 	l.updateIndex(vu, l.loopCount)
 	var s Item
 	if l.endOfLoop(vu) {
@@ -342,7 +342,7 @@ func (l *loopCtl) SetDone(b bool) {
 	l.done = b
 }
 
-func (l *loopCtl) NextIsNull(vu *VU) Item {
+func (l *loopCtl) NextIsNull(vu *element.VU) Item {
 	l.self.ReInitialize(vu)
 	if l.endOfLoop(vu) {
 		if !l.forever {
@@ -355,7 +355,7 @@ func (l *loopCtl) NextIsNull(vu *VU) Item {
 	return l.self.Next(vu)
 }
 
-func (l *loopCtl) TriggerEndOfLoop(vu *VU) {
+func (l *loopCtl) TriggerEndOfLoop(vu *element.VU) {
 	l.Generic.TriggerEndOfLoop(vu)
 	l.resetLoopCount()
 }
@@ -367,22 +367,22 @@ func (l *loopCtl) resetLoopCount() {
 
 func (l *loopCtl) IterCount() int { return l.loopCount + 1 }
 
-func (l *loopCtl) ReInitialize(vu *VU) {
+func (l *loopCtl) ReInitialize(vu *element.VU) {
 	l.first = true
 	l.self.ResetCurrent(vu)
 	l.loopCount++
 }
 
-func (l *loopCtl) StartNextLoop(vu *VU) { l.self.ReInitialize(vu) }
+func (l *loopCtl) StartNextLoop(vu *element.VU) { l.self.ReInitialize(vu) }
 
-func (l *loopCtl) BreakLoop(vu *VU) {
+func (l *loopCtl) BreakLoop(vu *element.VU) {
 	l.brk = true
 	l.first = true
 	l.self.ResetCurrent(vu)
 	l.resetLoopCount()
 }
 
-func (l *loopCtl) IterationStart(vu *VU, _ Controller, _ int) {
+func (l *loopCtl) IterationStart(vu *element.VU, _ Controller, _ int) {
 	l.self.ReInitialize(vu)
 	l.resetLoopCount()
 }
@@ -394,7 +394,7 @@ func (l *loopCtl) IterationStart(vu *VU, _ Controller, _ int) {
 // condition is evaluated again at each check, functions and all.
 type whileCtl struct {
 	Generic
-	cond *Template
+	cond *element.Template
 	brk  bool
 }
 
@@ -404,7 +404,7 @@ func BuildWhile(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	return nil
 }
 
-func (w *whileCtl) endOfLoop(vu *VU, loopEnd bool) bool {
+func (w *whileCtl) endOfLoop(vu *element.VU, loopEnd bool) bool {
 	if w.brk {
 		return true
 	}
@@ -415,7 +415,7 @@ func (w *whileCtl) endOfLoop(vu *VU, loopEnd bool) bool {
 	return strings.EqualFold(cnd, "false")
 }
 
-func (w *whileCtl) NextIsNull(vu *VU) Item {
+func (w *whileCtl) NextIsNull(vu *element.VU) Item {
 	w.self.ReInitialize(vu)
 	if w.endOfLoop(vu, true) {
 		w.brk = false
@@ -425,13 +425,13 @@ func (w *whileCtl) NextIsNull(vu *VU) Item {
 	return w.self.Next(vu)
 }
 
-func (w *whileCtl) TriggerEndOfLoop(vu *VU) {
+func (w *whileCtl) TriggerEndOfLoop(vu *element.VU) {
 	w.Generic.TriggerEndOfLoop(vu)
 	w.endOfLoop(vu, true) // evaluated for its side effects, as JMeter does
 	w.count = 0
 }
 
-func (w *whileCtl) Next(vu *VU) Item {
+func (w *whileCtl) Next(vu *element.VU) Item {
 	w.updateIndex(vu, w.count)
 	var s Item
 	if w.first && w.endOfLoop(vu, false) {
@@ -444,16 +444,16 @@ func (w *whileCtl) Next(vu *VU) Item {
 	return s
 }
 
-func (w *whileCtl) StartNextLoop(vu *VU) { w.self.ReInitialize(vu) }
+func (w *whileCtl) StartNextLoop(vu *element.VU) { w.self.ReInitialize(vu) }
 
-func (w *whileCtl) BreakLoop(vu *VU) {
+func (w *whileCtl) BreakLoop(vu *element.VU) {
 	w.brk = true
 	w.first = true
 	w.self.ResetCurrent(vu)
 	w.count = 0
 }
 
-func (w *whileCtl) IterationStart(vu *VU, _ Controller, _ int) {
+func (w *whileCtl) IterationStart(vu *element.VU, _ Controller, _ int) {
 	w.self.ReInitialize(vu)
 	w.count = 0
 }
@@ -468,7 +468,7 @@ func BuildOnce(_ element.Builder, _ *jmx.Element, d *ControllerDef) error {
 	return nil
 }
 
-func (o *onceCtl) IterationStart(vu *VU, source Controller, iteration int) {
+func (o *onceCtl) IterationStart(vu *element.VU, source Controller, iteration int) {
 	want := 0
 	if _, ok := source.(*loopCtl); ok {
 		want = 1
@@ -478,14 +478,14 @@ func (o *onceCtl) IterationStart(vu *VU, source Controller, iteration int) {
 	}
 }
 
-func (o *onceCtl) NextIsNull(*VU) Item { return nil }
+func (o *onceCtl) NextIsNull(*element.VU) Item { return nil }
 
 // switchCtl is JMeter's Switch Controller: it runs the child the switch
 // value names, by index (0 when out of range) or by name ("default" when no
 // name matches, nothing when there is no default).
 type switchCtl struct {
 	Generic
-	value *Template
+	value *element.Template
 }
 
 func BuildSwitch(c element.Builder, e *jmx.Element, d *ControllerDef) error {
@@ -494,16 +494,16 @@ func BuildSwitch(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	return nil
 }
 
-func (s *switchCtl) Next(vu *VU) Item {
+func (s *switchCtl) Next(vu *element.VU) Item {
 	if s.first {
 		s.current = s.selection(vu)
 	}
 	return s.Generic.Next(vu)
 }
 
-func (s *switchCtl) IncrementCurrent(*VU) { s.current = math.MaxInt }
+func (s *switchCtl) IncrementCurrent(*element.VU) { s.current = math.MaxInt }
 
-func (s *switchCtl) selection(vu *VU) int {
+func (s *switchCtl) selection(vu *element.VU) int {
 	sel := strings.TrimSpace(s.value.Eval(vu))
 	if sel == "" {
 		return 0
@@ -539,7 +539,7 @@ func numeric(s string) bool {
 	return s != ""
 }
 
-func itemName(vu *VU, it item) string {
+func itemName(vu *element.VU, it item) string {
 	if it.s != nil {
 		return it.s.Name.Eval(vu)
 	}
@@ -552,7 +552,7 @@ func itemName(vu *VU, it item) string {
 // at once and its parent drops it.
 type runtimeCtl struct {
 	Generic
-	seconds   *Template
+	seconds   *element.Template
 	start     time.Time
 	loopCount int
 }
@@ -563,7 +563,7 @@ func BuildRuntime(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	return nil
 }
 
-func (r *runtimeCtl) runtime(vu *VU) int64 {
+func (r *runtimeCtl) runtime(vu *element.VU) int64 {
 	n, err := strconv.ParseInt(r.seconds.Eval(vu), 10, 64)
 	if err != nil {
 		return 0
@@ -571,18 +571,18 @@ func (r *runtimeCtl) runtime(vu *VU) int64 {
 	return n
 }
 
-func (r *runtimeCtl) IsDone(vu *VU) bool {
+func (r *runtimeCtl) IsDone(vu *element.VU) bool {
 	if r.runtime(vu) > 0 && len(r.kids) > 0 {
 		return r.Generic.IsDone(vu)
 	}
 	return true
 }
 
-func (r *runtimeCtl) endOfLoop(vu *VU) bool {
+func (r *runtimeCtl) endOfLoop(vu *element.VU) bool {
 	return int64(vu.Now().Sub(r.start)/time.Second) >= r.runtime(vu)
 }
 
-func (r *runtimeCtl) Next(vu *VU) Item {
+func (r *runtimeCtl) Next(vu *element.VU) Item {
 	if r.start.IsZero() {
 		r.start = vu.Now()
 	}
@@ -594,7 +594,7 @@ func (r *runtimeCtl) Next(vu *VU) Item {
 	return r.Generic.Next(vu)
 }
 
-func (r *runtimeCtl) NextIsNull(vu *VU) Item {
+func (r *runtimeCtl) NextIsNull(vu *element.VU) Item {
 	r.self.ReInitialize(vu)
 	if r.endOfLoop(vu) {
 		r.resetLoopCount()
@@ -610,13 +610,13 @@ func (r *runtimeCtl) resetLoopCount() {
 
 func (r *runtimeCtl) IterCount() int { return r.loopCount + 1 }
 
-func (r *runtimeCtl) ReInitialize(vu *VU) {
+func (r *runtimeCtl) ReInitialize(vu *element.VU) {
 	r.first = true
 	r.self.ResetCurrent(vu)
 	r.loopCount++
 }
 
-func (r *runtimeCtl) TriggerEndOfLoop(vu *VU) {
+func (r *runtimeCtl) TriggerEndOfLoop(vu *element.VU) {
 	r.Generic.TriggerEndOfLoop(vu)
 	r.resetLoopCount()
 }
@@ -627,7 +627,7 @@ func (r *runtimeCtl) TriggerEndOfLoop(vu *VU) {
 // putting each value in the output variable.
 type foreachCtl struct {
 	Generic
-	input, output, start, end *Template
+	input, output, start, end *element.Template
 	sep                       string
 	loopCount                 int
 	brk                       bool
@@ -649,7 +649,7 @@ func BuildForeach(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 
 // propInt is JMeter's getPropertyAsInt(name, def): blank gives def, text
 // that is not a number gives 0.
-func propInt(vu *VU, t *Template, def int) int {
+func propInt(vu *element.VU, t *element.Template, def int) int {
 	s := t.Eval(vu)
 	if s == "" {
 		return def
@@ -661,14 +661,14 @@ func propInt(vu *VU, t *Template, def int) int {
 	return n
 }
 
-func (f *foreachCtl) startIndex(vu *VU) int { return propInt(vu, f.start, 0) }
-func (f *foreachCtl) endIndex(vu *VU) int   { return propInt(vu, f.end, math.MaxInt32) }
+func (f *foreachCtl) startIndex(vu *element.VU) int { return propInt(vu, f.start, 0) }
+func (f *foreachCtl) endIndex(vu *element.VU) int   { return propInt(vu, f.end, math.MaxInt32) }
 
-func (f *foreachCtl) inputName(vu *VU) string {
+func (f *foreachCtl) inputName(vu *element.VU) string {
 	return f.input.Eval(vu) + f.sep + strconv.Itoa(f.loopCount+1)
 }
 
-func (f *foreachCtl) IsDone(vu *VU) bool {
+func (f *foreachCtl) IsDone(vu *element.VU) bool {
 	if f.loopCount >= f.endIndex(vu) {
 		return true
 	}
@@ -679,12 +679,12 @@ func (f *foreachCtl) IsDone(vu *VU) bool {
 	return f.Generic.IsDone(vu)
 }
 
-func (f *foreachCtl) hasInput(vu *VU) bool {
+func (f *foreachCtl) hasInput(vu *element.VU) bool {
 	_, ok := vu.Vars.Get(f.inputName(vu))
 	return ok
 }
 
-func (f *foreachCtl) Next(vu *VU) Item {
+func (f *foreachCtl) Next(vu *element.VU) Item {
 	f.updateIndex(vu, f.loopCount)
 	var s Item
 	if f.brk || !f.hasInput(vu) {
@@ -698,7 +698,7 @@ func (f *foreachCtl) Next(vu *VU) Item {
 	return s
 }
 
-func (f *foreachCtl) NextIsNull(vu *VU) Item {
+func (f *foreachCtl) NextIsNull(vu *element.VU) Item {
 	f.self.ReInitialize(vu)
 	if f.brk || !f.hasInput(vu) || f.loopCount >= f.endIndex(vu) {
 		f.brk = false
@@ -708,35 +708,35 @@ func (f *foreachCtl) NextIsNull(vu *VU) Item {
 	return f.self.Next(vu)
 }
 
-func (f *foreachCtl) resetLoopCount(vu *VU) { f.loopCount = f.startIndex(vu) }
-func (f *foreachCtl) IterCount() int        { return f.loopCount + 1 }
+func (f *foreachCtl) resetLoopCount(vu *element.VU) { f.loopCount = f.startIndex(vu) }
+func (f *foreachCtl) IterCount() int                { return f.loopCount + 1 }
 
-func (f *foreachCtl) ReInitialize(vu *VU) {
+func (f *foreachCtl) ReInitialize(vu *element.VU) {
 	f.first = true
 	f.self.ResetCurrent(vu)
 	f.loopCount++
 }
 
-func (f *foreachCtl) TriggerEndOfLoop(vu *VU) {
+func (f *foreachCtl) TriggerEndOfLoop(vu *element.VU) {
 	f.Generic.TriggerEndOfLoop(vu)
 	f.resetLoopCount(vu)
 }
 
-func (f *foreachCtl) Initialize(vu *VU) {
+func (f *foreachCtl) Initialize(vu *element.VU) {
 	f.Generic.Initialize(vu)
 	f.loopCount = f.startIndex(vu)
 }
 
-func (f *foreachCtl) StartNextLoop(vu *VU) { f.self.ReInitialize(vu) }
+func (f *foreachCtl) StartNextLoop(vu *element.VU) { f.self.ReInitialize(vu) }
 
-func (f *foreachCtl) BreakLoop(vu *VU) {
+func (f *foreachCtl) BreakLoop(vu *element.VU) {
 	f.brk = true
 	f.first = true
 	f.self.ResetCurrent(vu)
 	f.resetLoopCount(vu)
 }
 
-func (f *foreachCtl) IterationStart(vu *VU, _ Controller, _ int) {
+func (f *foreachCtl) IterationStart(vu *element.VU, _ Controller, _ int) {
 	f.self.ReInitialize(vu)
 	f.resetLoopCount(vu)
 }
@@ -754,7 +754,7 @@ func BuildParameterized(c element.Builder, e *jmx.Element, d *ControllerDef) err
 	return nil
 }
 
-func (p *paramCtl) Next(vu *VU) Item {
+func (p *paramCtl) Next(vu *element.VU) Item {
 	p.u.Set(vu)
 	return p.Generic.Next(vu)
 }

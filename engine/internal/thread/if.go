@@ -1,4 +1,4 @@
-package engine
+package thread
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ type ifCtl struct {
 }
 
 type ifCond struct {
-	cond    *Template
+	cond    *element.Template
 	useExpr bool
 	evalAll bool
 	js      *function.Condition // the JavaScript condition, without useExpression
@@ -47,7 +47,7 @@ func BuildIf(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	return nil
 }
 
-func (f *ifCtl) evaluate(vu *VU) bool {
+func (f *ifCtl) evaluate(vu *element.VU) bool {
 	s := strings.TrimSpace(f.c.cond.Eval(vu))
 	if f.c.useExpr {
 		return strings.EqualFold(s, "true")
@@ -61,9 +61,9 @@ func (f *ifCtl) evaluate(vu *VU) bool {
 	return ok
 }
 
-func (f *ifCtl) IsDone(*VU) bool { return false }
+func (f *ifCtl) IsDone(*element.VU) bool { return false }
 
-func (f *ifCtl) Next(vu *VU) Item {
+func (f *ifCtl) Next(vu *element.VU) Item {
 	result := true
 	if f.c.evalAll || f.first {
 		result = f.evaluate(vu)
@@ -75,7 +75,7 @@ func (f *ifCtl) Next(vu *VU) Item {
 	return f.self.NextIsNull(vu)
 }
 
-func (f *ifCtl) TriggerEndOfLoop(vu *VU) {
+func (f *ifCtl) TriggerEndOfLoop(vu *element.VU) {
 	f.initializeSubControllers(vu)
 	f.Generic.TriggerEndOfLoop(vu)
 }

@@ -1,4 +1,4 @@
-package engine
+package thread
 
 import (
 	"sync"
@@ -34,7 +34,7 @@ import (
 // branch ends the branch and makes the user start its next iteration once
 // the controller is done, as the plugin does.
 type parallelSampler struct {
-	name   *Template
+	name   *element.Template
 	parent bool
 	limit  int // branches at once; 0 for all
 	kids   []Child
@@ -58,7 +58,7 @@ func NewParallel(d *ControllerDef, sc *Scope, parent bool, limit int) *SamplerDe
 // parallelRun is one virtual user's branches of one Parallel Controller.
 type parallelRun struct {
 	branches []*branch
-	snap     *Vars
+	snap     *element.Vars
 }
 
 // branch is one child of a Parallel Controller, run by a virtual user of
@@ -80,7 +80,7 @@ func (p *parallelSampler) branchesOf(th *Thread) *parallelRun {
 	pr := &parallelRun{snap: element.NewVars(vu.Plan.Symbols())}
 	pname := p.name.Eval(vu)
 	for _, k := range p.kids {
-		b := &branch{th: NewThread(vu.Fork(), nil, len(th.ctls))}
+		b := &branch{th: New(vu.Fork(), nil, len(th.ctls))}
 		var kname string
 		if k.Controller != nil {
 			b.h = b.th.instantiate(k.Controller)
@@ -99,7 +99,7 @@ func (p *parallelSampler) branchesOf(th *Thread) *parallelRun {
 	return pr
 }
 
-func (p *parallelSampler) Sample(th *Thread, r *Result) {
+func (p *parallelSampler) Sample(th *Thread, r *element.Result) {
 	vu := th.VU
 	pr := p.branchesOf(th)
 	pr.snap.CopyFrom(vu.Vars)
@@ -130,7 +130,7 @@ func (p *parallelSampler) Sample(th *Thread, r *Result) {
 		restart = restart || b.restart
 	}
 	if restart {
-		r.Next = NextThreadLoop
+		r.Next = element.NextThreadLoop
 	}
 	if !p.parent {
 		r.None = true
@@ -171,7 +171,7 @@ func (p *parallelSampler) Sample(th *Thread, r *Result) {
 func (b *branch) ready() {
 	bv := b.th.VU
 	bv.Branch()
-	b.th.action = Continue
+	b.th.action = element.Continue
 	b.out = b.out[:0]
 	b.restart = false
 	b.th.capture = &b.out
@@ -188,7 +188,7 @@ func (p *parallelSampler) runBranch(b *branch) {
 	onError := bv.Group.OnError
 	if b.s != nil {
 		bt.processSampler(b.s, nil)
-		b.restart = bt.action == NextThreadLoop || onError == NextThreadLoop && !bv.LastSampleOK()
+		b.restart = bt.action == element.NextThreadLoop || onError == element.NextThreadLoop && !bv.LastSampleOK()
 		return
 	}
 	for bv.Running() {
@@ -197,17 +197,17 @@ func (p *parallelSampler) runBranch(b *branch) {
 			return
 		}
 		bt.processSampler(sam, nil)
-		onErrorNext := onError == NextThreadLoop && !bv.LastSampleOK()
-		if bt.action == Continue && !onErrorNext {
+		onErrorNext := onError == element.NextThreadLoop && !bv.LastSampleOK()
+		if bt.action == element.Continue && !onErrorNext {
 			continue
 		}
 		act := bt.action
-		bt.action = Continue
+		bt.action = element.Continue
 		bv.SetLastOK(true)
 		if onErrorNext {
-			act = NextThreadLoop
+			act = element.NextThreadLoop
 		}
-		if act == NextThreadLoop {
+		if act == element.NextThreadLoop {
 			b.restart = true
 			p.endLoops(bt, sam, act)
 			return
@@ -221,7 +221,7 @@ func (p *parallelSampler) runBranch(b *branch) {
 // endLoops applies a loop action within a branch: to the branch's
 // controllers above the sampler, up to the nearest loop; it reports
 // whether the branch goes on (a loop inside it took the action).
-func (p *parallelSampler) endLoops(bt *Thread, sam Item, kind Next) bool {
+func (p *parallelSampler) endLoops(bt *Thread, sam Item, kind element.Next) bool {
 	bv := bt.VU
 	real := sam
 	for {
@@ -239,8 +239,8 @@ func (p *parallelSampler) endLoops(bt *Thread, sam Item, kind Next) bool {
 				break
 			}
 			h := bt.ctls[d.Index]
-			if it, loop := h.(iterating); loop && kind != NextThreadLoop {
-				if kind == BreakLoop {
+			if it, loop := h.(iterating); loop && kind != element.NextThreadLoop {
+				if kind == element.BreakLoop {
 					it.BreakLoop(bv)
 				} else {
 					it.StartNextLoop(bv)

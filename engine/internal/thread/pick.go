@@ -1,4 +1,4 @@
-package engine
+package thread
 
 import (
 	"strconv"
@@ -48,7 +48,7 @@ func buildInterleaveKind(_ element.Builder, e *jmx.Element, d *ControllerDef, ra
 	return nil
 }
 
-func (c *interleaveCtl) ReInitialize(*VU) {
+func (c *interleaveCtl) ReInitialize(*element.VU) {
 	c.first = true
 	c.atLeastOne = false
 	c.searchStart = item{}
@@ -57,7 +57,7 @@ func (c *interleaveCtl) ReInitialize(*VU) {
 	c.count++
 }
 
-func (c *interleaveCtl) Next(vu *VU) Item {
+func (c *interleaveCtl) Next(vu *element.VU) Item {
 	if c.skipNext {
 		c.self.ReInitialize(vu)
 		return nil
@@ -65,7 +65,7 @@ func (c *interleaveCtl) Next(vu *VU) Item {
 	return c.Generic.Next(vu)
 }
 
-func (c *interleaveCtl) NextIsAController(vu *VU, k Controller) Item {
+func (c *interleaveCtl) NextIsAController(vu *element.VU, k Controller) Item {
 	s := k.Next(vu)
 	if s == nil {
 		c.self.CurrentReturnedNull(vu, k)
@@ -81,18 +81,18 @@ func (c *interleaveCtl) NextIsAController(vu *VU, k Controller) Item {
 	return s
 }
 
-func (c *interleaveCtl) NextIsASampler(vu *VU, s *SamplerDef) Item {
+func (c *interleaveCtl) NextIsASampler(vu *element.VU, s *SamplerDef) Item {
 	c.skipNext = true
 	c.self.IncrementCurrent(vu)
 	return s
 }
 
-func (c *interleaveCtl) NextIsNull(vu *VU) Item {
+func (c *interleaveCtl) NextIsNull(vu *element.VU) Item {
 	c.self.ResetCurrent(vu)
 	return c.self.Next(vu)
 }
 
-func (c *interleaveCtl) SetCurrentElement(vu *VU, it item) bool {
+func (c *interleaveCtl) SetCurrentElement(vu *element.VU, it item) bool {
 	if c.searchStart == (item{}) {
 		c.searchStart = it
 	} else if c.searchStart == it && !c.stillSame {
@@ -102,7 +102,7 @@ func (c *interleaveCtl) SetCurrentElement(vu *VU, it item) bool {
 	return true
 }
 
-func (c *interleaveCtl) CurrentReturnedNull(vu *VU, k Controller) {
+func (c *interleaveCtl) CurrentReturnedNull(vu *element.VU, k Controller) {
 	if k.IsDone(vu) {
 		c.removeCurrent()
 	} else if c.style == useSubControllers {
@@ -110,7 +110,7 @@ func (c *interleaveCtl) CurrentReturnedNull(vu *VU, k Controller) {
 	}
 }
 
-func (c *interleaveCtl) IncrementCurrent(vu *VU) {
+func (c *interleaveCtl) IncrementCurrent(vu *element.VU) {
 	if c.atLeastOne {
 		c.skipNext = true
 	}
@@ -121,7 +121,7 @@ func (c *interleaveCtl) IncrementCurrent(vu *VU) {
 	}
 }
 
-func (c *interleaveCtl) ResetCurrent(vu *VU) {
+func (c *interleaveCtl) ResetCurrent(vu *element.VU) {
 	if c.random && len(c.kids) > 0 {
 		c.current = vu.Rand.IntN(len(c.kids))
 		return
@@ -129,7 +129,7 @@ func (c *interleaveCtl) ResetCurrent(vu *VU) {
 	c.current = 0
 }
 
-func (c *interleaveCtl) Initialize(vu *VU) {
+func (c *interleaveCtl) Initialize(vu *element.VU) {
 	c.Generic.Initialize(vu)
 	if c.across && len(c.kids) > 0 {
 		c.current = (vu.Num - 1) % len(c.kids)
@@ -145,17 +145,17 @@ func BuildRandomOrder(_ element.Builder, _ *jmx.Element, d *ControllerDef) error
 	return nil
 }
 
-func (r *randomOrderCtl) Initialize(vu *VU) {
+func (r *randomOrderCtl) Initialize(vu *element.VU) {
 	r.Generic.Initialize(vu)
 	r.shuffle(vu)
 }
 
-func (r *randomOrderCtl) ReInitialize(vu *VU) {
+func (r *randomOrderCtl) ReInitialize(vu *element.VU) {
 	r.Generic.ReInitialize(vu)
 	r.shuffle(vu)
 }
 
-func (r *randomOrderCtl) shuffle(vu *VU) {
+func (r *randomOrderCtl) shuffle(vu *element.VU) {
 	vu.Rand.Shuffle(len(r.kids), func(i, j int) { r.kids[i], r.kids[j] = r.kids[j], r.kids[i] })
 }
 
@@ -183,7 +183,7 @@ type throughputCtl struct {
 type throughputDef struct {
 	style     int
 	perThread bool
-	max, pct  *Template
+	max, pct  *element.Template
 }
 
 // throughputShared is the count of a shared Throughput Controller, kept
@@ -201,14 +201,14 @@ func BuildThroughput(c element.Builder, e *jmx.Element, d *ControllerDef) error 
 		max:       c.Template(e, "ThroughputController.maxThroughput", e.StrOr("ThroughputController.maxThroughput", "1")),
 		pct:       c.Template(e, "ThroughputController.percentThroughput", e.StrOr("ThroughputController.percentThroughput", "100")),
 	}
-	shared := element.NewShared(c.Plan(), func(*VU) *throughputShared { return &throughputShared{iteration: -1} })
+	shared := element.NewShared(c.Plan(), func(*element.VU) *throughputShared { return &throughputShared{iteration: -1} })
 	d.Make = func(th *Thread) Controller {
 		return &throughputCtl{t: t, shared: shared.Get(th.VU), iteration: -1}
 	}
 	return nil
 }
 
-func (t *throughputCtl) maxThroughput(vu *VU) int {
+func (t *throughputCtl) maxThroughput(vu *element.VU) int {
 	s := t.t.max.Eval(vu)
 	n, err := strconv.Atoi(s)
 	if err != nil {
@@ -218,7 +218,7 @@ func (t *throughputCtl) maxThroughput(vu *VU) int {
 	return n
 }
 
-func (t *throughputCtl) percent(vu *VU) float64 {
+func (t *throughputCtl) percent(vu *element.VU) float64 {
 	s := strings.TrimSpace(t.t.pct.Eval(vu))
 	f, err := strconv.ParseFloat(strings.TrimRight(s, "fFdD"), 32)
 	if err != nil {
@@ -237,21 +237,21 @@ func (t *throughputCtl) executions() int {
 	return t.numExec
 }
 
-func (t *throughputCtl) Next(vu *VU) Item {
+func (t *throughputCtl) Next(vu *element.VU) Item {
 	if t.runThisTime {
 		return t.Generic.Next(vu)
 	}
 	return nil
 }
 
-func (t *throughputCtl) decide(vu *VU, execs, iterations int) bool {
+func (t *throughputCtl) decide(vu *element.VU, execs, iterations int) bool {
 	if t.t.style == byNumber {
 		return execs < t.maxThroughput(vu)
 	}
 	return (100.0*float64(execs)+50.0)/float64(iterations+1) < t.percent(vu)
 }
 
-func (t *throughputCtl) IsDone(vu *VU) bool {
+func (t *throughputCtl) IsDone(vu *element.VU) bool {
 	if len(t.kids) == 0 {
 		return true
 	}
@@ -262,7 +262,7 @@ func (t *throughputCtl) IsDone(vu *VU) bool {
 	return t.t.style == byPercent && t.percent(vu) == 0
 }
 
-func (t *throughputCtl) IterationStart(vu *VU, _ Controller, _ int) {
+func (t *throughputCtl) IterationStart(vu *element.VU, _ Controller, _ int) {
 	if !t.t.perThread {
 		s := t.shared
 		s.mu.Lock()
@@ -287,18 +287,18 @@ func (t *throughputCtl) IterationStart(vu *VU, _ Controller, _ int) {
 // the virtual user ends). It is re-entrant, as Java's ReentrantLock.
 type criticalCtl struct {
 	Generic
-	lockName *Template
-	locks    *Shared[namedLocks]
+	lockName *element.Template
+	locks    *element.Shared[namedLocks]
 	held     *namedLock
 }
 
 // criticalLocks is the plan's one table of named locks.
-var criticalLocks = element.NewKey[*Shared[namedLocks]]("Critical Section locks")
+var criticalLocks = element.NewKey[*element.Shared[namedLocks]]("Critical Section locks")
 
 func BuildCritical(c element.Builder, e *jmx.Element, d *ControllerDef) error {
 	name := c.Prop(e, "CriticalSectionController.lockName")
-	locks := element.Once(c.Plan(), criticalLocks, func() *Shared[namedLocks] {
-		return element.NewShared(c.Plan(), func(*VU) *namedLocks { return &namedLocks{m: map[string]*namedLock{}} })
+	locks := element.Once(c.Plan(), criticalLocks, func() *element.Shared[namedLocks] {
+		return element.NewShared(c.Plan(), func(*element.VU) *namedLocks { return &namedLocks{m: map[string]*namedLock{}} })
 	})
 	d.Make = func(*Thread) Controller { return &criticalCtl{lockName: name, locks: locks} }
 	return nil
@@ -322,7 +322,7 @@ func (n *namedLocks) get(name string) *namedLock {
 	return l
 }
 
-func (c *criticalCtl) Next(vu *VU) Item {
+func (c *criticalCtl) Next(vu *element.VU) Item {
 	name := c.lockName.Eval(vu)
 	if name == "" {
 		vu.Warnf("Empty lock name in Critical Section Controller: %s", c.def.Path)
@@ -339,7 +339,7 @@ func (c *criticalCtl) Next(vu *VU) Item {
 	return c.Generic.Next(vu)
 }
 
-func (c *criticalCtl) ReInitialize(vu *VU) {
+func (c *criticalCtl) ReInitialize(vu *element.VU) {
 	if c.held != nil {
 		if c.held.owner.Load() == vu {
 			c.held.unlock(vu)
@@ -353,7 +353,7 @@ func (c *criticalCtl) ReInitialize(vu *VU) {
 // of one name.
 type namedLock struct {
 	ch    chan struct{}
-	owner atomic.Pointer[VU]
+	owner atomic.Pointer[element.VU]
 	depth int // held count, touched by the owner only
 }
 
@@ -361,7 +361,7 @@ func newNamedLock() *namedLock { return &namedLock{ch: make(chan struct{}, 1)} }
 
 // lock takes the lock for vu, waiting if another holds it; it returns
 // false when the run is aborted meanwhile.
-func (l *namedLock) lock(vu *VU) bool {
+func (l *namedLock) lock(vu *element.VU) bool {
 	if l.owner.Load() == vu {
 		l.depth++
 		return true
@@ -377,7 +377,7 @@ func (l *namedLock) lock(vu *VU) bool {
 }
 
 // unlock gives back one hold of vu's.
-func (l *namedLock) unlock(vu *VU) {
+func (l *namedLock) unlock(vu *element.VU) {
 	if l.owner.Load() != vu {
 		return
 	}

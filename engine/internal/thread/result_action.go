@@ -1,4 +1,4 @@
-package engine
+package thread
 
 import (
 	"github.com/gojm/gojm/engine/internal/element"
@@ -23,16 +23,16 @@ const (
 )
 
 // resultActions are what each OnError.action asks of the thread.
-var resultActions = [...]Next{
-	raContinue: Continue, raStopThread: StopThread, raStopTest: StopTest, raStopTestNow: StopTestNow,
-	raNextThreadLoop: NextThreadLoop, raNextIterationCurrent: NextIterationLoop, raBreakCurrentLoop: BreakLoop,
+var resultActions = [...]element.Next{
+	raContinue: element.Continue, raStopThread: element.StopThread, raStopTest: element.StopTest, raStopTestNow: element.StopTestNow,
+	raNextThreadLoop: element.NextThreadLoop, raNextIterationCurrent: element.NextIterationLoop, raBreakCurrentLoop: element.BreakLoop,
 }
 
-func BuildResultAction(_ element.Builder, e *jmx.Element) (SampleListener, error) {
+func BuildResultAction(_ element.Builder, e *jmx.Element) (element.SampleListener, error) {
 	return &resultAction{action: jmx.Int(e.Str("OnError.action"), 0)}, nil
 }
 
-func (a *resultAction) SampleOccurred(_ *VU, r *Result) {
+func (a *resultAction) SampleOccurred(_ *element.VU, r *element.Result) {
 	if r.Success {
 		return
 	}

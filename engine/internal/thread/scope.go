@@ -1,6 +1,9 @@
-package engine
+package thread
 
-import "github.com/gojm/gojm/jmx"
+import (
+	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/jmx"
+)
 
 // Scope is everything that applies to one sampler, resolved by JMeter's
 // rules (its TestCompiler) when the plan is compiled. The levels of the
@@ -11,12 +14,12 @@ type Scope struct {
 	// takes a field from the first one that sets it.
 	Configs []*jmx.Element
 	// timers are nearest first; their delays are summed before the sample.
-	Timers []Timer
+	Timers []element.Timer
 	// pre-processors, post-processors and assertions run outer level
 	// first, in tree order within a level.
-	Pres       []PreProcessor
-	Posts      []PostProcessor
-	Assertions []Assertion
+	Pres       []element.PreProcessor
+	Posts      []element.PostProcessor
+	Assertions []element.Assertion
 	// outputs routes samples: bit i is the plan's listener i, bit 63 the
 	// run's own outputs (the -l results file, the summary), which JMeter
 	// places at plan level. This is every output in scope, what a
@@ -32,19 +35,19 @@ type Scope struct {
 	// order: the nearest level first, tree order within a level. Those of
 	// an enclosing parent-mode Transaction Controller get the
 	// transaction's sample instead.
-	Listeners []SampleListener
+	Listeners []element.SampleListener
 	// txs are the non-parent Transaction Controllers the samples reach.
 	Txs []*ControllerDef
 }
 
 // SamplerDef is a compiled sampler with its scope.
 type SamplerDef struct {
-	Name    *Template
+	Name    *element.Template
 	Scope   *Scope
-	Sampler Sampler
+	Sampler element.Sampler
 	// threadSample is set instead of sample on a sampler that runs
 	// controllers of the thread (a Parallel Controller's branches).
-	ThreadSample func(th *Thread, r *Result)
+	ThreadSample func(th *Thread, r *element.Result)
 	// path are the controllers above the sampler, nearest first, ending
 	// with the thread group's main loop.
 	Path []*ControllerDef

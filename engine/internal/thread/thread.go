@@ -1,10 +1,11 @@
-package engine
+package thread
 
 import (
 	"bytes"
 	"errors"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/report"
 )
 
@@ -14,15 +15,15 @@ import (
 // its samples go. The virtual user itself (VU) is what its elements see;
 // this is what only the thread loop and the controllers see.
 type Thread struct {
-	VU     *VU
+	VU     *element.VU
 	main   *ControllerDef // the group's main loop
 	ctls   []Controller   // this user's controller instances, by ctlDef.index
-	action Next           // the loop action the last sample asked for
+	action element.Next   // the loop action the last sample asked for
 	// lastPack is the scope of the last sampler run (JMeter's
 	// PACKAGE_OBJECT), where a Transaction Controller's sample goes.
 	lastPack *Scope
-	depth    int    // controllers' next calls on the stack
-	txr      Result // a parent-mode transaction's sample being checked
+	depth    int            // controllers' next calls on the stack
+	txr      element.Result // a parent-mode transaction's sample being checked
 	batch    *report.Batcher
 	// lag is how late the current iteration started (0 outside the
 	// arrival-rate groups); anchored is set once the iteration's first
@@ -42,7 +43,7 @@ type Thread struct {
 // NewThread makes the thread of vu, which runs main (nil for a Parallel
 // Controller's branch, which runs what its controller gives it); its
 // group has n controllers.
-func NewThread(vu *VU, main *ControllerDef, n int) *Thread {
+func New(vu *element.VU, main *ControllerDef, n int) *Thread {
 	return &Thread{VU: vu, main: main, ctls: make([]Controller, n)}
 }
 
@@ -52,7 +53,7 @@ func NewThread(vu *VU, main *ControllerDef, n int) *Thread {
 // cookies and connections; a Cookie Manager that clears each iteration).
 type threadLoop struct{}
 
-func (threadLoop) IterationStart(vu *VU, _ Controller, _ int) { vu.NextIteration() }
+func (threadLoop) IterationStart(vu *element.VU, _ Controller, _ int) { vu.NextIteration() }
 
 // Run is one virtual user's life, as JMeter's JMeterThread.run: ask the
 // group's main loop for the next sampler until it is done or the thread
@@ -83,14 +84,14 @@ func (th *Thread) Run() {
 		sam := tg.Next(vu)
 		for vu.Running() && sam != nil {
 			th.processSampler(sam, nil)
-			onErrorNext := gr.OnError == NextThreadLoop && !vu.LastSampleOK()
-			if th.action != Continue || onErrorNext {
+			onErrorNext := gr.OnError == element.NextThreadLoop && !vu.LastSampleOK()
+			if th.action != element.Continue || onErrorNext {
 				act := th.action
 				if onErrorNext {
-					act = NextThreadLoop
+					act = element.NextThreadLoop
 				}
 				th.loopAction(sam, act)
-				th.action = Continue
+				th.action = element.Continue
 				sam = nil
 				vu.SetLastOK(true)
 			} else {
@@ -169,7 +170,7 @@ func (th *Thread) processSampler(cur, parent Item) *report.Sample {
 // loopAction applies a loop action (NextThreadLoop, NextIterationLoop,
 // BreakLoop) to the controllers above a sampler (JMeterThread's
 // triggerLoopLogicalActionOnParentControllers).
-func (th *Thread) loopAction(sam Item, kind Next) {
+func (th *Thread) loopAction(sam Item, kind element.Next) {
 	vu := th.VU
 	real := sam
 	for {
@@ -197,13 +198,13 @@ func (th *Thread) loopAction(sam Item, kind Next) {
 // controllers, nearest first, up to the thread group's main loop): every
 // one for "start next thread loop"; up to the innermost loop (Loop, While,
 // ForEach, the thread group) for continue and break.
-func (th *Thread) endLoops(path []*ControllerDef, kind Next) {
+func (th *Thread) endLoops(path []*ControllerDef, kind element.Next) {
 	vu := th.VU
 	for _, d := range path {
 		h := th.ctls[d.Index]
 		it, loop := h.(iterating)
-		if d.Index == 0 || loop && kind != NextThreadLoop {
-			if kind == BreakLoop {
+		if d.Index == 0 || loop && kind != element.NextThreadLoop {
+			if kind == element.BreakLoop {
 				it.BreakLoop(vu)
 			} else {
 				it.StartNextLoop(vu)
@@ -278,16 +279,16 @@ func (th *Thread) execute(n *SamplerDef, ts *txSampler) {
 
 // then does what a sample asked: a stop ends the thread (and the test),
 // a loop action waits for the thread loop to apply it.
-func (th *Thread) then(n Next) {
+func (th *Thread) then(n element.Next) {
 	vu := th.VU
 	switch n {
-	case Continue:
-	case StopThread:
+	case element.Continue:
+	case element.StopThread:
 		vu.StopThread()
-	case StopTest:
+	case element.StopTest:
 		vu.StopThread()
 		vu.Run.StopTest(errTestStopped)
-	case StopTestNow:
+	case element.StopTestNow:
 		vu.StopThread()
 		vu.Run.StopTestNow(errTestStopped)
 	default:
@@ -298,7 +299,7 @@ func (th *Thread) then(n Next) {
 // notify hands a sample to the listeners in scope: the run's outputs and
 // the plan's listeners, non-parent Transaction Controllers, Result Status
 // Action Handlers.
-func (th *Thread) notify(r *Result, sc *Scope) {
+func (th *Thread) notify(r *element.Result, sc *Scope) {
 	vu := th.VU
 	r.Listeners = sc.OwnOutputs
 	r.Vars = vu.SampleVars()
@@ -353,7 +354,7 @@ func (th *Thread) shift(s *report.Sample) {
 // delay sleeps the sum of the timers' delays before a sample. With a
 // scheduler, a delay that would end past the end time stops the thread
 // instead (JMeter 5's JMeterThread.delay); a stop of the run cuts it short.
-func (th *Thread) waitTimers(timers []Timer) {
+func (th *Thread) waitTimers(timers []element.Timer) {
 	vu := th.VU
 	var total time.Duration
 	for _, t := range timers {
@@ -417,7 +418,7 @@ func (th *Thread) releaseLocks() {
 func (th *Thread) endTransaction(ts *txSampler, parent Item) *report.Sample {
 	vu := th.VU
 	r := &th.txr
-	*r = Result{Sample: ts.res}
+	*r = element.Result{Sample: ts.res}
 	r.ThreadName = vu.Name
 	r.GrpThreads = int(vu.Group.Active.Load())
 	r.AllThreads = int(vu.Run.Active.Load())

@@ -1,4 +1,4 @@
-package engine
+package thread
 
 import (
 	"strconv"
@@ -64,14 +64,14 @@ type txCtl struct {
 	prevEnd   time.Time
 }
 
-func (t *txCtl) Next(vu *VU) Item {
+func (t *txCtl) Next(vu *element.VU) Item {
 	if t.t.Parent {
 		return t.nextParent(vu)
 	}
 	return t.nextPlain(vu)
 }
 
-func (t *txCtl) nextParent(vu *VU) Item {
+func (t *txCtl) nextParent(vu *element.VU) Item {
 	if t.ts != nil && t.ts.done {
 		t.spare, t.ts = t.ts, nil
 		return nil
@@ -88,7 +88,7 @@ func (t *txCtl) nextParent(vu *VU) Item {
 	return ts
 }
 
-func (t *txCtl) newTransaction(vu *VU) *txSampler {
+func (t *txCtl) newTransaction(vu *element.VU) *txSampler {
 	ts := t.spare
 	if ts == nil {
 		ts = &txSampler{tc: t}
@@ -106,7 +106,7 @@ func (t *txCtl) newTransaction(vu *VU) *txSampler {
 	return ts
 }
 
-func (t *txCtl) NextIsAController(vu *VU, c Controller) Item {
+func (t *txCtl) NextIsAController(vu *element.VU, c Controller) Item {
 	if !t.t.Parent {
 		return t.Generic.NextIsAController(vu, c)
 	}
@@ -118,7 +118,7 @@ func (t *txCtl) NextIsAController(vu *VU, c Controller) Item {
 	return s
 }
 
-func (t *txCtl) nextPlain(vu *VU) Item {
+func (t *txCtl) nextPlain(vu *element.VU) Item {
 	if t.first {
 		t.calls, t.failing = 0, 0
 		t.res = report.Sample{Label: t.def.Name.Eval(vu), ThreadName: vu.Name, Success: true, Transaction: true, Start: vu.Now()}
@@ -177,7 +177,7 @@ func (t *txCtl) SampleOccurred(s *report.Sample) {
 
 // notify hands the gathered sample to the listeners of the last sampler
 // run (JMeter's SamplePackage "hack"); without one it is lost, as in JMeter.
-func (t *txCtl) notify(vu *VU) {
+func (t *txCtl) notify(vu *element.VU) {
 	t.open = false
 	pack := t.th.lastPack
 	if pack == nil {
@@ -190,7 +190,7 @@ func (t *txCtl) notify(vu *VU) {
 	t.res = report.Sample{}
 }
 
-func (t *txCtl) TriggerEndOfLoop(vu *VU) {
+func (t *txCtl) TriggerEndOfLoop(vu *element.VU) {
 	if !t.t.Parent {
 		if t.open {
 			now := vu.Now()
@@ -249,7 +249,7 @@ func (ts *txSampler) addSub(s *report.Sample) {
 	ts.totalConnect += s.Connect
 }
 
-func (ts *txSampler) setDone(vu *VU) {
+func (ts *txSampler) setDone(vu *element.VU) {
 	ts.done = true
 	ts.res.Message = txMessage(ts.calls, ts.failing)
 	if ts.res.Success {
