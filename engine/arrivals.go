@@ -70,32 +70,17 @@ type ArrivalStatus struct {
 	MaxDelay, TotalDelay time.Duration
 }
 
-// Arrivals returns the arrival counts of the run's arrival-rate groups
-// (Open Model, Arrivals and Free-Form Arrivals Thread Groups) that have
-// started, in the order the groups run.
-func (r *Run) Arrivals() []ArrivalStatus {
-	var out []ArrivalStatus
-	for _, gr := range r.groups {
-		g := gr.g
-		if g.model == nil || !g.model.arrivalRate() || gr.prog.plan.Load() == nil {
-			continue
-		}
-		a := &gr.arrivals
-		st := ArrivalStatus{Group: g.name, Due: a.due.Load(), Begun: a.begun.Load(), Dropped: a.dropped.Load(), Delayed: a.delayed.Load()}
-		a.mu.Lock()
-		st.MaxDelay, st.TotalDelay = a.maxDelay, a.totalDelay
-		a.mu.Unlock()
-		out = append(out, st)
+// ArrivalStatus is what the group did with its arrivals so far; false
+// for a group that is not arrival-rate or has not started.
+func (gr *GroupRun) ArrivalStatus() (ArrivalStatus, bool) {
+	g := gr.Group
+	if g.Model == nil || !g.Model.arrivalRate() || gr.prog.plan.Load() == nil {
+		return ArrivalStatus{}, false
 	}
-	return out
-}
-
-// Dropped returns the number of iterations the arrival-rate groups could
-// not start (JMeter's "dropped" arrivals), over the whole run so far.
-func (r *Run) Dropped() int64 {
-	var n int64
-	for _, a := range r.Arrivals() {
-		n += a.Dropped
-	}
-	return n
+	a := &gr.arrivals
+	st := ArrivalStatus{Group: g.Name, Due: a.due.Load(), Begun: a.begun.Load(), Dropped: a.dropped.Load(), Delayed: a.delayed.Load()}
+	a.mu.Lock()
+	st.MaxDelay, st.TotalDelay = a.maxDelay, a.totalDelay
+	a.mu.Unlock()
+	return st, true
 }

@@ -39,7 +39,7 @@ type Plan struct {
 	// Elements lists every element with what gojm does with it.
 	Elements []ElementStatus
 
-	groups []*group
+	groups []*Group
 	udv    []udv
 }
 
@@ -193,7 +193,7 @@ func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, err
 	if len(c.errs) > 0 {
 		return p, errors.Join(c.errs...)
 	}
-	p.groups = orderGroups(p.groups)
+	p.groups = Order(p.groups)
 	return p, nil
 }
 

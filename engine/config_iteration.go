@@ -1,11 +1,5 @@
 package engine
 
-import (
-	"context"
-
-	"github.com/gojm/gojm/engine/internal/element"
-)
-
 // Iteration listeners: JMeter's LoopIterationListener. A CSV Data Set,
 // Counter, Random Variable or per-iteration User Parameters element
 // registers with the nearest controller above it (for one standing under a
@@ -22,9 +16,7 @@ func (c *compiler) Static(t *Template) (string, bool) {
 	if t.Const() {
 		return t.Raw(), true
 	}
-	vu := element.NewVU(c.compiled.Plan, element.NewGroup(c.compiled.Plan), nil, 0, "", context.Background(), context.Background())
-	setUserVariables(vu, c.compiled.udv)
-	s := t.Eval(vu)
+	s := t.Eval(c.staticVU())
 	if containsRef(s) {
 		return s, false
 	}

@@ -32,8 +32,8 @@ func BenchmarkControllerWalk(b *testing.B) {
 	r := newTestRun(ctx, p, discard{})
 	defer r.el.Out.Close()
 	g := p.groups[0]
-	vu := r.newVU(newGroupRun(g, p), 1, ctx)
-	step, end := thread.New(vu, g.main, g.ctls).Steps()
+	vu := r.groups[0].NewVU(1, ctx, ctx)
+	step, end := thread.New(vu, g.MainLoop, g.Ctls).Steps()
 	defer end()
 	b.ReportAllocs()
 	for b.Loop() {

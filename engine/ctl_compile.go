@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/jmx"
 )
@@ -291,4 +292,65 @@ func (c *compiler) txPack(levels []level) *thread.Scope {
 		}
 	}
 	return sc
+}
+
+// threadGroup compiles a thread group: its main loop over its children,
+// with the plan's scoped elements after them, and what its users keep.
+func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
+	c.recordAt(e, 1, Runs, "")
+	g := &Group{
+		Name:         e.Name,
+		Path:         e.Path(),
+		File:         e.File,
+		Phase:        Main,
+		Threads:      c.Prop(e, "ThreadGroup.num_threads"),
+		Ramp:         c.Prop(e, "ThreadGroup.ramp_time"),
+		Duration:     c.Prop(e, "ThreadGroup.duration"),
+		Delay:        c.Prop(e, "ThreadGroup.delay"),
+		Scheduler:    e.Bool("ThreadGroup.scheduler", false),
+		DelayedStart: e.Bool("ThreadGroup.delayedStart", false),
+		SameUser:     e.Bool("ThreadGroup.same_user_on_next_iteration", true),
+		OnError:      element.ParseOnError(e.StrOr("ThreadGroup.on_sample_error", "continue")),
+	}
+	d, _ := c.lookup(e)
+	g.Phase = d.phase
+	mc := e.Prop("ThreadGroup.main_controller")
+	if mc == nil {
+		c.Fail(e, errors.New("no main controller (ThreadGroup.main_controller)"))
+		return
+	}
+	c.fl.ctls = nil
+	c.fl.parentTx = nil
+	// The main loop: JMeter copies the group's name into it, so its index
+	// variable is __jm__<group name>__idx.
+	loops := c.Template(e, "LoopController.loops", mc.Str("LoopController.loops"))
+	forever := mc.Bool("LoopController.continue_forever", true)
+	main := &thread.ControllerDef{Class: "LoopController", Name: c.Template(e, "name", e.Name), Path: e.Path(), Index: 0}
+	main.IdxSlot = c.indexSlot(main.Name)
+	main.Make = thread.NewLoop(loops, forever)
+	g.Loops, g.Forever = loops, forever
+	c.fl.ctls = append(c.fl.ctls, main)
+	c.children(main, e.Children, planFrame, nil, 2)
+	g.MainLoop, g.Ctls = main, len(c.fl.ctls)
+	c.fl.ctls = nil
+	// What the users keep (a Cookie Manager's jar) is decided by the
+	// configs at plan level and anywhere in the group.
+	users := func(x *jmx.Element) {
+		if xd, ok := c.lookup(x); ok && xd.users != nil {
+			xd.users(x, g)
+		}
+	}
+	for _, x := range planFrame {
+		users(x)
+	}
+	e.Walk(func(x *jmx.Element) bool { users(x); return true })
+	if d.model != nil {
+		m, err := d.model(c, e, g)
+		if err != nil {
+			c.Fail(e, err)
+			return
+		}
+		g.Model = m
+	}
+	c.compiled.groups = append(c.compiled.groups, g)
 }

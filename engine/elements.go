@@ -72,12 +72,12 @@ type elementDef struct {
 	variables func(c *compiler, e *jmx.Element)
 	// users reads a config element that decides what a group's users
 	// keep between iterations (a Cookie Manager: a cookie jar).
-	users func(e *jmx.Element, g *group)
+	users func(e *jmx.Element, g *Group)
 
 	// phase is when a thread group runs; model, when set, gives it a
 	// schedule of its own (tg_plugins.go).
-	phase groupKind
-	model func(c element.Builder, e *jmx.Element, g *group) (groupModel, error)
+	phase Phase
+	model func(c element.Builder, e *jmx.Element, g *Group) (Model, error)
 }
 
 // functions is the table of JMeter functions gojm runs, by name, with
@@ -89,6 +89,16 @@ var functions = function.Table(map[string]function.Def{
 	"__BeanShell":   {Min: 1, Max: 2, Build: scripting.BeanShell},
 	"__tstFeedback": {Min: 2, Max: 4, Build: timer.TSTFeedback}, // the Throughput Shaping Timer's feedback
 })
+
+// Test classes of the thread groups with a schedule of their own.
+const (
+	ultimateClass    = "kg.apc.jmeter.threads.UltimateThreadGroup"
+	steppingClass    = "kg.apc.jmeter.threads.SteppingThreadGroup"
+	concurrencyClass = "com.blazemeter.jmeter.threads.concurrency.ConcurrencyThreadGroup"
+	arrivalsClass    = "com.blazemeter.jmeter.threads.arrivals.ArrivalsThreadGroup"
+	freeFormClass    = "com.blazemeter.jmeter.threads.arrivals.FreeFormArrivalsThreadGroup"
+	openModelClass   = "OpenModelThreadGroup"
+)
 
 // parallelClass is BlazeMeter's Parallel Controller, a sampler whose
 // children run at once.
@@ -102,16 +112,16 @@ const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing he
 // (a Parallel Controller's branches) do not make an initialization cycle.
 var elements = map[string]elementDef{
 	"TestPlan":         {kind: kTestPlan},
-	"ThreadGroup":      {kind: kThreadGroup, phase: mainGroup},
-	"SetupThreadGroup": {kind: kThreadGroup, phase: setUpGroup},
-	"PostThreadGroup":  {kind: kThreadGroup, phase: tearDownGroup},
+	"ThreadGroup":      {kind: kThreadGroup, phase: Main},
+	"SetupThreadGroup": {kind: kThreadGroup, phase: SetUp},
+	"PostThreadGroup":  {kind: kThreadGroup, phase: TearDown},
 	// Thread groups with a schedule of their own (tg_plugins.go, tg_dynamic.go, tg_open.go).
-	ultimateClass:    {kind: kThreadGroup, model: buildUltimateGroup},
-	steppingClass:    {kind: kThreadGroup, model: buildSteppingGroup},
-	concurrencyClass: {kind: kThreadGroup, model: buildConcurrencyGroup},
-	arrivalsClass:    {kind: kThreadGroup, model: buildArrivalsGroup},
-	freeFormClass:    {kind: kThreadGroup, model: buildArrivalsGroup},
-	openModelClass:   {kind: kThreadGroup, model: buildOpenModelGroup},
+	ultimateClass:    {kind: kThreadGroup, model: BuildUltimate},
+	steppingClass:    {kind: kThreadGroup, model: BuildStepping},
+	concurrencyClass: {kind: kThreadGroup, model: BuildConcurrency},
+	arrivalsClass:    {kind: kThreadGroup, model: BuildArrivals},
+	freeFormClass:    {kind: kThreadGroup, model: BuildFreeForm},
+	openModelClass:   {kind: kThreadGroup, model: BuildOpenModel},
 
 	"GenericController":         {kind: kController, ctl: thread.BuildSimple},
 	"RecordingController":       {kind: kController, ctl: thread.BuildSimple},
@@ -142,7 +152,7 @@ var elements = map[string]elementDef{
 
 	"ConfigTestElement": {kind: kConfig},
 	"HeaderManager":     {kind: kConfig},
-	"CookieManager":     {kind: kConfig, users: cookieUsers},
+	"CookieManager":     {kind: kConfig, users: CookieUsers},
 	"AuthManager":       {kind: kConfig}, // read by the HTTP sampler (http_managers.go)
 	"DNSCacheManager":   {kind: kConfig},
 	"CacheManager":      {kind: kConfig},

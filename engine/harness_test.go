@@ -29,7 +29,7 @@ func newTestRun(ctx context.Context, p *Plan, sink report.Sink) *Run {
 		r.el.Out = report.NewCollector(0, sink)
 	}
 	for _, g := range p.groups {
-		r.groups = append(r.groups, newGroupRun(g, p))
+		r.groups = append(r.groups, NewGroupRun(g, p.Plan, r.el, r.fail))
 	}
 	return r
 }

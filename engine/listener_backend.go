@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -55,11 +56,7 @@ func (c *compiler) refuseWith(e *jmx.Element, depth int, reason string) {
 // compiled: it sees the properties and the plan's user-defined variables
 // compiled so far, as JMeter's test-start replacement does.
 func (c *compiler) staticVU() *VU {
-	r := &Run{plan: c.compiled}
-	vu := r.newVU(newGroupRun(&group{name: "", path: c.compiled.Name}, c.compiled), 0, context.Background())
-	vu.Hard = context.Background()
-	for _, u := range c.compiled.udv {
-		vu.Vars.PutSlot(u.slot, u.value.Eval(vu))
-	}
+	vu := element.NewVU(c.compiled.Plan, element.NewGroup(c.compiled.Plan), nil, 0, "", context.Background(), context.Background())
+	setUserVariables(vu, c.compiled.udv)
 	return vu
 }

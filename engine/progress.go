@@ -46,10 +46,10 @@ type groupPlan struct {
 }
 
 // begin records the group's evaluated numbers as it starts.
-func (p *groupProgress) begin(g *group, s settings, base *VU) {
+func (p *groupProgress) begin(g *Group, s settings, base *VU) {
 	p.ended.Store(false)
 	gp := &groupPlan{since: time.Now(), threads: s.threads, loops: plannedLoops(g, base)}
-	if g.scheduler {
+	if g.Scheduler {
 		gp.duration = time.Duration(s.delayMs+s.duration) * time.Millisecond
 	}
 	p.plan.Store(gp)
@@ -57,37 +57,33 @@ func (p *groupProgress) begin(g *group, s settings, base *VU) {
 
 // plannedLoops is the group's loop count, -1 when it loops for ever (or
 // its main controller is not a loop).
-func plannedLoops(g *group, base *VU) int {
-	if g.loops == nil || g.forever {
+func plannedLoops(g *Group, base *VU) int {
+	if g.Loops == nil || g.Forever {
 		return -1
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(g.loops.Eval(base)))
+	n, err := strconv.Atoi(strings.TrimSpace(g.Loops.Eval(base)))
 	if err != nil || n < 0 {
 		return -1
 	}
 	return n
 }
 
-// Groups returns the state of every thread group, in the order they run.
-func (r *Run) Groups() []GroupStatus {
-	out := make([]GroupStatus, 0, len(r.groups))
-	for _, gr := range r.groups {
-		g := gr.g
-		st := GroupStatus{
-			Name:   g.name,
-			Phase:  [...]string{setUpGroup: "setUp", mainGroup: "main", tearDownGroup: "tearDown"}[g.kind],
-			Active: int(gr.el.Active.Load()),
-			Loops:  -1,
-		}
-		if gp := gr.prog.plan.Load(); gp != nil {
-			st.Begun = true
-			st.Ended = gr.prog.ended.Load()
-			st.Since, st.Threads, st.Loops, st.Duration = gp.since, gp.threads, gp.loops, gp.duration
-			st.Started = int(gr.el.Started.Load())
-			st.Finished = int(gr.el.Finished.Load())
-			st.Iterations = gr.el.Iterations.Load()
-		}
-		out = append(out, st)
+// Status is the group's state now.
+func (gr *GroupRun) Status() GroupStatus {
+	g := gr.Group
+	st := GroupStatus{
+		Name:   g.Name,
+		Phase:  [...]string{SetUp: "setUp", Main: "main", TearDown: "tearDown"}[g.Phase],
+		Active: int(gr.el.Active.Load()),
+		Loops:  -1,
 	}
-	return out
+	if gp := gr.prog.plan.Load(); gp != nil {
+		st.Begun = true
+		st.Ended = gr.prog.ended.Load()
+		st.Since, st.Threads, st.Loops, st.Duration = gp.since, gp.threads, gp.loops, gp.duration
+		st.Started = int(gr.el.Started.Load())
+		st.Finished = int(gr.el.Finished.Load())
+		st.Iterations = gr.el.Iterations.Load()
+	}
+	return st
 }

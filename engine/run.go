@@ -3,14 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
-	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/report"
 )
 
@@ -45,7 +43,7 @@ type Run struct {
 	// userAbort is set by Abort: no tearDown group runs after it.
 	userAbort atomic.Bool
 	// groups are the plan's groups in this run, in Plan.groups order.
-	groups []*groupRun
+	groups []*GroupRun
 }
 
 // Start runs p in the background, sending every sample to sink. Cancelling
@@ -55,7 +53,7 @@ func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run 
 	r.el = element.NewRun(p.Plan, uint64(time.Now().UnixNano()), func(cause error) { r.Stop(cause) }, func(cause error) { r.stopNow(cause) })
 	r.el.Detail = opt.Detail
 	for _, g := range p.groups {
-		r.groups = append(r.groups, newGroupRun(g, p))
+		r.groups = append(r.groups, NewGroupRun(g, p.Plan, r.el, r.fail))
 	}
 	r.hard, r.abort = context.WithCancelCause(ctx)
 	r.soft, r.stop = context.WithCancelCause(r.hard)
@@ -112,6 +110,38 @@ func (r *Run) Threads() (active, started, finished int) {
 	return int(r.el.Active.Load()), int(r.el.Started.Load()), int(r.el.Finished.Load())
 }
 
+// Groups returns the state of every thread group, in the order they run.
+func (r *Run) Groups() []GroupStatus {
+	out := make([]GroupStatus, 0, len(r.groups))
+	for _, gr := range r.groups {
+		out = append(out, gr.Status())
+	}
+	return out
+}
+
+// Arrivals returns the arrival counts of the run's arrival-rate groups
+// (Open Model, Arrivals and Free-Form Arrivals Thread Groups) that have
+// started, in the order the groups run.
+func (r *Run) Arrivals() []ArrivalStatus {
+	var out []ArrivalStatus
+	for _, gr := range r.groups {
+		if st, ok := gr.ArrivalStatus(); ok {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// Dropped returns the number of iterations the arrival-rate groups could
+// not start (JMeter's "dropped" arrivals), over the whole run so far.
+func (r *Run) Dropped() int64 {
+	var n int64
+	for _, a := range r.Arrivals() {
+		n += a.Dropped
+	}
+	return n
+}
+
 func (r *Run) fail(err error) {
 	r.mu.Lock()
 	r.errs = append(r.errs, err)
@@ -127,33 +157,33 @@ func (r *Run) fail(err error) {
 // another.
 func (r *Run) run() {
 	defer close(r.done)
-	base := r.newVU(newGroupRun(&group{name: "", path: r.plan.Name}, r.plan), 0, r.soft)
+	base := NewGroupRun(&Group{Name: "", Path: r.plan.Name}, r.plan.Plan, r.el, r.fail).NewVU(0, r.soft, r.hard)
 	setUserVariables(base, r.plan.udv)
-	phase := func(kind groupKind, soft, hard context.Context) {
+	phase := func(kind Phase, soft, hard context.Context) {
 		var wg sync.WaitGroup
 		for _, g := range r.groups {
-			if g.g.kind != kind {
+			if g.Group.Phase != kind {
 				continue
 			}
 			if soft.Err() != nil {
 				break
 			}
 			if r.plan.Serial {
-				r.runGroup(g, base, soft, hard)
+				g.Execute(base, soft, hard)
 				continue
 			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r.runGroup(g, base, soft, hard)
+				g.Execute(base, soft, hard)
 			}()
 		}
 		wg.Wait()
 	}
-	phase(setUpGroup, r.soft, r.hard)
+	phase(SetUp, r.soft, r.hard)
 	mainGroups := r.soft.Err() == nil
 	if mainGroups {
-		phase(mainGroup, r.soft, r.hard)
+		phase(Main, r.soft, r.hard)
 	}
 	if !r.userAbort.Load() && (r.soft.Err() == nil || mainGroups && r.plan.TearDownOnShutdown) {
 		// tearDown groups run under a stop of their own, so that a stopped
@@ -164,7 +194,7 @@ func (r *Run) run() {
 		r.stopTearDown = cancel
 		r.mu.Unlock()
 		if !r.userAbort.Load() {
-			phase(tearDownGroup, td, td)
+			phase(TearDown, td, td)
 		}
 		cancel(nil)
 	}
@@ -173,108 +203,6 @@ func (r *Run) run() {
 	r.errs = append(r.errs, err)
 	r.err = errors.Join(r.errs...)
 	r.mu.Unlock()
-}
-
-// runGroup starts a group's virtual users as JMeter's ThreadGroup does and
-// waits for them to end. Virtual user i (from 0) starts i·round(ramp/N)
-// after the group (after the startup delay with the scheduler), and with
-// the scheduler every one of them stops at start + delay + duration. JMeter
-// creates every thread at once and lets each wait for its turn; gojm starts
-// each goroutine at its turn, which is the same to the plan. With
-// delayedStart JMeter spaces the starts over what is left of the ramp-up
-// and starts none past the end.
-func (r *Run) runGroup(gr *groupRun, base *VU, soft, hard context.Context) {
-	soft, hard, endGroup := gr.contexts(soft, hard) // tg_plugins.go
-	defer endGroup()
-	g := gr.g
-	if g.model != nil {
-		g.model.run(r, gr, base, soft, hard)
-		return
-	}
-	s, err := g.evaluate(base)
-	if err != nil {
-		r.fail(err)
-		return
-	}
-	gr.el.Threads = s.threads
-	gr.prog.begin(g, s, base) // for Groups (progress.go)
-	defer gr.prog.ended.Store(true)
-	if s.threads == 0 {
-		return
-	}
-	wait := time.NewTimer(0)
-	<-wait.C
-	defer wait.Stop()
-	sleepUntil := func(at time.Time) bool {
-		if d := time.Until(at); d > 0 {
-			wait.Reset(d)
-			select {
-			case <-wait.C:
-			case <-soft.Done():
-				wait.Stop()
-			}
-		}
-		return soft.Err() == nil
-	}
-	var wg sync.WaitGroup
-	startVU := func(i int, stopAt time.Time) {
-		vu := r.newVU(gr, i+1, soft)
-		vu.Hard = hard
-		vu.Vars.CopyFrom(base.Vars)
-		vu.StopAt = stopAt
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			thread.New(vu, g.main, g.ctls).Run()
-		}()
-	}
-	start := time.Now()
-	if !g.delayedStart {
-		perThread := int64(float32(s.rampMs)/float32(s.threads) + 0.5)
-		first := start.Add(time.Duration(s.delayMs) * time.Millisecond)
-		var stopAt time.Time
-		if g.scheduler {
-			stopAt = first.Add(time.Duration(s.duration) * time.Millisecond)
-		}
-		for i := 0; i < s.threads; i++ {
-			if !sleepUntil(first.Add(time.Duration(perThread*int64(i)) * time.Millisecond)) {
-				break
-			}
-			startVU(i, stopAt)
-		}
-		wg.Wait()
-		return
-	}
-	var stopAt time.Time
-	if g.scheduler {
-		if !sleepUntil(start.Add(time.Duration(s.delayMs) * time.Millisecond)) {
-			return
-		}
-		if s.duration <= 0 {
-			return // JMeter's thread starter ends at once
-		}
-		stopAt = time.Now().Add(time.Duration(s.duration) * time.Millisecond)
-	}
-	t0 := time.Now()
-	for i := 0; i < s.threads; i++ {
-		if i > 0 {
-			elapsed := time.Since(t0).Milliseconds()
-			d := int64(float32(float64(s.rampMs-elapsed)/float64(s.threads-i)) + 0.5)
-			if !sleepUntil(time.Now().Add(time.Duration(max(d, 0)) * time.Millisecond)) {
-				break
-			}
-		}
-		if g.scheduler && time.Now().After(stopAt) {
-			break
-		}
-		startVU(i, stopAt)
-	}
-	wg.Wait()
-}
-
-func (r *Run) newVU(gr *groupRun, num int, soft context.Context) *VU {
-	g := gr.g
-	return element.NewVU(r.plan.Plan, gr.el, r.el, num, fmt.Sprintf("%s %d-%d", g.name, g.index, num), soft, r.hard)
 }
 
 // router sends a sample to the run's outputs (the main sink) and to the

@@ -82,8 +82,8 @@ func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*VU, func() bool)
 	ctx := b.Context()
 	r := newTestRun(ctx, p, sink)
 	g := p.groups[0]
-	vu := r.newVU(newGroupRun(g, p), 1, ctx)
-	step, end := thread.New(vu, g.main, g.ctls).Steps()
+	vu := r.groups[0].NewVU(1, ctx, ctx)
+	step, end := thread.New(vu, g.MainLoop, g.Ctls).Steps()
 	b.Cleanup(func() {
 		end()
 		r.el.Out.Close()

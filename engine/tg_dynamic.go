@@ -40,9 +40,9 @@ func readDynFields(c element.Builder, e *jmx.Element) dynFields {
 
 // warnLog says that the group's LogFilename (the plugin's log of thread
 // starts, stops and arrivals) is not written.
-func (f *dynFields) warnLog(r *Run, g *group) {
+func (f *dynFields) warnLog(p *element.Plan, g *Group) {
 	if strings.TrimSpace(f.logFile) != "" {
-		r.plan.Log.Warn("the thread group's LogFilename (a log of thread starts, stops and arrivals) is not written", "group", g.path)
+		p.Log.Warn("the thread group's LogFilename (a log of thread starts, stops and arrivals) is not written", "group", g.Path)
 	}
 }
 
@@ -88,10 +88,10 @@ type concurrencyModel struct {
 	dyn *GroupShared[dynState]
 }
 
-func buildConcurrencyGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
+func BuildConcurrency(c element.Builder, e *jmx.Element, g *Group) (Model, error) {
 	m := &concurrencyModel{f: readDynFields(c, e), dyn: newDynState(c.Plan())}
-	g.loops = nil
-	g.main.Make = func(th *thread.Thread) thread.Controller {
+	g.Loops = nil
+	g.MainLoop.Make = func(th *thread.Thread) thread.Controller {
 		return &vuserCtl{st: m.dyn.Get(th.VU)}
 	}
 	return m, nil
@@ -150,16 +150,16 @@ func (p *dynParams) nextChange(t float64) float64 {
 	return min((level+0.5)/slope, p.rampUp)
 }
 
-func (m *concurrencyModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Context) {
-	g := gr.g
-	base = r.groupVU(gr, base, soft)
-	n := &numbers{vu: base, path: g.path}
+func (m *concurrencyModel) run(gr *GroupRun, base *VU, soft, hard context.Context) {
+	g := gr.Group
+	base = gr.groupVU(base, soft, hard)
+	n := &numbers{vu: base, path: g.Path}
 	p := m.f.eval(n, false)
 	if err := n.err(); err != nil {
-		r.fail(err)
+		gr.fail(err)
 		return
 	}
-	m.f.warnLog(r, g)
+	m.f.warnLog(gr.plan, g)
 	st := m.dyn.Of(gr.el)
 	st.iterations = p.iterations
 	st.target.Store(int64(p.target))
@@ -169,7 +169,7 @@ func (m *concurrencyModel) run(r *Run, gr *groupRun, base *VU, soft, hard contex
 	if p.target <= 0 {
 		return
 	}
-	l := &launcher{r: r, g: gr, base: base, soft: soft, hard: hard, threads: int(java.Round(p.target))}
+	l := &launcher{g: gr, base: base, soft: soft, hard: hard, threads: int(java.Round(p.target))}
 	finished := make(chan struct{}, 1)
 	after := func(*VU) {
 		st.alive.Add(-1)
@@ -319,8 +319,18 @@ type arrivalsModel struct {
 	propName string
 }
 
-func buildArrivalsGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
-	m := &arrivalsModel{f: readDynFields(c, e), limit: c.Prop(e, "ConcurrencyLimit"), freeForm: e.Class == freeFormClass, dyn: newDynState(c.Plan())}
+func BuildArrivals(c element.Builder, e *jmx.Element, g *Group) (Model, error) {
+	return buildArrivals(c, e, g, false)
+}
+
+// BuildFreeForm builds a Free-Form Arrivals Thread Group: arrivals on
+// a schedule of rows (start rate, end rate, duration).
+func BuildFreeForm(c element.Builder, e *jmx.Element, g *Group) (Model, error) {
+	return buildArrivals(c, e, g, true)
+}
+
+func buildArrivals(c element.Builder, e *jmx.Element, g *Group, freeForm bool) (Model, error) {
+	m := &arrivalsModel{f: readDynFields(c, e), limit: c.Prop(e, "ConcurrencyLimit"), freeForm: freeForm, dyn: newDynState(c.Plan())}
 	if m.freeForm {
 		for i, cells := range e.Prop("Schedule").Table(3) {
 			if len(cells) < 3 {
@@ -337,8 +347,8 @@ func buildArrivalsGroup(c element.Builder, e *jmx.Element, g *group) (groupModel
 			m.propName = e.Str("Identifier")
 		}
 	}
-	g.loops = nil
-	g.main.Make = func(th *thread.Thread) thread.Controller {
+	g.Loops = nil
+	g.MainLoop.Make = func(th *thread.Thread) thread.Controller {
 		return &vuserCtl{st: m.dyn.Get(th.VU), arrival: true, pending: th.Due}
 	}
 	return m, nil
@@ -362,10 +372,10 @@ func freeRate(rows []freeRow, t float64) float64 {
 	return -1
 }
 
-func (m *arrivalsModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Context) {
-	g := gr.g
-	base = r.groupVU(gr, base, soft)
-	n := &numbers{vu: base, path: g.path}
+func (m *arrivalsModel) run(gr *GroupRun, base *VU, soft, hard context.Context) {
+	g := gr.Group
+	base = gr.groupVU(base, soft, hard)
+	n := &numbers{vu: base, path: g.Path}
 	p := m.f.eval(n, true)
 	var rows []freeRow
 	if m.freeForm {
@@ -373,10 +383,10 @@ func (m *arrivalsModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.C
 	}
 	limit := n.int("concurrency limit", m.limit, 0)
 	if err := n.err(); err != nil {
-		r.fail(err)
+		gr.fail(err)
 		return
 	}
-	m.f.warnLog(r, g)
+	m.f.warnLog(gr.plan, g)
 	st := m.dyn.Of(gr.el)
 	st.iterations = p.iterations
 	st.stats = &gr.arrivals
@@ -390,7 +400,7 @@ func (m *arrivalsModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.C
 	}
 	beginProgress(gr, base, int(limit), time.Duration(total*float64(time.Second)))
 	defer gr.prog.ended.Store(true)
-	l := &launcher{r: r, g: gr, base: base, soft: soft, hard: hard, threads: int(limit)}
+	l := &launcher{g: gr, base: base, soft: soft, hard: hard, threads: int(limit)}
 	w := newWaiter(soft)
 	t0 := time.Now()
 	at := t0

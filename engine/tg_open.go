@@ -45,10 +45,10 @@ type openModel struct {
 	schedule, seed *Template
 }
 
-func buildOpenModelGroup(c element.Builder, e *jmx.Element, g *group) (groupModel, error) {
+func BuildOpenModel(c element.Builder, e *jmx.Element, g *Group) (Model, error) {
 	m := &openModel{schedule: c.Prop(e, "OpenModelThreadGroup.schedule"), seed: c.Prop(e, "OpenModelThreadGroup.random_seed")}
-	g.main.Make = func(*thread.Thread) thread.Controller { return &openCtl{} }
-	g.loops = nil
+	g.MainLoop.Make = func(*thread.Thread) thread.Controller { return &openCtl{} }
+	g.Loops = nil
 	if s := m.schedule; s.Const() {
 		if _, err := parseOpenSchedule(s.Raw()); err != nil {
 			return nil, err
@@ -84,9 +84,9 @@ type openSchedule struct {
 	total float64 // seconds
 }
 
-func (m *openModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Context) {
-	g := gr.g
-	base = r.groupVU(gr, base, soft)
+func (m *openModel) run(gr *GroupRun, base *VU, soft, hard context.Context) {
+	g := gr.Group
+	base = gr.groupVU(base, soft, hard)
 	text := m.schedule.Eval(base)
 	sched, err := parseOpenSchedule(text)
 	var seed int64
@@ -96,7 +96,7 @@ func (m *openModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Conte
 		}
 	}
 	if err != nil {
-		r.fail(fmt.Errorf("%s: %w", g.path, err))
+		gr.fail(fmt.Errorf("%s: %w", g.Path, err))
 		return
 	}
 	limits := sched.limits()
@@ -107,10 +107,10 @@ func (m *openModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Conte
 	if seed != 0 {
 		rnd = java.NewRandom(seed)
 	} else {
-		rnd = java.NewRandom(int64(r.el.Seed()))
+		rnd = java.NewRandom(int64(gr.run.Seed()))
 	}
 	gen := newOpenGen(sched, &rnd)
-	l := &launcher{r: r, g: gr, base: base, soft: soft, hard: hard}
+	l := &launcher{g: gr, base: base, soft: soft, hard: hard}
 	running := 0
 	ended := make(chan struct{})
 	done := func(*VU) {

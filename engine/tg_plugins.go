@@ -25,31 +25,21 @@ import (
 // evaluated when the group starts (with the plan's user-defined variables
 // and the properties), as JMeter reads them then.
 
-// groupModel starts and stops a group's virtual users.
-type groupModel interface {
+// Model starts and stops a group's virtual users.
+type Model interface {
 	// run starts the group's users and returns when they have all ended.
-	run(r *Run, g *groupRun, base *VU, soft, hard context.Context)
+	run(gr *GroupRun, base *VU, soft, hard context.Context)
 	// arrivalRate reports whether the group starts iterations on a
 	// schedule of arrivals (an open model), whose samples are timed from
 	// each arrival's intended start (arrivals.go).
 	arrivalRate() bool
 }
 
-// Test classes of the thread groups a groupModel runs.
-const (
-	ultimateClass    = "kg.apc.jmeter.threads.UltimateThreadGroup"
-	steppingClass    = "kg.apc.jmeter.threads.SteppingThreadGroup"
-	concurrencyClass = "com.blazemeter.jmeter.threads.concurrency.ConcurrencyThreadGroup"
-	arrivalsClass    = "com.blazemeter.jmeter.threads.arrivals.ArrivalsThreadGroup"
-	freeFormClass    = "com.blazemeter.jmeter.threads.arrivals.FreeFormArrivalsThreadGroup"
-	openModelClass   = "OpenModelThreadGroup"
-)
-
 // contexts gives the group contexts of its own below the run's, so that
 // it can be stopped alone (a Throughput Shaping Timer at the end of its
 // schedule, an Open Model group at the end of its own); the returned
 // function releases them.
-func (gr *groupRun) contexts(soft, hard context.Context) (context.Context, context.Context, func()) {
+func (gr *GroupRun) contexts(soft, hard context.Context) (context.Context, context.Context, func()) {
 	hard, abort := context.WithCancelCause(hard)
 	soft, stop := context.WithCancelCause(soft)
 	both := func(cause error) { stop(cause); abort(cause) }
@@ -59,8 +49,7 @@ func (gr *groupRun) contexts(soft, hard context.Context) (context.Context, conte
 
 // launcher starts a group's virtual users and waits for them.
 type launcher struct {
-	r          *Run
-	g          *groupRun
+	g          *GroupRun
 	base       *VU
 	soft, hard context.Context
 	threads    int // the group's thread count as the users see it (Synchronizing Timer)
@@ -77,11 +66,10 @@ func (l *launcher) start(stopAt time.Time, before func(th *thread.Thread), after
 
 // startNum starts virtual user num.
 func (l *launcher) startNum(num int, stopAt time.Time, before func(th *thread.Thread), after func(vu *VU)) *VU {
-	vu := l.r.newVU(l.g, num, l.soft)
-	vu.Hard = l.hard
+	vu := l.g.NewVU(num, l.soft, l.hard)
 	vu.Vars.CopyFrom(l.base.Vars)
 	vu.StopAt = stopAt
-	th := thread.New(vu, l.g.g.main, l.g.g.ctls)
+	th := thread.New(vu, l.g.Group.MainLoop, l.g.Group.Ctls)
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
@@ -189,16 +177,16 @@ func (n *numbers) err() error {
 // groupVU is the virtual user a model evaluates its fields with and
 // copies its users' variables from: its own copy of the run's base user,
 // so that groups starting together share nothing.
-func (r *Run) groupVU(g *groupRun, base *VU, soft context.Context) *VU {
-	vu := r.newVU(g, 0, soft)
+func (gr *GroupRun) groupVU(base *VU, soft, hard context.Context) *VU {
+	vu := gr.NewVU(0, soft, hard)
 	vu.Vars.CopyFrom(base.Vars)
 	return vu
 }
 
 // beginProgress records the group's plan for Run.Groups.
-func beginProgress(g *groupRun, base *VU, threads int, d time.Duration) {
+func beginProgress(g *GroupRun, base *VU, threads int, d time.Duration) {
 	g.el.Threads = threads
-	g.prog.begin(g.g, settings{threads: threads}, base)
+	g.prog.begin(g.Group, settings{threads: threads}, base)
 	if gp := g.prog.plan.Load(); gp != nil {
 		p := *gp
 		p.duration = d
@@ -220,12 +208,12 @@ type scheduledModel struct {
 
 func (*scheduledModel) arrivalRate() bool { return false }
 
-func (m *scheduledModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.Context) {
-	base = r.groupVU(gr, base, soft)
-	n := &numbers{vu: base, path: gr.g.path}
+func (m *scheduledModel) run(gr *GroupRun, base *VU, soft, hard context.Context) {
+	base = gr.groupVU(base, soft, hard)
+	n := &numbers{vu: base, path: gr.Group.Path}
 	spans := m.spans(n)
 	if err := n.err(); err != nil {
-		r.fail(err)
+		gr.fail(err)
 		return
 	}
 	var last time.Duration
@@ -239,7 +227,7 @@ func (m *scheduledModel) run(r *Run, gr *groupRun, base *VU, soft, hard context.
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return int(spans[a].start - spans[b].start) })
-	l := &launcher{r: r, g: gr, base: base, soft: soft, hard: hard, threads: len(spans)}
+	l := &launcher{g: gr, base: base, soft: soft, hard: hard, threads: len(spans)}
 	w := newWaiter(soft)
 	t0 := time.Now()
 	for _, i := range order {
@@ -262,7 +250,7 @@ type ultimateRow [5]*Template
 // time in the same order (at that point + shutdown·k/n); rows overlap
 // freely. The JMeter property threads_schedule ("spawn(threads, delay,
 // startup, hold, shutdown) …", times like 1m30s) replaces the rows.
-func buildUltimateGroup(c element.Builder, e *jmx.Element, _ *group) (groupModel, error) {
+func BuildUltimate(c element.Builder, e *jmx.Element, _ *Group) (Model, error) {
 	data := e.Prop("ultimatethreadgroupdata")
 	if data == nil || data.Kind != "collection" {
 		if alt := e.Prop("threads_schedule"); alt != nil && alt.Kind == "collection" {
@@ -355,7 +343,7 @@ func spawnRows(s string, cols int) ([][]int64, error) {
 // seconds after the last has started, then "Stop users count" threads stop
 // every "Stop users period" seconds. The times are the plugin's, thread by
 // thread.
-func buildSteppingGroup(c element.Builder, e *jmx.Element, _ *group) (groupModel, error) {
+func BuildStepping(c element.Builder, e *jmx.Element, _ *Group) (Model, error) {
 	f := func(name string) *Template { return c.Prop(e, name) }
 	threads, delay := f("ThreadGroup.num_threads"), f("Threads initial delay")
 	inCount, inBurst, inPeriod := f("Start users count"), f("Start users count burst"), f("Start users period")

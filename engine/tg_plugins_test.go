@@ -8,7 +8,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/report"
 )
@@ -335,18 +334,5 @@ func TestPluginGroupFieldErrors(t *testing.T) {
 				t.Errorf("error %v, want one saying %s", err, tt.want)
 			}
 		})
-	}
-}
-
-func TestShortSeconds(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want int64
-		bad  bool
-	}{{"10", 10, false}, {" 1m30s ", 90, false}, {"2h", 7200, false}, {"1d1", 86401, false}, {"", 0, true}, {"5x", 0, true}} {
-		got, err := element.PluginSeconds(tt.in)
-		if (err != nil) != tt.bad || got != tt.want {
-			t.Errorf("PluginSeconds(%q) = %d, %v; want %d (error %t)", tt.in, got, err, tt.want, tt.bad)
-		}
 	}
 }

@@ -1,149 +1,96 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/jmx"
 )
 
-type groupKind uint8
+type Phase uint8
 
 const (
-	setUpGroup groupKind = iota
-	mainGroup
-	tearDownGroup
+	SetUp Phase = iota
+	Main
+	TearDown
 )
 
-// group is a compiled Thread Group (or setUp / tearDown Thread Group).
-type group struct {
-	name  string
-	path  string
-	file  string // the plan file the group is in, for errors
-	kind  groupKind
-	index int // JMeter's group number in thread names ("Users 2-7"), per phase
+// Group is a compiled Thread Group (or setUp / tearDown Thread Group).
+type Group struct {
+	Name  string
+	Path  string
+	File  string // the plan file the group is in, for errors
+	Phase Phase
+	Index int // JMeter's group number in thread names ("Users 2-7"), per phase
 
-	threads, ramp, duration, delay *Template
-	scheduler                      bool
-	delayedStart                   bool
-	sameUser                       bool // same user on next iteration: keep cookies and connections
-	cookies                        bool // a Cookie Manager is in scope
-	clearCookies                   bool // the Cookie Manager clears cookies each iteration
-	onError                        Next
+	Threads, Ramp, Duration, Delay *Template
+	Scheduler                      bool
+	DelayedStart                   bool
+	SameUser                       bool // same user on next iteration: keep cookies and connections
+	Cookies                        bool // a Cookie Manager is in scope
+	ClearCookies                   bool // the Cookie Manager clears cookies each iteration
+	OnError                        Next
 	// main is the group's main loop (a Loop Controller named after the
 	// group), holding the group's children; ctls counts the controllers
 	// of the group, main included.
-	main *thread.ControllerDef
-	ctls int
+	MainLoop *thread.ControllerDef
+	Ctls     int
 	// loops and forever are the main loop's settings.
-	loops   *Template
-	forever bool
+	Loops   *Template
+	Forever bool
 
 	// model starts the users of a group that is not JMeter's Thread Group
 	// (jmeter-plugins groups, Open Model: tg_plugins.go); nil otherwise.
-	model groupModel
+	Model Model
 }
 
-// groupRun is one thread group in one run: its counts, its stop switches
+// GroupRun is one thread group in one run: its counts, its stop switches
 // and the state its users share (GroupShared). A plan run twice gets new
 // ones, so nothing of one run leaks into the next.
-type groupRun struct {
-	g    *group
-	el   *element.Group // the group as its users see it
-	prog groupProgress  // what it set out to do, for Run.Groups (progress.go)
+type GroupRun struct {
+	Group *Group
+	el    *element.Group // the group as its users see it
+	plan  *element.Plan
+	run   *element.Run
+	fail  func(error)   // reports what kept the group from running
+	prog  groupProgress // what it set out to do, for Run.Groups (progress.go)
 	// arrivals counts an arrival-rate group's arrivals (arrivals.go).
 	arrivals arrivalStats
 }
 
-func newGroupRun(g *group, p *Plan) *groupRun {
-	el := element.NewGroup(p.Plan)
-	el.Name, el.Index, el.OnError = g.name, g.index, g.onError
-	el.SameUser, el.Cookies, el.ClearCookies = g.sameUser, g.cookies, g.clearCookies
-	return &groupRun{g: g, el: el}
+func NewGroupRun(g *Group, p *element.Plan, run *element.Run, fail func(error)) *GroupRun {
+	el := element.NewGroup(p)
+	el.Name, el.Index, el.OnError = g.Name, g.Index, g.OnError
+	el.SameUser, el.Cookies, el.ClearCookies = g.SameUser, g.Cookies, g.ClearCookies
+	return &GroupRun{Group: g, el: el, plan: p, run: run, fail: fail}
 }
 
-func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
-	c.recordAt(e, 1, Runs, "")
-	g := &group{
-		name:         e.Name,
-		path:         e.Path(),
-		file:         e.File,
-		kind:         mainGroup,
-		threads:      c.Prop(e, "ThreadGroup.num_threads"),
-		ramp:         c.Prop(e, "ThreadGroup.ramp_time"),
-		duration:     c.Prop(e, "ThreadGroup.duration"),
-		delay:        c.Prop(e, "ThreadGroup.delay"),
-		scheduler:    e.Bool("ThreadGroup.scheduler", false),
-		delayedStart: e.Bool("ThreadGroup.delayedStart", false),
-		sameUser:     e.Bool("ThreadGroup.same_user_on_next_iteration", true),
-		onError:      element.ParseOnError(e.StrOr("ThreadGroup.on_sample_error", "continue")),
-	}
-	d, _ := c.lookup(e)
-	g.kind = d.phase
-	mc := e.Prop("ThreadGroup.main_controller")
-	if mc == nil {
-		c.Fail(e, errors.New("no main controller (ThreadGroup.main_controller)"))
-		return
-	}
-	c.fl.ctls = nil
-	c.fl.parentTx = nil
-	// The main loop: JMeter copies the group's name into it, so its index
-	// variable is __jm__<group name>__idx.
-	loops := c.Template(e, "LoopController.loops", mc.Str("LoopController.loops"))
-	forever := mc.Bool("LoopController.continue_forever", true)
-	main := &thread.ControllerDef{Class: "LoopController", Name: c.Template(e, "name", e.Name), Path: e.Path(), Index: 0}
-	main.IdxSlot = c.indexSlot(main.Name)
-	main.Make = thread.NewLoop(loops, forever)
-	g.loops, g.forever = loops, forever
-	c.fl.ctls = append(c.fl.ctls, main)
-	c.children(main, e.Children, planFrame, nil, 2)
-	g.main, g.ctls = main, len(c.fl.ctls)
-	c.fl.ctls = nil
-	// What the users keep (a Cookie Manager's jar) is decided by the
-	// configs at plan level and anywhere in the group.
-	users := func(x *jmx.Element) {
-		if xd, ok := c.lookup(x); ok && xd.users != nil {
-			xd.users(x, g)
-		}
-	}
-	for _, x := range planFrame {
-		users(x)
-	}
-	e.Walk(func(x *jmx.Element) bool { users(x); return true })
-	if d.model != nil {
-		m, err := d.model(c, e, g)
-		if err != nil {
-			c.Fail(e, err)
-			return
-		}
-		g.model = m
-	}
-	c.compiled.groups = append(c.compiled.groups, g)
-}
-
-// cookieUsers gives each user of a group with a Cookie Manager a cookie
+// CookieUsers gives each user of a group with a Cookie Manager a cookie
 // jar of its own, emptied each iteration when the manager says so.
-func cookieUsers(e *jmx.Element, g *group) {
-	g.cookies = true
-	g.clearCookies = g.clearCookies || e.Bool("CookieManager.clearEachIteration", false)
+func CookieUsers(e *jmx.Element, g *Group) {
+	g.Cookies = true
+	g.ClearCookies = g.ClearCookies || e.Bool("CookieManager.clearEachIteration", false)
 }
 
-// orderGroups puts setUp groups first and tearDown groups last, keeping
+// Order puts setUp groups first and tearDown groups last, keeping
 // tree order within each, and numbers them as JMeter does: from 1 within
 // each phase.
-func orderGroups(gs []*group) []*group {
-	var out []*group
-	for _, k := range []groupKind{setUpGroup, mainGroup, tearDownGroup} {
+func Order(gs []*Group) []*Group {
+	var out []*Group
+	for _, k := range []Phase{SetUp, Main, TearDown} {
 		n := 0
 		for _, g := range gs {
-			if g.kind == k {
+			if g.Phase == k {
 				n++
-				g.index = n
+				g.Index = n
 				out = append(out, g)
 			}
 		}
@@ -162,7 +109,7 @@ type settings struct {
 // evaluate reads the group's numbers as JMeter does when it starts the
 // group: blank is 0; with the scheduler, a negative delay or a duration that
 // is not positive keeps the group from starting.
-func (g *group) evaluate(vu *VU) (settings, error) {
+func (g *Group) evaluate(vu *VU) (settings, error) {
 	var s settings
 	var errs []error
 	num := func(field string, t *Template) int64 {
@@ -184,24 +131,127 @@ func (g *group) evaluate(vu *VU) (settings, error) {
 		}
 		return n
 	}
-	s.threads = int(num("number of threads", g.threads))
-	s.rampMs = num("ramp-up period", g.ramp) * 1000
+	s.threads = int(num("number of threads", g.Threads))
+	s.rampMs = num("ramp-up period", g.Ramp) * 1000
 	if s.threads < 0 {
 		errs = append(errs, fmt.Errorf("number of threads %d is negative", s.threads))
 	}
-	if g.scheduler {
-		s.delayMs = num("startup delay", g.delay) * 1000
-		s.duration = num("duration", g.duration) * 1000
+	if g.Scheduler {
+		s.delayMs = num("startup delay", g.Delay) * 1000
+		s.duration = num("duration", g.Duration) * 1000
 		if s.delayMs < 0 {
 			errs = append(errs, fmt.Errorf("invalid delay %d s", s.delayMs/1000))
 		}
-		if s.duration <= 0 && !g.delayedStart {
+		if s.duration <= 0 && !g.DelayedStart {
 			errs = append(errs, fmt.Errorf("invalid duration %d s: with \"Specify thread lifetime\" the duration must be positive", s.duration/1000))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return s, &jmx.Error{File: g.file, Path: g.path,
+		return s, &jmx.Error{File: g.File, Path: g.Path,
 			Err: fmt.Errorf("%w; set it in the plan, or with -J name=value when the field reads a property", err)}
 	}
 	return s, nil
+}
+
+// Execute starts a group's virtual users as JMeter's ThreadGroup does and
+// waits for them to end. Virtual user i (from 0) starts i·round(ramp/N)
+// after the group (after the startup delay with the scheduler), and with
+// the scheduler every one of them stops at start + delay + duration. JMeter
+// creates every thread at once and lets each wait for its turn; gojm starts
+// each goroutine at its turn, which is the same to the plan. With
+// delayedStart JMeter spaces the starts over what is left of the ramp-up
+// and starts none past the end.
+func (gr *GroupRun) Execute(base *VU, soft, hard context.Context) {
+	soft, hard, endGroup := gr.contexts(soft, hard) // tg_plugins.go
+	defer endGroup()
+	g := gr.Group
+	if g.Model != nil {
+		g.Model.run(gr, base, soft, hard)
+		return
+	}
+	s, err := g.evaluate(base)
+	if err != nil {
+		gr.fail(err)
+		return
+	}
+	gr.el.Threads = s.threads
+	gr.prog.begin(g, s, base) // for Groups (progress.go)
+	defer gr.prog.ended.Store(true)
+	if s.threads == 0 {
+		return
+	}
+	wait := time.NewTimer(0)
+	<-wait.C
+	defer wait.Stop()
+	sleepUntil := func(at time.Time) bool {
+		if d := time.Until(at); d > 0 {
+			wait.Reset(d)
+			select {
+			case <-wait.C:
+			case <-soft.Done():
+				wait.Stop()
+			}
+		}
+		return soft.Err() == nil
+	}
+	var wg sync.WaitGroup
+	startVU := func(i int, stopAt time.Time) {
+		vu := gr.NewVU(i+1, soft, hard)
+		vu.Vars.CopyFrom(base.Vars)
+		vu.StopAt = stopAt
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			thread.New(vu, g.MainLoop, g.Ctls).Run()
+		}()
+	}
+	start := time.Now()
+	if !g.DelayedStart {
+		perThread := int64(float32(s.rampMs)/float32(s.threads) + 0.5)
+		first := start.Add(time.Duration(s.delayMs) * time.Millisecond)
+		var stopAt time.Time
+		if g.Scheduler {
+			stopAt = first.Add(time.Duration(s.duration) * time.Millisecond)
+		}
+		for i := 0; i < s.threads; i++ {
+			if !sleepUntil(first.Add(time.Duration(perThread*int64(i)) * time.Millisecond)) {
+				break
+			}
+			startVU(i, stopAt)
+		}
+		wg.Wait()
+		return
+	}
+	var stopAt time.Time
+	if g.Scheduler {
+		if !sleepUntil(start.Add(time.Duration(s.delayMs) * time.Millisecond)) {
+			return
+		}
+		if s.duration <= 0 {
+			return // JMeter's thread starter ends at once
+		}
+		stopAt = time.Now().Add(time.Duration(s.duration) * time.Millisecond)
+	}
+	t0 := time.Now()
+	for i := 0; i < s.threads; i++ {
+		if i > 0 {
+			elapsed := time.Since(t0).Milliseconds()
+			d := int64(float32(float64(s.rampMs-elapsed)/float64(s.threads-i)) + 0.5)
+			if !sleepUntil(time.Now().Add(time.Duration(max(d, 0)) * time.Millisecond)) {
+				break
+			}
+		}
+		if g.Scheduler && time.Now().After(stopAt) {
+			break
+		}
+		startVU(i, stopAt)
+	}
+	wg.Wait()
+}
+
+// NewVU makes virtual user num of the group (0: the user the group
+// evaluates its fields with).
+func (gr *GroupRun) NewVU(num int, soft, hard context.Context) *VU {
+	g := gr.Group
+	return element.NewVU(gr.plan, gr.el, gr.run, num, fmt.Sprintf("%s %d-%d", g.Name, g.Index, num), soft, hard)
 }

@@ -206,7 +206,7 @@ func TestPluginSeconds(t *testing.T) {
 		want int64
 		ok   bool
 	}{
-		{"90", 90, true}, {"1m30s", 90, true}, {"2h", 7200, true}, {"1d1s", 86401, true}, {" 5M ", 300, true},
+		{"90", 90, true}, {"1m30s", 90, true}, {"2h", 7200, true}, {"1d1s", 86401, true}, {"1d1", 86401, true}, {" 5M ", 300, true},
 		{"", 0, false}, {"m", 0, false}, {"5x", 0, false},
 	} {
 		got, err := PluginSeconds(tt.in)
