@@ -9,6 +9,7 @@ import (
 
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/function"
+	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/engine/internal/scripting"
 	"github.com/gojm/gojm/jmx"
 )
@@ -39,7 +40,7 @@ type Plan struct {
 	// Elements lists every element with what gojm does with it.
 	Elements []ElementStatus
 
-	groups []*Group
+	groups []*group.Group
 	udv    []udv
 }
 
@@ -193,7 +194,7 @@ func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, err
 	if len(c.errs) > 0 {
 		return p, errors.Join(c.errs...)
 	}
-	p.groups = Order(p.groups)
+	p.groups = group.Order(p.groups)
 	return p, nil
 }
 

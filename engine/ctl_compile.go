@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/jmx"
 )
@@ -298,11 +299,11 @@ func (c *compiler) txPack(levels []level) *thread.Scope {
 // with the plan's scoped elements after them, and what its users keep.
 func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	c.recordAt(e, 1, Runs, "")
-	g := &Group{
+	g := &group.Group{
 		Name:         e.Name,
 		Path:         e.Path(),
 		File:         e.File,
-		Phase:        Main,
+		Phase:        group.Main,
 		Threads:      c.Prop(e, "ThreadGroup.num_threads"),
 		Ramp:         c.Prop(e, "ThreadGroup.ramp_time"),
 		Duration:     c.Prop(e, "ThreadGroup.duration"),

@@ -6,6 +6,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/extract"
 	"github.com/gojm/gojm/engine/internal/function"
+	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/engine/internal/httpsampler"
 	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/engine/internal/scripting"
@@ -72,12 +73,12 @@ type elementDef struct {
 	variables func(c *compiler, e *jmx.Element)
 	// users reads a config element that decides what a group's users
 	// keep between iterations (a Cookie Manager: a cookie jar).
-	users func(e *jmx.Element, g *Group)
+	users func(e *jmx.Element, g *group.Group)
 
 	// phase is when a thread group runs; model, when set, gives it a
 	// schedule of its own (tg_plugins.go).
-	phase Phase
-	model func(c element.Builder, e *jmx.Element, g *Group) (Model, error)
+	phase group.Phase
+	model func(c element.Builder, e *jmx.Element, g *group.Group) (group.Model, error)
 }
 
 // functions is the table of JMeter functions gojm runs, by name, with
@@ -112,16 +113,16 @@ const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing he
 // (a Parallel Controller's branches) do not make an initialization cycle.
 var elements = map[string]elementDef{
 	"TestPlan":         {kind: kTestPlan},
-	"ThreadGroup":      {kind: kThreadGroup, phase: Main},
-	"SetupThreadGroup": {kind: kThreadGroup, phase: SetUp},
-	"PostThreadGroup":  {kind: kThreadGroup, phase: TearDown},
+	"ThreadGroup":      {kind: kThreadGroup, phase: group.Main},
+	"SetupThreadGroup": {kind: kThreadGroup, phase: group.SetUp},
+	"PostThreadGroup":  {kind: kThreadGroup, phase: group.TearDown},
 	// Thread groups with a schedule of their own (tg_plugins.go, tg_dynamic.go, tg_open.go).
-	ultimateClass:    {kind: kThreadGroup, model: BuildUltimate},
-	steppingClass:    {kind: kThreadGroup, model: BuildStepping},
-	concurrencyClass: {kind: kThreadGroup, model: BuildConcurrency},
-	arrivalsClass:    {kind: kThreadGroup, model: BuildArrivals},
-	freeFormClass:    {kind: kThreadGroup, model: BuildFreeForm},
-	openModelClass:   {kind: kThreadGroup, model: BuildOpenModel},
+	ultimateClass:    {kind: kThreadGroup, model: group.BuildUltimate},
+	steppingClass:    {kind: kThreadGroup, model: group.BuildStepping},
+	concurrencyClass: {kind: kThreadGroup, model: group.BuildConcurrency},
+	arrivalsClass:    {kind: kThreadGroup, model: group.BuildArrivals},
+	freeFormClass:    {kind: kThreadGroup, model: group.BuildFreeForm},
+	openModelClass:   {kind: kThreadGroup, model: group.BuildOpenModel},
 
 	"GenericController":         {kind: kController, ctl: thread.BuildSimple},
 	"RecordingController":       {kind: kController, ctl: thread.BuildSimple},
@@ -152,7 +153,7 @@ var elements = map[string]elementDef{
 
 	"ConfigTestElement": {kind: kConfig},
 	"HeaderManager":     {kind: kConfig},
-	"CookieManager":     {kind: kConfig, users: CookieUsers},
+	"CookieManager":     {kind: kConfig, users: group.CookieUsers},
 	"AuthManager":       {kind: kConfig}, // read by the HTTP sampler (http_managers.go)
 	"DNSCacheManager":   {kind: kConfig},
 	"CacheManager":      {kind: kConfig},

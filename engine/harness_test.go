@@ -6,6 +6,7 @@ import (
 
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/function"
+	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -29,7 +30,7 @@ func newTestRun(ctx context.Context, p *Plan, sink report.Sink) *Run {
 		r.el.Out = report.NewCollector(0, sink)
 	}
 	for _, g := range p.groups {
-		r.groups = append(r.groups, NewGroupRun(g, p.Plan, r.el, r.fail))
+		r.groups = append(r.groups, group.NewRun(g, p.Plan, r.el, r.fail))
 	}
 	return r
 }

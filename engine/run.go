@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/report"
 )
 
@@ -43,7 +44,7 @@ type Run struct {
 	// userAbort is set by Abort: no tearDown group runs after it.
 	userAbort atomic.Bool
 	// groups are the plan's groups in this run, in Plan.groups order.
-	groups []*GroupRun
+	groups []*group.Run
 }
 
 // Start runs p in the background, sending every sample to sink. Cancelling
@@ -53,7 +54,7 @@ func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run 
 	r.el = element.NewRun(p.Plan, uint64(time.Now().UnixNano()), func(cause error) { r.Stop(cause) }, func(cause error) { r.stopNow(cause) })
 	r.el.Detail = opt.Detail
 	for _, g := range p.groups {
-		r.groups = append(r.groups, NewGroupRun(g, p.Plan, r.el, r.fail))
+		r.groups = append(r.groups, group.NewRun(g, p.Plan, r.el, r.fail))
 	}
 	r.hard, r.abort = context.WithCancelCause(ctx)
 	r.soft, r.stop = context.WithCancelCause(r.hard)
@@ -110,6 +111,13 @@ func (r *Run) Threads() (active, started, finished int) {
 	return int(r.el.Active.Load()), int(r.el.Started.Load()), int(r.el.Finished.Load())
 }
 
+// GroupStatus is a thread group's state during a run, for progress
+// displays and metrics: read at any time from any goroutine.
+type GroupStatus = group.Status
+
+// ArrivalStatus is what an arrival-rate group did with its arrivals.
+type ArrivalStatus = group.ArrivalStatus
+
 // Groups returns the state of every thread group, in the order they run.
 func (r *Run) Groups() []GroupStatus {
 	out := make([]GroupStatus, 0, len(r.groups))
@@ -157,9 +165,9 @@ func (r *Run) fail(err error) {
 // another.
 func (r *Run) run() {
 	defer close(r.done)
-	base := NewGroupRun(&Group{Name: "", Path: r.plan.Name}, r.plan.Plan, r.el, r.fail).NewVU(0, r.soft, r.hard)
+	base := group.NewRun(&group.Group{Name: "", Path: r.plan.Name}, r.plan.Plan, r.el, r.fail).NewVU(0, r.soft, r.hard)
 	setUserVariables(base, r.plan.udv)
-	phase := func(kind Phase, soft, hard context.Context) {
+	phase := func(kind group.Phase, soft, hard context.Context) {
 		var wg sync.WaitGroup
 		for _, g := range r.groups {
 			if g.Group.Phase != kind {
@@ -180,10 +188,10 @@ func (r *Run) run() {
 		}
 		wg.Wait()
 	}
-	phase(SetUp, r.soft, r.hard)
+	phase(group.SetUp, r.soft, r.hard)
 	mainGroups := r.soft.Err() == nil
 	if mainGroups {
-		phase(Main, r.soft, r.hard)
+		phase(group.Main, r.soft, r.hard)
 	}
 	if !r.userAbort.Load() && (r.soft.Err() == nil || mainGroups && r.plan.TearDownOnShutdown) {
 		// tearDown groups run under a stop of their own, so that a stopped
@@ -194,7 +202,7 @@ func (r *Run) run() {
 		r.stopTearDown = cancel
 		r.mu.Unlock()
 		if !r.userAbort.Load() {
-			phase(TearDown, td, td)
+			phase(group.TearDown, td, td)
 		}
 		cancel(nil)
 	}

@@ -1,4 +1,4 @@
-package engine
+package group
 
 import (
 	"sync"
@@ -72,7 +72,7 @@ type ArrivalStatus struct {
 
 // ArrivalStatus is what the group did with its arrivals so far; false
 // for a group that is not arrival-rate or has not started.
-func (gr *GroupRun) ArrivalStatus() (ArrivalStatus, bool) {
+func (gr *Run) ArrivalStatus() (ArrivalStatus, bool) {
 	g := gr.Group
 	if g.Model == nil || !g.Model.arrivalRate() || gr.prog.plan.Load() == nil {
 		return ArrivalStatus{}, false

@@ -1,4 +1,4 @@
-package engine
+package group
 
 import (
 	"context"
@@ -24,7 +24,7 @@ import (
 
 // dynFields are the fields the dynamic groups share.
 type dynFields struct {
-	target, rampUp, steps, hold, iterations, unit *Template
+	target, rampUp, steps, hold, iterations, unit *element.Template
 	holdSet                                       bool // Hold is in the plan (absent means 1)
 	logFile                                       string
 }
@@ -85,7 +85,7 @@ func (f *dynFields) eval(n *numbers, perUnit bool) dynParams {
 // every second, as the plugin re-reads it.
 type concurrencyModel struct {
 	f   dynFields
-	dyn *GroupShared[dynState]
+	dyn *element.GroupShared[dynState]
 }
 
 func BuildConcurrency(c element.Builder, e *jmx.Element, g *Group) (Model, error) {
@@ -113,8 +113,8 @@ type dynState struct {
 }
 
 // newDynState hands out the group's slot for its dynState.
-func newDynState(p *element.Plan) *GroupShared[dynState] {
-	return element.NewGroupShared(p, func(*VU) *dynState {
+func newDynState(p *element.Plan) *element.GroupShared[dynState] {
+	return element.NewGroupShared(p, func(*element.VU) *dynState {
 		return &dynState{arrive: make(chan time.Time), over: make(chan struct{})}
 	})
 }
@@ -150,7 +150,7 @@ func (p *dynParams) nextChange(t float64) float64 {
 	return min((level+0.5)/slope, p.rampUp)
 }
 
-func (m *concurrencyModel) run(gr *GroupRun, base *VU, soft, hard context.Context) {
+func (m *concurrencyModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 	g := gr.Group
 	base = gr.groupVU(base, soft, hard)
 	n := &numbers{vu: base, path: g.Path}
@@ -171,7 +171,7 @@ func (m *concurrencyModel) run(gr *GroupRun, base *VU, soft, hard context.Contex
 	}
 	l := &launcher{g: gr, base: base, soft: soft, hard: hard, threads: int(java.Round(p.target))}
 	finished := make(chan struct{}, 1)
-	after := func(*VU) {
+	after := func(*element.VU) {
 		st.alive.Add(-1)
 		select {
 		case finished <- struct{}{}:
@@ -222,7 +222,7 @@ type vuserCtl struct {
 	arrived bool
 }
 
-func (c *vuserCtl) Next(vu *VU) thread.Item {
+func (c *vuserCtl) Next(vu *element.VU) thread.Item {
 	if c.st.ended.Load() {
 		c.SetDone(true)
 		return nil
@@ -238,7 +238,7 @@ func (c *vuserCtl) Next(vu *VU) thread.Item {
 	return c.Generic.Next(vu)
 }
 
-func (c *vuserCtl) NextIsNull(vu *VU) thread.Item {
+func (c *vuserCtl) NextIsNull(vu *element.VU) thread.Item {
 	switch {
 	case c.st.ended.Load(),
 		c.st.iterations > 0 && c.passes >= c.st.iterations:
@@ -258,7 +258,7 @@ func (c *vuserCtl) NextIsNull(vu *VU) thread.Item {
 	return c.Self().Next(vu)
 }
 
-func (c *vuserCtl) ReInitialize(vu *VU) {
+func (c *vuserCtl) ReInitialize(vu *element.VU) {
 	c.Generic.ReInitialize(vu)
 	c.arrived = false
 }
@@ -266,7 +266,7 @@ func (c *vuserCtl) ReInitialize(vu *VU) {
 // awaitArrival waits in the group's pool for the next arrival; false when
 // the schedule or the run ends first. A pooled user does not count as an
 // active thread (the JTL's thread counts), as in the plugin.
-func (c *vuserCtl) awaitArrival(vu *VU) bool {
+func (c *vuserCtl) awaitArrival(vu *element.VU) bool {
 	vu.Group.Active.Add(-1)
 	vu.Run.Active.Add(-1)
 	defer func() {
@@ -285,14 +285,14 @@ func (c *vuserCtl) awaitArrival(vu *VU) bool {
 
 // startNextLoop and breakLoop end the pass: a Concurrency thread starts
 // its next one, an Arrivals thread waits for its next arrival.
-func (c *vuserCtl) StartNextLoop(vu *VU) {
+func (c *vuserCtl) StartNextLoop(vu *element.VU) {
 	c.ReInitialize(vu)
 	if c.arrival && !c.awaitArrival(vu) {
 		c.SetDone(true)
 	}
 }
 
-func (c *vuserCtl) BreakLoop(vu *VU) { c.StartNextLoop(vu) }
+func (c *vuserCtl) BreakLoop(vu *element.VU) { c.StartNextLoop(vu) }
 
 // arrivalsModel is the Arrivals Thread Group (TargetLevel arrivals per
 // unit, reached over RampUp in Steps steps or smoothly, held for Hold) and
@@ -311,11 +311,11 @@ func (c *vuserCtl) BreakLoop(vu *VU) { c.StartNextLoop(vu) }
 // first arrival and starts nothing until the hold). When the schedule is
 // over, idle threads end and busy ones end before their next sampler.
 type arrivalsModel struct {
-	dyn      *GroupShared[dynState]
+	dyn      *element.GroupShared[dynState]
 	f        dynFields
-	limit    *Template
+	limit    *element.Template
 	freeForm bool
-	rows     [][3]*Template
+	rows     [][3]*element.Template
 	propName string
 }
 
@@ -336,7 +336,7 @@ func buildArrivals(c element.Builder, e *jmx.Element, g *Group, freeForm bool) (
 			if len(cells) < 3 {
 				return nil, fmt.Errorf("schedule row %d has %d columns, want 3 (start rate, end rate, duration)", i+1, len(cells))
 			}
-			var r [3]*Template
+			var r [3]*element.Template
 			for j := range r {
 				r[j] = c.Template(e, "Schedule", cells[j].Value)
 			}
@@ -372,7 +372,7 @@ func freeRate(rows []freeRow, t float64) float64 {
 	return -1
 }
 
-func (m *arrivalsModel) run(gr *GroupRun, base *VU, soft, hard context.Context) {
+func (m *arrivalsModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 	g := gr.Group
 	base = gr.groupVU(base, soft, hard)
 	n := &numbers{vu: base, path: g.Path}
@@ -466,7 +466,7 @@ func (m *arrivalsModel) dispatch(l *launcher, st *dynState, at time.Time, limit 
 		return
 	}
 	st.alive.Add(1)
-	l.start(time.Time{}, func(th *thread.Thread) { th.Due = at }, func(*VU) { st.alive.Add(-1) })
+	l.start(time.Time{}, func(th *thread.Thread) { th.Due = at }, func(*element.VU) { st.alive.Add(-1) })
 }
 
 // freeRows evaluates the Free-Form schedule (or the property replacing it).

@@ -1,4 +1,4 @@
-package engine
+package group
 
 import (
 	"context"
@@ -31,46 +31,46 @@ type Group struct {
 	Phase Phase
 	Index int // JMeter's group number in thread names ("Users 2-7"), per phase
 
-	Threads, Ramp, Duration, Delay *Template
+	Threads, Ramp, Duration, Delay *element.Template
 	Scheduler                      bool
 	DelayedStart                   bool
 	SameUser                       bool // same user on next iteration: keep cookies and connections
 	Cookies                        bool // a Cookie Manager is in scope
 	ClearCookies                   bool // the Cookie Manager clears cookies each iteration
-	OnError                        Next
+	OnError                        element.Next
 	// main is the group's main loop (a Loop Controller named after the
 	// group), holding the group's children; ctls counts the controllers
 	// of the group, main included.
 	MainLoop *thread.ControllerDef
 	Ctls     int
 	// loops and forever are the main loop's settings.
-	Loops   *Template
+	Loops   *element.Template
 	Forever bool
 
 	// model starts the users of a group that is not JMeter's Thread Group
-	// (jmeter-plugins groups, Open Model: tg_plugins.go); nil otherwise.
+	// (jmeter-plugins groups, Open Model); nil otherwise.
 	Model Model
 }
 
 // GroupRun is one thread group in one run: its counts, its stop switches
 // and the state its users share (GroupShared). A plan run twice gets new
 // ones, so nothing of one run leaks into the next.
-type GroupRun struct {
+type Run struct {
 	Group *Group
 	el    *element.Group // the group as its users see it
 	plan  *element.Plan
 	run   *element.Run
 	fail  func(error)   // reports what kept the group from running
-	prog  groupProgress // what it set out to do, for Run.Groups (progress.go)
-	// arrivals counts an arrival-rate group's arrivals (arrivals.go).
+	prog  groupProgress // what it set out to do, for Status
+	// arrivals counts an arrival-rate group's arrivals.
 	arrivals arrivalStats
 }
 
-func NewGroupRun(g *Group, p *element.Plan, run *element.Run, fail func(error)) *GroupRun {
+func NewRun(g *Group, p *element.Plan, run *element.Run, fail func(error)) *Run {
 	el := element.NewGroup(p)
 	el.Name, el.Index, el.OnError = g.Name, g.Index, g.OnError
 	el.SameUser, el.Cookies, el.ClearCookies = g.SameUser, g.Cookies, g.ClearCookies
-	return &GroupRun{Group: g, el: el, plan: p, run: run, fail: fail}
+	return &Run{Group: g, el: el, plan: p, run: run, fail: fail}
 }
 
 // CookieUsers gives each user of a group with a Cookie Manager a cookie
@@ -109,10 +109,10 @@ type settings struct {
 // evaluate reads the group's numbers as JMeter does when it starts the
 // group: blank is 0; with the scheduler, a negative delay or a duration that
 // is not positive keeps the group from starting.
-func (g *Group) evaluate(vu *VU) (settings, error) {
+func (g *Group) evaluate(vu *element.VU) (settings, error) {
 	var s settings
 	var errs []error
-	num := func(field string, t *Template) int64 {
+	num := func(field string, t *element.Template) int64 {
 		txt := strings.TrimSpace(t.Eval(vu))
 		if txt == "" {
 			return 0
@@ -161,7 +161,7 @@ func (g *Group) evaluate(vu *VU) (settings, error) {
 // each goroutine at its turn, which is the same to the plan. With
 // delayedStart JMeter spaces the starts over what is left of the ramp-up
 // and starts none past the end.
-func (gr *GroupRun) Execute(base *VU, soft, hard context.Context) {
+func (gr *Run) Execute(base *element.VU, soft, hard context.Context) {
 	soft, hard, endGroup := gr.contexts(soft, hard) // tg_plugins.go
 	defer endGroup()
 	g := gr.Group
@@ -175,7 +175,7 @@ func (gr *GroupRun) Execute(base *VU, soft, hard context.Context) {
 		return
 	}
 	gr.el.Threads = s.threads
-	gr.prog.begin(g, s, base) // for Groups (progress.go)
+	gr.prog.begin(g, s, base) // for Status
 	defer gr.prog.ended.Store(true)
 	if s.threads == 0 {
 		return
@@ -251,7 +251,7 @@ func (gr *GroupRun) Execute(base *VU, soft, hard context.Context) {
 
 // NewVU makes virtual user num of the group (0: the user the group
 // evaluates its fields with).
-func (gr *GroupRun) NewVU(num int, soft, hard context.Context) *VU {
+func (gr *Run) NewVU(num int, soft, hard context.Context) *element.VU {
 	g := gr.Group
 	return element.NewVU(gr.plan, gr.el, gr.run, num, fmt.Sprintf("%s %d-%d", g.Name, g.Index, num), soft, hard)
 }

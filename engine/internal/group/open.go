@@ -1,4 +1,4 @@
-package engine
+package group
 
 import (
 	"context"
@@ -42,7 +42,7 @@ import (
 // the schedule when the group starts (JMeter: at the test start, so that a
 // setUp group's time is taken from it).
 type openModel struct {
-	schedule, seed *Template
+	schedule, seed *element.Template
 }
 
 func BuildOpenModel(c element.Builder, e *jmx.Element, g *Group) (Model, error) {
@@ -62,14 +62,14 @@ func (*openModel) arrivalRate() bool { return true }
 // openCtl is the Open Model group's main controller: one pass, then done.
 type openCtl struct{ thread.Generic }
 
-func (o *openCtl) NextIsNull(vu *VU) thread.Item {
+func (o *openCtl) NextIsNull(vu *element.VU) thread.Item {
 	o.ReInitialize(vu)
 	o.SetDone(true)
 	return nil
 }
 
-func (o *openCtl) StartNextLoop(*VU) { o.SetDone(true) }
-func (o *openCtl) BreakLoop(*VU)     { o.SetDone(true) }
+func (o *openCtl) StartNextLoop(*element.VU) { o.SetDone(true) }
+func (o *openCtl) BreakLoop(*element.VU)     { o.SetDone(true) }
 
 // openStep is one step of a parsed schedule.
 type openStep struct {
@@ -84,7 +84,7 @@ type openSchedule struct {
 	total float64 // seconds
 }
 
-func (m *openModel) run(gr *GroupRun, base *VU, soft, hard context.Context) {
+func (m *openModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 	g := gr.Group
 	base = gr.groupVU(base, soft, hard)
 	text := m.schedule.Eval(base)
@@ -113,7 +113,7 @@ func (m *openModel) run(gr *GroupRun, base *VU, soft, hard context.Context) {
 	l := &launcher{g: gr, base: base, soft: soft, hard: hard}
 	running := 0
 	ended := make(chan struct{})
-	done := func(*VU) {
+	done := func(*element.VU) {
 		select {
 		case ended <- struct{}{}:
 		case <-soft.Done():

@@ -1,4 +1,4 @@
-package engine
+package group
 
 import (
 	"fmt"

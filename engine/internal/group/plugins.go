@@ -1,4 +1,4 @@
-package engine
+package group
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // (Ultimate, Stepping, Concurrency, Arrivals, Free-Form Arrivals) and
 // JMeter's Open Model Thread Group. They compile like a Thread Group (the
 // same children, scope and on-error setting); what differs is when their
-// virtual users start and stop, which a groupModel decides when the group
+// virtual users start and stop, which a Model decides when the group
 // runs. Every numeric field may hold ${…}: it is compiled once and
 // evaluated when the group starts (with the plan's user-defined variables
 // and the properties), as JMeter reads them then.
@@ -28,10 +28,10 @@ import (
 // Model starts and stops a group's virtual users.
 type Model interface {
 	// run starts the group's users and returns when they have all ended.
-	run(gr *GroupRun, base *VU, soft, hard context.Context)
+	run(gr *Run, base *element.VU, soft, hard context.Context)
 	// arrivalRate reports whether the group starts iterations on a
 	// schedule of arrivals (an open model), whose samples are timed from
-	// each arrival's intended start (arrivals.go).
+	// each arrival's intended start.
 	arrivalRate() bool
 }
 
@@ -39,7 +39,7 @@ type Model interface {
 // it can be stopped alone (a Throughput Shaping Timer at the end of its
 // schedule, an Open Model group at the end of its own); the returned
 // function releases them.
-func (gr *GroupRun) contexts(soft, hard context.Context) (context.Context, context.Context, func()) {
+func (gr *Run) contexts(soft, hard context.Context) (context.Context, context.Context, func()) {
 	hard, abort := context.WithCancelCause(hard)
 	soft, stop := context.WithCancelCause(soft)
 	both := func(cause error) { stop(cause); abort(cause) }
@@ -49,8 +49,8 @@ func (gr *GroupRun) contexts(soft, hard context.Context) (context.Context, conte
 
 // launcher starts a group's virtual users and waits for them.
 type launcher struct {
-	g          *GroupRun
-	base       *VU
+	g          *Run
+	base       *element.VU
 	soft, hard context.Context
 	threads    int // the group's thread count as the users see it (Synchronizing Timer)
 	wg         sync.WaitGroup
@@ -59,13 +59,13 @@ type launcher struct {
 
 // start starts the next virtual user (numbered from 1); before runs in
 // its goroutine first, after once it has ended.
-func (l *launcher) start(stopAt time.Time, before func(th *thread.Thread), after func(vu *VU)) *VU {
+func (l *launcher) start(stopAt time.Time, before func(th *thread.Thread), after func(vu *element.VU)) *element.VU {
 	l.n++
 	return l.startNum(l.n, stopAt, before, after)
 }
 
 // startNum starts virtual user num.
-func (l *launcher) startNum(num int, stopAt time.Time, before func(th *thread.Thread), after func(vu *VU)) *VU {
+func (l *launcher) startNum(num int, stopAt time.Time, before func(th *thread.Thread), after func(vu *element.VU)) *element.VU {
 	vu := l.g.NewVU(num, l.soft, l.hard)
 	vu.Vars.CopyFrom(l.base.Vars)
 	vu.StopAt = stopAt
@@ -120,15 +120,15 @@ func (w *waiter) until(at time.Time, wake <-chan struct{}) bool {
 // numbers evaluates a model's fields at group start, gathering every
 // problem with the field's name.
 type numbers struct {
-	vu   *VU
+	vu   *element.VU
 	path string
 	errs []error
 }
 
-func (n *numbers) text(t *Template) string { return strings.TrimSpace(t.Eval(n.vu)) }
+func (n *numbers) text(t *element.Template) string { return strings.TrimSpace(t.Eval(n.vu)) }
 
 // int reads a whole number (blank is def).
-func (n *numbers) int(field string, t *Template, def int64) int64 {
+func (n *numbers) int(field string, t *element.Template, def int64) int64 {
 	s := n.text(t)
 	if s == "" {
 		return def
@@ -150,7 +150,7 @@ func (n *numbers) int(field string, t *Template, def int64) int64 {
 }
 
 // float reads a number (blank is def).
-func (n *numbers) float(field string, t *Template, def float64) float64 {
+func (n *numbers) float(field string, t *element.Template, def float64) float64 {
 	s := n.text(t)
 	if s == "" {
 		return def
@@ -177,14 +177,14 @@ func (n *numbers) err() error {
 // groupVU is the virtual user a model evaluates its fields with and
 // copies its users' variables from: its own copy of the run's base user,
 // so that groups starting together share nothing.
-func (gr *GroupRun) groupVU(base *VU, soft, hard context.Context) *VU {
+func (gr *Run) groupVU(base *element.VU, soft, hard context.Context) *element.VU {
 	vu := gr.NewVU(0, soft, hard)
 	vu.Vars.CopyFrom(base.Vars)
 	return vu
 }
 
 // beginProgress records the group's plan for Run.Groups.
-func beginProgress(g *GroupRun, base *VU, threads int, d time.Duration) {
+func beginProgress(g *Run, base *element.VU, threads int, d time.Duration) {
 	g.el.Threads = threads
 	g.prog.begin(g.Group, settings{threads: threads}, base)
 	if gp := g.prog.plan.Load(); gp != nil {
@@ -208,7 +208,7 @@ type scheduledModel struct {
 
 func (*scheduledModel) arrivalRate() bool { return false }
 
-func (m *scheduledModel) run(gr *GroupRun, base *VU, soft, hard context.Context) {
+func (m *scheduledModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 	base = gr.groupVU(base, soft, hard)
 	n := &numbers{vu: base, path: gr.Group.Path}
 	spans := m.spans(n)
@@ -240,7 +240,7 @@ func (m *scheduledModel) run(gr *GroupRun, base *VU, soft, hard context.Context)
 }
 
 // ultimateRow is one row of an Ultimate Thread Group's schedule.
-type ultimateRow [5]*Template
+type ultimateRow [5]*element.Template
 
 // ultimateModel reads an Ultimate Thread Group: rows of start threads,
 // initial delay, startup time, hold load for, shutdown time (seconds). As
@@ -344,7 +344,7 @@ func spawnRows(s string, cols int) ([][]int64, error) {
 // every "Stop users period" seconds. The times are the plugin's, thread by
 // thread.
 func BuildStepping(c element.Builder, e *jmx.Element, _ *Group) (Model, error) {
-	f := func(name string) *Template { return c.Prop(e, name) }
+	f := func(name string) *element.Template { return c.Prop(e, name) }
 	threads, delay := f("ThreadGroup.num_threads"), f("Threads initial delay")
 	inCount, inBurst, inPeriod := f("Start users count"), f("Start users count burst"), f("Start users period")
 	outCount, outPeriod := f("Stop users count"), f("Stop users period")

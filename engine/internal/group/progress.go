@@ -1,15 +1,17 @@
-package engine
+package group
 
 import (
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/gojm/gojm/engine/internal/element"
 )
 
 // GroupStatus is a thread group's state during a run, for progress
 // displays and metrics: read at any time from any goroutine.
-type GroupStatus struct {
+type Status struct {
 	Name  string
 	Phase string // "setUp", "main" or "tearDown"
 	// Begun is set once the group has started (its numbers are known);
@@ -46,7 +48,7 @@ type groupPlan struct {
 }
 
 // begin records the group's evaluated numbers as it starts.
-func (p *groupProgress) begin(g *Group, s settings, base *VU) {
+func (p *groupProgress) begin(g *Group, s settings, base *element.VU) {
 	p.ended.Store(false)
 	gp := &groupPlan{since: time.Now(), threads: s.threads, loops: plannedLoops(g, base)}
 	if g.Scheduler {
@@ -57,7 +59,7 @@ func (p *groupProgress) begin(g *Group, s settings, base *VU) {
 
 // plannedLoops is the group's loop count, -1 when it loops for ever (or
 // its main controller is not a loop).
-func plannedLoops(g *Group, base *VU) int {
+func plannedLoops(g *Group, base *element.VU) int {
 	if g.Loops == nil || g.Forever {
 		return -1
 	}
@@ -69,9 +71,9 @@ func plannedLoops(g *Group, base *VU) int {
 }
 
 // Status is the group's state now.
-func (gr *GroupRun) Status() GroupStatus {
+func (gr *Run) Status() Status {
 	g := gr.Group
-	st := GroupStatus{
+	st := Status{
 		Name:   g.Name,
 		Phase:  [...]string{SetUp: "setUp", Main: "main", TearDown: "tearDown"}[g.Phase],
 		Active: int(gr.el.Active.Load()),
