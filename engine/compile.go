@@ -119,7 +119,7 @@ type ElementStatus struct {
 // udv is one user-defined variable, set once at the start of the run.
 type udv struct {
 	slot  int
-	value *Template
+	value *element.Template
 	// first marks the first variable of its element: an element's values
 	// are all evaluated before any is set (setUserVariables).
 	first bool
@@ -377,7 +377,7 @@ func (c *compiler) recordTree(e *jmx.Element, depth int, s Status, reason string
 }
 
 // template compiles a field of an element, recording any error.
-func (c *compiler) Template(e *jmx.Element, field, s string) *Template {
+func (c *compiler) Template(e *jmx.Element, field, s string) *element.Template {
 	t, err := c.tp.Compile(s)
 	if err != nil {
 		c.Fail(e, fmt.Errorf("%s: %w", field, err))
@@ -387,7 +387,7 @@ func (c *compiler) Template(e *jmx.Element, field, s string) *Template {
 }
 
 // prop compiles the element's property called name.
-func (c *compiler) Prop(e *jmx.Element, name string) *Template {
+func (c *compiler) Prop(e *jmx.Element, name string) *element.Template {
 	return c.Template(e, name, e.Str(name))
 }
 

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/gojm/gojm/engine/internal/element"
+
 // Iteration listeners: JMeter's LoopIterationListener. A CSV Data Set,
 // Counter, Random Variable or per-iteration User Parameters element
 // registers with the nearest controller above it (for one standing under a
@@ -12,7 +14,7 @@ package engine
 // and the user-defined variables known so far, for checks such as "does
 // the CSV file exist". It reports false when the value is not known before
 // the run (it still holds a ${…} reference then).
-func (c *compiler) Static(t *Template) (string, bool) {
+func (c *compiler) Static(t *element.Template) (string, bool) {
 	if t.Const() {
 		return t.Raw(), true
 	}

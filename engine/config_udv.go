@@ -1,10 +1,12 @@
 package engine
 
+import "github.com/gojm/gojm/engine/internal/element"
+
 // setUserVariables sets the plan's user-defined variables on a virtual user
 // as JMeter does when the test starts: element by element, in tree order,
 // each element's values evaluated before any of them is set, so that a
 // value sees the variables of earlier elements but not those of its own.
-func setUserVariables(vu *VU, udvs []udv) {
+func setUserVariables(vu *element.VU, udvs []udv) {
 	var vals []string
 	for i := 0; i < len(udvs); {
 		j := i + 1

@@ -32,7 +32,7 @@ type flowCompiler struct {
 
 // indexSlot is the slot of the loop index variable of a controller with
 // this name, or -1 when the name is known only at run time.
-func (c *compiler) indexSlot(name *Template) int {
+func (c *compiler) indexSlot(name *element.Template) int {
 	if !name.Const() {
 		return -1
 	}
@@ -119,7 +119,7 @@ func (c *compiler) children(d *thread.ControllerDef, kids []*jmx.Element, extra 
 // listenTo registers e with d when it listens for iterations (a CSV Data
 // Set, a Counter…).
 func (c *compiler) listenTo(d *thread.ControllerDef, e *jmx.Element) {
-	if l, ok := c.built[e].(IterationListener); ok {
+	if l, ok := c.built[e].(element.IterationListener); ok {
 		d.Listens = append(d.Listens, thread.Listen{Element: l})
 	}
 }
@@ -265,7 +265,7 @@ func includedKids(e *jmx.Element) []*jmx.Element {
 // a chart, a Result Status Action Handler).
 func (c *compiler) hasListener(e *jmx.Element) bool {
 	_, ok := c.listener[e]
-	_, action := c.built[e].(SampleListener)
+	_, action := c.built[e].(element.SampleListener)
 	return ok || action
 }
 
@@ -277,9 +277,9 @@ func (c *compiler) txPack(levels []level) *thread.Scope {
 	for i := len(levels) - 1; i >= 0; i-- {
 		for _, e := range levels[i].elems {
 			switch v := c.built[e].(type) {
-			case Assertion:
+			case element.Assertion:
 				sc.Assertions = append(sc.Assertions, v)
-			case SampleListener:
+			case element.SampleListener:
 				sc.Listeners = append(sc.Listeners, v)
 			}
 			if n, ok := c.listener[e]; ok {

@@ -39,15 +39,15 @@ type elementDef struct {
 	note string // why an ignored element is ignored
 	// Exactly one of these is set, by kind (configs and listeners are read
 	// by the compiler itself).
-	sampler   func(c element.Builder, e *jmx.Element, sc element.InScope) (Sampler, error)
-	timer     func(c element.Builder, e *jmx.Element) (Timer, error)
-	pre       func(c element.Builder, e *jmx.Element) (PreProcessor, error)
-	post      func(c element.Builder, e *jmx.Element) (PostProcessor, error)
-	assertion func(c element.Builder, e *jmx.Element) (Assertion, error)
+	sampler   func(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error)
+	timer     func(c element.Builder, e *jmx.Element) (element.Timer, error)
+	pre       func(c element.Builder, e *jmx.Element) (element.PreProcessor, error)
+	post      func(c element.Builder, e *jmx.Element) (element.PostProcessor, error)
+	assertion func(c element.Builder, e *jmx.Element) (element.Assertion, error)
 
 	// listener builds an element that sees each sample in its scope once
 	// the assertions are done (the Result Status Action Handler).
-	listener func(c element.Builder, e *jmx.Element) (SampleListener, error)
+	listener func(c element.Builder, e *jmx.Element) (element.SampleListener, error)
 	// output registers a listener that writes or draws results (a Result
 	// Collector, a Backend Listener) and reports whether it has output.
 	output func(c *compiler, e *jmx.Element, depth int) bool
@@ -67,7 +67,7 @@ type elementDef struct {
 	branches func(c *compiler, e *jmx.Element, levels []level, depth int) *thread.SamplerDef
 	// iteration builds a config element that its controller tells when an
 	// iteration starts (config_iteration.go).
-	iteration func(c element.Builder, e *jmx.Element) (IterationListener, error)
+	iteration func(c element.Builder, e *jmx.Element) (element.IterationListener, error)
 	// variables reads an element whose values the run sets at its start
 	// (user-defined variables).
 	variables func(c *compiler, e *jmx.Element)

@@ -38,7 +38,7 @@ func newTestRun(ctx context.Context, p *Plan, sink report.Sink) *Run {
 // newTestVU returns user num of a thread group called "TG" of a run of
 // c's plan (the same run for every user of c), once every element has
 // been compiled.
-func newTestVU(c *compiler, num int) *VU {
+func newTestVU(c *compiler, num int) *element.VU {
 	r, ok := testRuns[c]
 	if !ok {
 		r = newTestRun(context.Background(), c.compiled, nil)
@@ -58,7 +58,7 @@ var testRuns = map[*compiler]*Run{}
 
 func testCompiler() *compiler { return newTestCompiler(nil, "", "") }
 
-func testVU(c *compiler) *VU { return newTestVU(c, 1) }
+func testVU(c *compiler) *element.VU { return newTestVU(c, 1) }
 
 // The Flow Control Action's actions and targets as JMeter saves them
 // (ActionProcessor.action, ActionProcessor.target).

@@ -55,7 +55,7 @@ func (c *compiler) refuseWith(e *jmx.Element, depth int, reason string) {
 // staticVU is a virtual user for evaluating fields once, when the plan is
 // compiled: it sees the properties and the plan's user-defined variables
 // compiled so far, as JMeter's test-start replacement does.
-func (c *compiler) staticVU() *VU {
+func (c *compiler) staticVU() *element.VU {
 	vu := element.NewVU(c.compiled.Plan, element.NewGroup(c.compiled.Plan), nil, 0, "", context.Background(), context.Background())
 	setUserVariables(vu, c.compiled.udv)
 	return vu

@@ -149,7 +149,7 @@ func compilePlanXML(t *testing.T, plan string, props map[string]string) (*Plan, 
 // testElements is the element table with the tests' own elements.
 var testElements = func() map[string]elementDef {
 	defs := maps.Clone(elements)
-	defs[stallClass] = elementDef{kind: kSampler, sampler: func(c element.Builder, e *jmx.Element, _ element.InScope) (Sampler, error) {
+	defs[stallClass] = elementDef{kind: kSampler, sampler: func(c element.Builder, e *jmx.Element, _ element.InScope) (element.Sampler, error) {
 		return &stallTarget{windows: c.Prop(e, "windows")}, nil
 	}}
 	return defs

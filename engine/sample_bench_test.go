@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
@@ -68,7 +69,7 @@ func cannedServer(tb testing.TB) string {
 // virtual user of its thread group, set up as runVU sets one up, feeding
 // sink through a collector (closed at the end of the benchmark), and the
 // step that runs its next sample.
-func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*VU, func() bool) {
+func httpBenchVU(b *testing.B, addr string, sink report.Sink) (*element.VU, func() bool) {
 	b.Helper()
 	host, port, _ := net.SplitHostPort(addr)
 	src, err := jmx.Load(filepath.Join("..", "examples", "benchmark", "get.jmx"))

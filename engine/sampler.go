@@ -42,11 +42,11 @@ func (c *compiler) resolveScope(levels []level) *thread.Scope {
 	for _, lv := range levels {
 		for _, e := range lv.elems {
 			switch v := c.built[e].(type) {
-			case PreProcessor:
+			case element.PreProcessor:
 				sc.Pres = append(sc.Pres, v)
-			case PostProcessor:
+			case element.PostProcessor:
 				sc.Posts = append(sc.Posts, v)
-			case Assertion:
+			case element.Assertion:
 				sc.Assertions = append(sc.Assertions, v)
 			}
 		}
@@ -54,9 +54,9 @@ func (c *compiler) resolveScope(levels []level) *thread.Scope {
 	for i := len(levels) - 1; i >= 0; i-- {
 		for _, e := range levels[i].elems {
 			switch v := c.built[e].(type) {
-			case Timer:
+			case element.Timer:
 				sc.Timers = append(sc.Timers, v)
-			case SampleListener:
+			case element.SampleListener:
 				sc.Listeners = append(sc.Listeners, v)
 			}
 			if d, _ := c.lookup(e); d.kind == kConfig {

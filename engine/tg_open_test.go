@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/report"
 )
 
@@ -70,11 +71,11 @@ func TestOpenModelScheduleErrors(t *testing.T) {
 // (ms from the run's start, windows property "from-to,…") is answered when
 // the window ends. It is a sampler, so that no network is involved in the
 // synctest bubble.
-type stallTarget struct{ windows *Template }
+type stallTarget struct{ windows *element.Template }
 
 const stallClass = "gojm.test.StallTarget"
 
-func (s *stallTarget) Sample(vu *VU, r *Result) {
+func (s *stallTarget) Sample(vu *element.VU, r *element.Result) {
 	r.Start = vu.Now()
 	at := r.Start.Sub(vu.Run.Start)
 	end := at + 10*time.Millisecond
