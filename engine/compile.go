@@ -44,55 +44,6 @@ type Plan struct {
 	udv    []udv
 }
 
-// Listener is a result listener of the plan.
-type Listener struct {
-	Index int
-	// Kind tells a Result Collector from a Backend Listener.
-	Kind     ListenerKind
-	Name     string
-	Path     string
-	GUIClass string // e.g. "GraphVisualizer" for Graph Results
-	Filename string // results file; "" when the listener only draws
-	// Save holds the fields of the listener's saveConfig (which columns its
-	// file has: "time", "latency", "xml"…), as the plan wrote them.
-	Save map[string]string
-	// Classname is a Backend Listener's client class, e.g.
-	// org.apache.jmeter.visualizers.backend.influxdb.InfluxdbBackendListenerClient.
-	Classname string
-	// Params are a Backend Listener's arguments in plan order, their ${}
-	// evaluated once when the plan is compiled (as JMeter does at test start).
-	Params []Param
-}
-
-// ListenerKind is the kind of a plan listener.
-type ListenerKind uint8
-
-const (
-	// ResultCollector writes a results file or draws Graph Results.
-	ResultCollector ListenerKind = iota
-	// BackendListener streams metrics through a backend client (Classname).
-	BackendListener
-)
-
-// Param is one name=value argument of an element.
-type Param struct {
-	Name, Value string
-}
-
-// Param returns the value of the listener's parameter name, or def when
-// the plan does not set it.
-func (l Listener) Param(name, def string) string {
-	for _, p := range l.Params {
-		if p.Name == name {
-			return p.Value
-		}
-	}
-	return def
-}
-
-// GraphResults reports whether the listener is JMeter's Graph Results.
-func (l Listener) GraphResults() bool { return l.GUIClass == "GraphVisualizer" }
-
 // Status is what gojm does with an element.
 type Status uint8
 
@@ -114,15 +65,6 @@ type ElementStatus struct {
 	Status Status
 	Reason string
 	order  int // position in the tree, for listing in document order
-}
-
-// udv is one user-defined variable, set once at the start of the run.
-type udv struct {
-	slot  int
-	value *element.Template
-	// first marks the first variable of its element: an element's values
-	// are all evaluated before any is set (setUserVariables).
-	first bool
 }
 
 // compiler holds the state of one compilation.
@@ -274,69 +216,7 @@ func (c *compiler) compileScoped(e *jmx.Element, d elementDef, depth int) {
 	c.recordAt(e, depth, Runs, "")
 }
 
-// resultCollector registers a Result Collector that produces output and
-// says whether it does; one that only draws in the GUI is ignored.
-func resultCollector(c *compiler, e *jmx.Element, depth int) bool {
-	// The file name may use properties and user-defined variables
-	// (${__P(CSVFILE)}): JMeter resolves it when the test starts.
-	name, static := c.Static(c.Prop(e, "filename"))
-	if !static {
-		c.Fail(e, fmt.Errorf("the results file name %q refers to variables that are only known during the run", e.Str("filename")))
-		return false
-	}
-	l := Listener{Name: e.Name, Path: e.Path(), GUIClass: e.GUIClass, Filename: strings.TrimSpace(name)}
-	if sc := e.Prop("saveConfig"); sc != nil {
-		l.Save = map[string]string{}
-		for _, f := range sc.Members() {
-			l.Save[f.Name] = f.Value
-		}
-	}
-	if l.Filename == "" && !l.GraphResults() {
-		c.recordAt(e, depth, Ignored, guiOnly+" (no file name)")
-		return false
-	}
-	return c.addListener(e, depth, l)
-}
-
-// addListener gives a listener with output its routing bit.
-func (c *compiler) addListener(e *jmx.Element, depth int, l Listener) bool {
-	if len(c.compiled.Listeners) == 63 {
-		c.Fail(e, errors.New("more than 63 result listeners with output"))
-		return false
-	}
-	l.Index = len(c.compiled.Listeners)
-	c.listener[e] = l.Index
-	c.compiled.Listeners = append(c.compiled.Listeners, l)
-	c.recordAt(e, depth, Runs, "")
-	return true
-}
-
-// argumentsAtStart reads user-defined variables (an Arguments element).
-func argumentsAtStart(c *compiler, e *jmx.Element) {
-	c.userVariables(e.Prop("Arguments.arguments"), e)
-}
-
-// userVariables adds an Arguments collection to the variables set at the
-// start of the run, element by element from top to bottom: a value can use
-// the variables of the elements before its own.
-func (c *compiler) userVariables(args *jmx.Prop, e *jmx.Element) {
-	first := true
-	for _, a := range args.Members() {
-		name := a.Str("Argument.name")
-		if name == "" {
-			continue
-		}
-		t, err := c.tp.Compile(a.Str("Argument.value"))
-		if err != nil {
-			c.Fail(e, fmt.Errorf("variable %q: %w", name, err))
-			continue
-		}
-		c.compiled.udv = append(c.compiled.udv, udv{slot: c.compiled.Var(name), value: t, first: first})
-		first = false
-	}
-}
-
-// fail records a compile error for an element.
+// Fail records a compile error for an element.
 func (c *compiler) Fail(e *jmx.Element, err error) {
 	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: err})
 }

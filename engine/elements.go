@@ -66,7 +66,7 @@ type elementDef struct {
 	// (the Parallel Controller): it needs the levels above it.
 	branches func(c *compiler, e *jmx.Element, levels []level, depth int) *thread.SamplerDef
 	// iteration builds a config element that its controller tells when an
-	// iteration starts (config_iteration.go).
+	// iteration starts (JMeter's LoopIterationListener).
 	iteration func(c element.Builder, e *jmx.Element) (element.IterationListener, error)
 	// variables reads an element whose values the run sets at its start
 	// (user-defined variables).
@@ -76,7 +76,7 @@ type elementDef struct {
 	users func(e *jmx.Element, g *group.Group)
 
 	// phase is when a thread group runs; model, when set, gives it a
-	// schedule of its own (tg_plugins.go).
+	// schedule of its own (package group).
 	phase group.Phase
 	model func(c element.Builder, e *jmx.Element, g *group.Group) (group.Model, error)
 }
@@ -116,7 +116,7 @@ var elements = map[string]elementDef{
 	"ThreadGroup":      {kind: kThreadGroup, phase: group.Main},
 	"SetupThreadGroup": {kind: kThreadGroup, phase: group.SetUp},
 	"PostThreadGroup":  {kind: kThreadGroup, phase: group.TearDown},
-	// Thread groups with a schedule of their own (tg_plugins.go, tg_dynamic.go, tg_open.go).
+	// Thread groups with a schedule of their own.
 	ultimateClass:    {kind: kThreadGroup, model: group.BuildUltimate},
 	steppingClass:    {kind: kThreadGroup, model: group.BuildStepping},
 	concurrencyClass: {kind: kThreadGroup, model: group.BuildConcurrency},
@@ -154,7 +154,7 @@ var elements = map[string]elementDef{
 	"ConfigTestElement": {kind: kConfig},
 	"HeaderManager":     {kind: kConfig},
 	"CookieManager":     {kind: kConfig, users: group.CookieUsers},
-	"AuthManager":       {kind: kConfig}, // read by the HTTP sampler (http_managers.go)
+	"AuthManager":       {kind: kConfig}, // the configs are read by the samplers in their scope
 	"DNSCacheManager":   {kind: kConfig},
 	"CacheManager":      {kind: kConfig},
 	"Arguments":         {kind: kConfig, variables: argumentsAtStart}, // user-defined variables
@@ -192,7 +192,7 @@ var elements = map[string]elementDef{
 	"XPath2Assertion":   {kind: kAssertion, assertion: assert.BuildXPath2},
 	"com.atlantbh.jmeter.plugins.jsonutils.jsonpathassertion.JSONPathAssertion": {kind: kAssertion, assertion: assert.BuildPluginJSON},
 
-	// Script elements (script_elements.go).
+	// Script elements.
 	"JSR223Sampler":          {kind: kSampler, sampler: scripting.BuildSampler},
 	"BeanShellSampler":       {kind: kSampler, sampler: scripting.BuildSampler},
 	"BSFSampler":             {kind: kSampler, sampler: scripting.BuildSampler},
@@ -213,8 +213,8 @@ var elements = map[string]elementDef{
 	"BSFListener":            {kind: kListener, listener: scripting.BuildListener},
 
 	"ResultCollector": {kind: kListener, output: resultCollector},
-	"BackendListener": {kind: kListener, output: backendListener},            // InfluxDB client only (listener_backend.go)
-	"ResultAction":    {kind: kListener, listener: thread.BuildResultAction}, // Result Status Action Handler (ctl_action.go)
+	"BackendListener": {kind: kListener, output: backendListener},            // the InfluxDB client only
+	"ResultAction":    {kind: kListener, listener: thread.BuildResultAction}, // Result Status Action Handler
 	"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
 	"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
 	"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},
@@ -223,7 +223,7 @@ var elements = map[string]elementDef{
 	// their results file when they have one, and otherwise only draw.
 	"kg.apc.jmeter.vizualizers.CorrectedResultCollector": {kind: kListener, output: resultCollector},
 	"kg.apc.jmeter.vizualizers.CompositeResultCollector": {kind: kListener, output: resultCollector},
-	// jmeter-plugins reporters and monitors (plugin_elements.go).
+	// jmeter-plugins reporters and monitors.
 	"kg.apc.jmeter.reporters.AutoStop": {kind: kIgnored, note: "AutoStop's criteria are not applied: they will not stop the run " +
 		"(gojm's thresholds can stop a run early)"},
 	"kg.apc.jmeter.reporters.ConsoleStatusLogger":             {kind: kIgnored, note: "gojm prints its own summary and progress lines"},

@@ -1,13 +1,98 @@
 package engine
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/jmx"
 )
+
+// Listener is a result listener of the plan.
+type Listener struct {
+	Index int
+	// Kind tells a Result Collector from a Backend Listener.
+	Kind     ListenerKind
+	Name     string
+	Path     string
+	GUIClass string // e.g. "GraphVisualizer" for Graph Results
+	Filename string // results file; "" when the listener only draws
+	// Save holds the fields of the listener's saveConfig (which columns its
+	// file has: "time", "latency", "xml"…), as the plan wrote them.
+	Save map[string]string
+	// Classname is a Backend Listener's client class, e.g.
+	// org.apache.jmeter.visualizers.backend.influxdb.InfluxdbBackendListenerClient.
+	Classname string
+	// Params are a Backend Listener's arguments in plan order, their ${}
+	// evaluated once when the plan is compiled (as JMeter does at test start).
+	Params []Param
+}
+
+// ListenerKind is the kind of a plan listener.
+type ListenerKind uint8
+
+const (
+	// ResultCollector writes a results file or draws Graph Results.
+	ResultCollector ListenerKind = iota
+	// BackendListener streams metrics through a backend client (Classname).
+	BackendListener
+)
+
+// Param is one name=value argument of an element.
+type Param struct {
+	Name, Value string
+}
+
+// Param returns the value of the listener's parameter name, or def when
+// the plan does not set it.
+func (l Listener) Param(name, def string) string {
+	for _, p := range l.Params {
+		if p.Name == name {
+			return p.Value
+		}
+	}
+	return def
+}
+
+// GraphResults reports whether the listener is JMeter's Graph Results.
+func (l Listener) GraphResults() bool { return l.GUIClass == "GraphVisualizer" }
+
+// resultCollector registers a Result Collector that produces output and
+// says whether it does; one that only draws in the GUI is ignored.
+func resultCollector(c *compiler, e *jmx.Element, depth int) bool {
+	// The file name may use properties and user-defined variables
+	// (${__P(CSVFILE)}): JMeter resolves it when the test starts.
+	name, static := c.Static(c.Prop(e, "filename"))
+	if !static {
+		c.Fail(e, fmt.Errorf("the results file name %q refers to variables that are only known during the run", e.Str("filename")))
+		return false
+	}
+	l := Listener{Name: e.Name, Path: e.Path(), GUIClass: e.GUIClass, Filename: strings.TrimSpace(name)}
+	if sc := e.Prop("saveConfig"); sc != nil {
+		l.Save = map[string]string{}
+		for _, f := range sc.Members() {
+			l.Save[f.Name] = f.Value
+		}
+	}
+	if l.Filename == "" && !l.GraphResults() {
+		c.recordAt(e, depth, Ignored, guiOnly+" (no file name)")
+		return false
+	}
+	return c.addListener(e, depth, l)
+}
+
+// addListener gives a listener with output its routing bit.
+func (c *compiler) addListener(e *jmx.Element, depth int, l Listener) bool {
+	if len(c.compiled.Listeners) == 63 {
+		c.Fail(e, errors.New("more than 63 result listeners with output"))
+		return false
+	}
+	l.Index = len(c.compiled.Listeners)
+	c.listener[e] = l.Index
+	c.compiled.Listeners = append(c.compiled.Listeners, l)
+	c.recordAt(e, depth, Runs, "")
+	return true
+}
 
 // InfluxDBClient is the Backend Listener client class gojm runs: JMeter's
 // InfluxDB client (line protocol over HTTP).
@@ -50,13 +135,4 @@ func (c *compiler) refuseWith(e *jmx.Element, depth int, reason string) {
 	}
 	c.recordTree(e, depth, Refused, reason)
 	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: fmt.Errorf("%w: %s; disable or remove the element, or run with --skip-unsupported to run the plan without it", ErrUnsupported, reason)})
-}
-
-// staticVU is a virtual user for evaluating fields once, when the plan is
-// compiled: it sees the properties and the plan's user-defined variables
-// compiled so far, as JMeter's test-start replacement does.
-func (c *compiler) staticVU() *element.VU {
-	vu := element.NewVU(c.compiled.Plan, element.NewGroup(c.compiled.Plan), nil, 0, "", context.Background(), context.Background())
-	setUserVariables(vu, c.compiled.udv)
-	return vu
 }

@@ -116,6 +116,14 @@ func (c *compiler) children(d *thread.ControllerDef, kids []*jmx.Element, extra 
 	}
 }
 
+// Iteration listeners: JMeter's LoopIterationListener. A CSV Data Set,
+// Counter, Random Variable or per-iteration User Parameters element
+// registers with the nearest controller above it (for one standing under a
+// sampler, the sampler's controller; for one at plan level, each thread
+// group), and that controller tells it each time it starts an iteration,
+// before it runs any child. The elements are compiled once into c.built,
+// where listenTo finds them.
+
 // listenTo registers e with d when it listens for iterations (a CSV Data
 // Set, a Counter…).
 func (c *compiler) listenTo(d *thread.ControllerDef, e *jmx.Element) {
