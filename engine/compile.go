@@ -76,7 +76,7 @@ type compiler struct {
 	built    map[*jmx.Element]any // timers, processors, assertions: compiled once, shared
 	skip     bool
 	listener map[*jmx.Element]int
-	fl       flowCompiler         // controllers (ctl_compile.go)
+	fl       flowCompiler         // the tree walk's state for controllers
 	order    map[*jmx.Element]int // document order of every element
 }
 

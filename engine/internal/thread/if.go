@@ -13,7 +13,7 @@ import (
 // expression" (useExpression) the condition's value must be "true", any
 // case; without it the value is JavaScript that must give true or false.
 // The JavaScript conditions plans are made of (comparisons, && || !, string
-// equality, last_sample_ok) are translated into expr programs (jscond.go);
+// equality, last_sample_ok) are translated into expr programs (function.Condition);
 // any other goes to the JavaScript engine of __javaScript (goja). The
 // condition is evaluated at the start of each pass, or before every child
 // with "Evaluate for all children".
