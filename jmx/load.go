@@ -248,7 +248,7 @@ func inlineIncludes(plan *Plan, depth int) {
 func include(plan *Plan, e *Element, depth int) error {
 	rel := strings.TrimSpace(e.Str("IncludeController.includepath"))
 	if rel == "" {
-		return errors.New("Include Controller has no file name")
+		return errors.New("the Include Controller has no file name")
 	}
 	if depth >= maxIncludeDepth {
 		return fmt.Errorf("includes nested deeper than %d (does %q include itself?)", maxIncludeDepth, rel)

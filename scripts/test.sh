@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine: installs what the tests
-# need, checks formatting and vet, then runs the Go tests with the race
+# need, checks formatting, vet and staticcheck (the version go.mod pins as
+# a tool), then runs the Go tests with the race
 # detector, and the HTTP engine's tests once more without it: race builds
 # run the same raw transport and spin but make the socket reads and writes
 # through package syscall, so that the detector sees them; other builds
@@ -18,5 +19,6 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
+go tool staticcheck ./...
 go test -race -count=1 -timeout 20m ./...
 go test -count=1 -timeout 10m ./engine/httpx ./engine ./cmd/gojm

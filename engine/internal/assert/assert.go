@@ -1,5 +1,7 @@
 package assert
 
+//lint:file-ignore ST1005 some error texts here are JMeter's (or Java's) own, word for word: they end up in results files, where plans and JMeter's users compare them
+
 import (
 	"crypto/md5"
 	"encoding/hex"
