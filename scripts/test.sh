@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine: installs what the tests
-# need, checks formatting, vet and staticcheck (the version go.mod pins as
-# a tool), then runs the Go tests with the race
-# detector, and the HTTP engine's tests once more without it: race builds
+# need, checks formatting, vet and staticcheck (the version go.mod pins as a
+# tool), then runs the Go tests with the race detector, and the HTTP
+# engine's tests once more without it: race builds
 # run the same raw transport and spin but make the socket reads and writes
 # through package syscall, so that the detector sees them; other builds
 # make raw system calls (engine/httpx/sysio_*.go). Tests that read

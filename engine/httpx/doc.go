@@ -40,7 +40,8 @@
 //     jar; syscall (and unsafe, for the raw calls' buffers) for the socket
 //     calls of rawio_linux.go, spin_linux.go, sysio_*.go and
 //     alive_unix.go. What net/http keeps unexported (how it writes a
-//     request, canonicalAddr, removeZone) is written out again in h1.go.
+//     request, canonicalAddr, removeZone) is written out again in h1.go
+//     and h1_write.go.
 //   - golang.org/x/net/http/httpguts and golang.org/x/net/idna, the
 //     packages net/http itself uses (vendored) to validate header names,
 //     values and hosts and to put host names in ASCII, so that h1 accepts
