@@ -2,11 +2,11 @@
 # Runs every test of the project on a fresh machine: installs what the tests
 # need, checks formatting, vet and staticcheck (the version go.mod pins as a
 # tool), then runs the Go tests with the race detector, and the HTTP
-# engine's tests once more without it: race builds
-# run the same raw transport and spin but make the socket reads and writes
-# through package syscall, so that the detector sees them; other builds
-# make raw system calls (engine/httpx/sysio_*.go). Tests that read
-# ../shared skip with a message where it is absent.
+# engine's tests once more without it: race builds run the same raw
+# transport and spin but make the socket reads and writes through package
+# syscall, so that the detector sees them; other builds make raw system
+# calls (engine/httpx/sysio_*.go). Tests that read ../shared skip with a
+# message where it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
