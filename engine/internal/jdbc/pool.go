@@ -19,8 +19,8 @@ const maxPool = 1024
 // pool is a configuration's connections for one run (or one thread):
 // at most max lent out, the others kept idle, newest first (DBCP's
 // default). The connections stay open between samples with what the
-// samples left on them (auto-commit mode, an open transaction), as
-// JMeter's pool returns them.
+// samples left on them (an open transaction), as JMeter's pool returns
+// them; each is lent in the configuration's auto-commit mode.
 type pool struct {
 	src *source
 	st  settings
@@ -107,6 +107,21 @@ func (p *pool) get(vu *element.VU) (*conn, error) {
 	if err != nil {
 		<-p.slots
 		return nil, err
+	}
+	// DBCP's activateObject: a connection is lent in the configuration's
+	// auto-commit mode, whatever the last sample set (turning auto-commit
+	// back on commits what it left open, as JDBC does).
+	if c.autocommit != p.st.autocommit {
+		if p.st.autocommit && c.tx != nil {
+			tx := c.tx
+			c.tx = nil
+			if err := tx.Commit(); err != nil {
+				c.close()
+				<-p.slots
+				return nil, err
+			}
+		}
+		c.autocommit = p.st.autocommit
 	}
 	return c, nil
 }

@@ -3,6 +3,7 @@ package jdbc
 import (
 	"encoding/hex"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,7 @@ const (
 	kZoned                      // a time zone's instant, shown as a local Timestamp
 	kBytes                      // byte[], shown as UTF-8 text
 	kUUIDBytes                  // SQL Server's uniqueidentifier, shown upper case
+	kInterval                   // pgjdbc's PGInterval
 )
 
 // kindOf is the Java class a dialect's driver returns for a column of the
@@ -62,6 +64,8 @@ func kindOf(d dialect, dbType string) valueKind {
 			return kZoned
 		case "BYTEA":
 			return kBytes
+		case "INTERVAL":
+			return kInterval
 		}
 	case mysql:
 		switch t {
@@ -216,6 +220,10 @@ func javaText(c column, v any) (string, bool) {
 		if b, ok := v.([]byte); ok {
 			return strings.ToValidUTF8(string(b), "\uFFFD"), true
 		}
+	case kInterval:
+		if s, ok := v.(string); ok {
+			return intervalText(s), true
+		}
 	case kUUIDBytes:
 		if b, ok := v.([]byte); ok && len(b) == 16 {
 			// SQL Server keeps the first three groups little-endian.
@@ -278,4 +286,54 @@ func timestampText(t time.Time) string {
 		ns = "0"
 	}
 	return s + "." + ns
+}
+
+// intervalText is pgjdbc's PGInterval.getValue for PostgreSQL's text of an
+// interval ("1 year 2 mons 3 days 04:05:06.5"): every field, the seconds
+// with one to six decimals ("1 years 2 mons 3 days 4 hours 5 mins 6.5 secs").
+func intervalText(s string) string {
+	var years, mons, days, hours, mins int64
+	var secs float64
+	f := strings.Fields(s)
+	for i := 0; i < len(f); i++ {
+		tok := f[i]
+		if strings.Contains(tok, ":") {
+			neg := strings.HasPrefix(tok, "-")
+			parts := strings.Split(strings.TrimLeft(tok, "+-"), ":")
+			if len(parts) != 3 {
+				return s
+			}
+			h, _ := strconv.ParseInt(parts[0], 10, 64)
+			m, _ := strconv.ParseInt(parts[1], 10, 64)
+			sec, _ := strconv.ParseFloat(parts[2], 64)
+			if neg {
+				h, m, sec = -h, -m, -sec
+			}
+			hours, mins, secs = h, m, sec
+			continue
+		}
+		if i+1 >= len(f) {
+			return s
+		}
+		n, err := strconv.ParseInt(tok, 10, 64)
+		if err != nil {
+			return s
+		}
+		i++
+		switch strings.TrimSuffix(f[i], "s") {
+		case "year":
+			years = n
+		case "mon":
+			mons = n
+		case "day":
+			days = n
+		default:
+			return s
+		}
+	}
+	sec := strconv.FormatFloat(math.Round(secs*1e6)/1e6, 'f', -1, 64)
+	if !strings.Contains(sec, ".") {
+		sec += ".0"
+	}
+	return fmt.Sprintf("%d years %d mons %d days %d hours %d mins %s secs", years, mons, days, hours, mins, sec)
 }

@@ -52,6 +52,18 @@ func MariaDB(t testing.TB) *Server {
 	return get(t, "mariadb", startMariaDB)
 }
 
+// OwnPostgres starts a PostgreSQL server for t alone, stopped when t
+// ends (for a package without a TestMain that calls StopAll).
+func OwnPostgres(t testing.TB) *Server {
+	t.Helper()
+	s, err := startPostgres()
+	if err != nil {
+		t.Skipf("no postgres server to test against: %v (scripts/test-deps.sh installs it)", err)
+	}
+	t.Cleanup(s.stop)
+	return s
+}
+
 // StopAll stops the servers the package's tests started; TestMain calls it.
 func StopAll() {
 	mu.Lock()
@@ -150,8 +162,8 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// serve starts a server and waits until it accepts connections on port.
-func serve(s *Server, cmd *exec.Cmd, logFile string) (*Server, error) {
+// serve starts a server and waits until ready says it takes connections.
+func serve(s *Server, cmd *exec.Cmd, logFile string, ready func() bool) (*Server, error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -162,9 +174,7 @@ func serve(s *Server, cmd *exec.Cmd, logFile string) (*Server, error) {
 	go func() { cmd.Wait(); close(s.done) }()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", s.Addr(), time.Second)
-		if err == nil {
-			c.Close()
+		if ready() {
 			return s, nil
 		}
 		select {
@@ -209,7 +219,11 @@ func startPostgres() (*Server, error) {
 	cmd := command(cred, filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port), "-k", data,
 		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "TimeZone=UTC",
 		"-c", "logging_collector=off", "-c", "max_connections=50")
-	return serve(s, cmd, "")
+	// pg_isready asks the server itself: it listens before it takes queries
+	isReady := func() bool {
+		return exec.Command(filepath.Join(bin, "pg_isready"), "-q", "-h", s.Host, "-p", strconv.Itoa(port)).Run() == nil
+	}
+	return serve(s, cmd, "", isReady)
 }
 
 func startMariaDB() (*Server, error) {
@@ -246,5 +260,13 @@ func startMariaDB() (*Server, error) {
 	cmd := command(cred, server, "--no-defaults", "--datadir="+data, "--port="+strconv.Itoa(port), "--bind-address=127.0.0.1",
 		"--socket="+filepath.Join(data, "sock"), "--pid-file="+filepath.Join(data, "pid"), "--log-error="+logFile,
 		"--skip-log-bin", "--innodb-buffer-pool-size=16M", "--default-time-zone=+00:00", "--character-set-server=utf8mb4")
-	return serve(s, cmd, logFile)
+	// MariaDB opens its port once it takes connections
+	listening := func() bool {
+		c, err := net.DialTimeout("tcp", s.Addr(), time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}
+	return serve(s, cmd, logFile, listening)
 }
