@@ -226,59 +226,14 @@ func MannWhitneyU(a, b *LabelStats) MannWhitney {
 
 // histValues lists the distinct values of h in increasing order with
 // their counts.
-func histValues(h *msHist) ([]int64, []uint64) {
+func histValues(h *Histogram) ([]int64, []uint64) {
 	var vs []int64
 	var cs []uint64
-	h.each(func(v int64, c uint64) bool {
+	for v, c := range h.All() {
 		vs = append(vs, v)
 		cs = append(cs, c)
-		return true
-	})
+	}
 	return vs, cs
-}
-
-// Percentiles returns the percentiles ps (each in (0, 100], increasing) of
-// the elapsed times in one pass over the counts, estimated as Percentile
-// does; NaNs without samples.
-func (l *LabelStats) Percentiles(ps []float64) []float64 {
-	out := make([]float64, len(ps))
-	h := &l.elapsed
-	if h.n == 0 {
-		for i := range out {
-			out[i] = math.NaN()
-		}
-		return out
-	}
-	vs, cs := histValues(h)
-	// valueAt returns the k-th smallest value; k never decreases between
-	// calls, so a cursor walks the counts once.
-	idx, cum := 0, cs[0]
-	valueAt := func(k uint64) float64 {
-		for cum < k && idx+1 < len(vs) {
-			idx++
-			cum += cs[idx]
-		}
-		return float64(vs[idx])
-	}
-	n := float64(h.n)
-	for i, p := range ps {
-		pos := p / 100 * (n + 1)
-		if p >= 100 {
-			pos = n
-		}
-		switch {
-		case pos < 1:
-			out[i] = float64(h.min)
-		case pos >= n:
-			out[i] = float64(h.max)
-		default:
-			f := math.Floor(pos)
-			lo := valueAt(uint64(f))
-			hi := valueAt(uint64(f) + 1)
-			out[i] = lo + (pos-f)*(hi-lo)
-		}
-	}
-	return out
 }
 
 // WriteComparison writes c as aligned text: a row per label and run with

@@ -1,16 +1,17 @@
-package dashboard
+package report
 
 import (
 	"cmp"
 	"slices"
-	"strings"
-
-	"github.com/gojm/gojm/report"
 )
 
-// MaxErrorTypes bounds the distinct error types Errors tracks, in all and
-// per sampler; later new types are counted together as OtherErrors, so
-// memory stays bounded whatever the messages hold.
+// The error tables of JMeter's dashboard, kept by Stats: errors by type
+// over the Total's samples, and the most frequent error types of each
+// label.
+
+// MaxErrorTypes bounds the distinct error types counted, in all and per
+// label; later new types are counted together as OtherErrors, so memory
+// stays bounded whatever the messages hold.
 const MaxErrorTypes = 1000
 
 // OtherErrors names the error type that gathers types beyond MaxErrorTypes.
@@ -19,9 +20,6 @@ const OtherErrors = "Other errors"
 // AssertionFailed is the type of an error that has a successful response
 // code and no failure message, as JMeter's dashboard names it.
 const AssertionFailed = "Assertion failed"
-
-// tcPrefix starts the response message of a Transaction Controller's sample.
-const tcPrefix = "Number of samples in transaction"
 
 // errKey identifies an error type without building its name per sample.
 type errKey struct {
@@ -39,19 +37,46 @@ func (k errKey) name() string {
 	return k.code + "/" + k.msg
 }
 
+// errorKey types a failed sample as JMeter's dashboard does: "code/message"
+// (the code alone without a message); a sample that failed with a
+// successful (2xx, 3xx) or empty response code is typed by its failure
+// message, or AssertionFailed without one.
+func errorKey(s *Sample) errKey {
+	code := s.Code
+	if code == "" && s.FailureMessage != "" || successCode(code) {
+		if s.FailureMessage != "" {
+			return errKey{msg: s.FailureMessage, assertion: true}
+		}
+		return errKey{msg: AssertionFailed, assertion: true}
+	}
+	return errKey{code: code, msg: s.Message}
+}
+
+// successCode reports whether code is an HTTP 2xx or 3xx code.
+func successCode(code string) bool {
+	return len(code) == 3 && (code[0] == '2' || code[0] == '3') &&
+		code[1] >= '0' && code[1] <= '9' && code[2] >= '0' && code[2] <= '9'
+}
+
 // typeCounts counts errors by type, in first-seen order.
 type typeCounts struct {
 	idx    map[errKey]int
 	keys   []errKey
 	counts []int64
 	other  int64
+	last   int // index of the type counted last, whose key a run's next error often repeats
 }
 
-func (t *typeCounts) add(k errKey) {
+// add counts n errors of type k.
+func (t *typeCounts) add(k errKey, n int64) {
+	if t.last < len(t.keys) && t.keys[t.last] == k {
+		t.counts[t.last] += n
+		return
+	}
 	i, ok := t.idx[k]
 	if !ok {
 		if len(t.keys) >= MaxErrorTypes {
-			t.other++
+			t.other += n
 			return
 		}
 		if t.idx == nil {
@@ -62,7 +87,16 @@ func (t *typeCounts) add(k errKey) {
 		t.keys = append(t.keys, k)
 		t.counts = append(t.counts, 0)
 	}
-	t.counts[i]++
+	t.counts[i] += n
+	t.last = i
+}
+
+// merge adds o's counts, o's new types after t's in o's order.
+func (t *typeCounts) merge(o *typeCounts) {
+	for i, k := range o.keys {
+		t.add(k, o.counts[i])
+	}
+	t.other += o.other
 }
 
 // sorted returns the error types by decreasing count, ties in first-seen
@@ -90,134 +124,31 @@ type SamplerErrors struct {
 	Label   string
 	Samples int64
 	Errors  int64
-	Top     []ErrorCount // at most five, by decreasing count
+	Top     []ErrorCount // at most n, by decreasing count
 }
 
-type sampler struct {
-	label   string
-	samples int64
-	errors  int64
-	types   typeCounts
-}
+// ErrorsByType returns every error type among the Total's samples with its
+// count, most frequent first (JMeter's dashboard's Errors table: its
+// percentages are of Total().Errors and of Total().Count).
+func (st *Stats) ErrorsByType() []ErrorCount { return st.total.types.sorted() }
 
-// Errors is a report.Sink gathering JMeter's dashboard error tables: errors
-// by type over the whole run and the five most frequent errors of each
-// sampler. The type of a failed sample is "code/message" (just the code
-// without a message); a sample that failed with a successful (2xx, 3xx) or
-// empty response code is typed by its failure message, or AssertionFailed
-// without one. Transaction Controller samples are left out, as from the
-// statistics' Total: their failures are their children's. With subResults
-// each sub-result counts as a sample of its own, as report.Stats counts it.
-type Errors struct {
-	subResults bool
-	samples    int64
-	errors     int64
-	types      typeCounts
-	samplers   []*sampler
-	byLabel    map[string]*sampler
-	last       *sampler
-}
-
-// NewErrors returns an empty Errors; subResults counts sub-results as
-// samples (report.StatsOptions.SubResults).
-func NewErrors(subResults bool) *Errors {
-	return &Errors{subResults: subResults, byLabel: make(map[string]*sampler)}
-}
-
-// Add counts s (and its sub-results when asked).
-func (e *Errors) Add(s *report.Sample) {
-	e.one(s)
-	if e.subResults {
-		e.subs(s, 0)
-	}
-}
-
-// maxDepth bounds the sub-result nesting followed.
-const maxDepth = 16
-
-func (e *Errors) subs(s *report.Sample, depth int) {
-	if depth >= maxDepth {
-		return
-	}
-	for _, sub := range s.Sub {
-		e.one(sub)
-		e.subs(sub, depth+1)
-	}
-}
-
-func (e *Errors) one(s *report.Sample) {
-	if s.Transaction || strings.HasPrefix(s.Message, tcPrefix) {
-		return
-	}
-	sm := e.last
-	if sm == nil || sm.label != s.Label {
-		var ok bool
-		if sm, ok = e.byLabel[s.Label]; !ok {
-			sm = &sampler{label: s.Label}
-			e.byLabel[s.Label] = sm
-			e.samplers = append(e.samplers, sm)
-		}
-		e.last = sm
-	}
-	e.samples++
-	sm.samples++
-	if s.Success {
-		return
-	}
-	k := errorKey(s)
-	e.errors++
-	sm.errors++
-	e.types.add(k)
-	sm.types.add(k)
-}
-
-// errorKey types a failed sample.
-func errorKey(s *report.Sample) errKey {
-	code := s.Code
-	if code == "" && s.FailureMessage != "" || successCode(code) {
-		if s.FailureMessage != "" {
-			return errKey{msg: s.FailureMessage, assertion: true}
-		}
-		return errKey{msg: AssertionFailed, assertion: true}
-	}
-	return errKey{code: code, msg: s.Message}
-}
-
-// successCode reports whether code is an HTTP 2xx or 3xx code.
-func successCode(code string) bool {
-	return len(code) == 3 && (code[0] == '2' || code[0] == '3') &&
-		code[1] >= '0' && code[1] <= '9' && code[2] >= '0' && code[2] <= '9'
-}
-
-// Close does nothing; the tables stay readable.
-func (e *Errors) Close() error { return nil }
-
-// Samples is the number of samples counted (transactions left out).
-func (e *Errors) Samples() int64 { return e.samples }
-
-// Count is the number of failed samples counted.
-func (e *Errors) Count() int64 { return e.errors }
-
-// ByType returns every error type with its count, most frequent first.
-func (e *Errors) ByType() []ErrorCount { return e.types.sorted() }
-
-// TopBySampler returns, for each sampler with errors (most errors first,
-// ties in first-seen order), its samples, errors and at most its n most
-// frequent error types.
-func (e *Errors) TopBySampler(n int) []SamplerErrors {
+// TopErrorsBySampler returns, for each label with errors (most errors
+// first, ties in first-seen order), its samples, errors and at most its n
+// most frequent error types: JMeter's dashboard's "Top 5 Errors by
+// sampler" with n = 5. Transaction Controller labels are left out, as
+// their failures are their samplers'.
+func (st *Stats) TopErrorsBySampler(n int) []SamplerErrors {
 	var out []SamplerErrors
-	for _, sm := range e.samplers {
-		if sm.errors == 0 {
+	for _, l := range st.labels {
+		if l.Errors == 0 || l.Transaction {
 			continue
 		}
-		top := sm.types.sorted()
+		top := l.types.sorted()
 		if len(top) > n {
 			top = top[:n]
 		}
-		out = append(out, SamplerErrors{Label: sm.label, Samples: sm.samples, Errors: sm.errors, Top: top})
+		out = append(out, SamplerErrors{Label: l.Label, Samples: l.Count, Errors: l.Errors, Top: top})
 	}
 	slices.SortStableFunc(out, func(a, b SamplerErrors) int { return cmp.Compare(b.Errors, a.Errors) })
 	return out
 }
-
-var _ report.Sink = (*Errors)(nil)
