@@ -169,7 +169,7 @@ func (g *GraphResults) WritePNG(path string) error {
 func (g *GraphResults) Caption(file string) Caption { return g.figure().caption(file) }
 
 func (g *GraphResults) figure() *figure {
-	sub := fmt.Sprintf("%s samples", formatNumber(float64(g.n), 0))
+	sub := samplesText(g.n)
 	if g.failures > 0 {
 		sub += fmt.Sprintf(", %s failed (%s%%)", formatNumber(float64(g.failures), 0),
 			strconv.FormatFloat(float64(g.failures)*100/float64(g.n), 'f', 2, 64))
@@ -220,6 +220,7 @@ func (g *GraphResults) figure() *figure {
 		top.Add(&plotter.Scatter{XYs: over, GlyphStyle: draw.GlyphStyle{Color: colorData, Radius: vg.Points(2.5), Shape: draw.TriangleGlyph{}}})
 	}
 	top.Add(failed)
+	f.series = append(f.series, series{"data", append(append(append(plotter.XYs(nil), ok...), bad...), over...)})
 
 	cps := g.series()
 	avg := make(plotter.XYs, len(cps))
@@ -241,6 +242,16 @@ func (g *GraphResults) figure() *figure {
 	tputLine := xyLine(tput, colorThroughput, 2.2)
 	top.Add(devLine, medLine, avgLine)
 	bottom.Add(tputLine)
+	if len(cps) == 1 { // a line through one point draws nothing: mark it
+		for _, l := range []*plotter.Line{devLine, medLine, avgLine, tputLine} {
+			dot := &plotter.Scatter{XYs: l.XYs, GlyphStyle: draw.GlyphStyle{Color: l.Color, Radius: l.Width * 1.5, Shape: draw.CircleGlyph{}}}
+			if l == tputLine {
+				bottom.Add(dot)
+			} else {
+				top.Add(dot)
+			}
+		}
+	}
 	f.series = append(f.series, series{"average", avg}, series{"median", med}, series{"deviation", dev}, series{"throughput", tput})
 
 	// Room on every side: sample 1 and the last are not on the frame, and
@@ -256,7 +267,7 @@ func (g *GraphResults) figure() *figure {
 	}
 
 	now := g.final()
-	f.addLegend(fmt.Sprintf("Data (%s samples)", formatNumber(float64(g.n), 0)), data)
+	f.addLegend("Data ("+samplesText(g.n)+")", data)
 	if g.failures > 0 {
 		f.addLegend(fmt.Sprintf("Failed (%s)", formatNumber(float64(g.failures), 0)), failed)
 	}

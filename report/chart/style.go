@@ -269,6 +269,14 @@ func formatMs(ms float64) string {
 	}
 }
 
+// samplesText is "1 sample", "5,010 samples".
+func samplesText(n int64) string {
+	if n == 1 {
+		return "1 sample"
+	}
+	return formatNumber(float64(n), 0) + " samples"
+}
+
 // msFigure formats a response time as the statistics tables do: two
 // decimals, so that a chart's figure reads as the table's.
 func msFigure(ms float64) string {

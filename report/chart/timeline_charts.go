@@ -593,6 +593,16 @@ func (t *Timeline) distributionFigure() *figure {
 				Weight: float64(t.failed.CountBelow(int64(up)) - t.failed.CountBelow(int64(lo)))}
 		}
 		over := h.Count() - h.CountBelow(int64(float64(nb)*step))
+		for _, b := range []struct {
+			name string
+			bins []plotter.HistogramBin
+		}{{"samples", okBins}, {"failed", failBins}} {
+			pts := make(plotter.XYs, len(b.bins))
+			for i, bin := range b.bins {
+				pts[i] = plotter.XY{X: (bin.Min + bin.Max) / 2, Y: bin.Weight}
+			}
+			f.series = append(f.series, series{b.name, pts})
+		}
 		edge := draw.LineStyle{Color: color.White, Width: vg.Points(0.5)}
 		allH := &plotter.Histogram{Bins: okBins, FillColor: palette[0], LineStyle: edge}
 		p.Add(allH)
@@ -602,7 +612,7 @@ func (t *Timeline) distributionFigure() *figure {
 			p.Add(failH)
 			f.addLegend("of which failed", failH)
 		}
-		f.notes = append(f.notes, fmt.Sprintf("%s samples, %s failed", formatNumber(float64(h.Count()), 0), formatNumber(float64(t.failed.Count()), 0)))
+		f.notes = append(f.notes, fmt.Sprintf("%s, %s failed", samplesText(h.Count()), formatNumber(float64(t.failed.Count()), 0)))
 		if over > 0 {
 			what := "samples"
 			if over == 1 {
