@@ -77,6 +77,18 @@ func httpSampler(name, path, port string, follow, tree bool) string {
 	return s
 }
 
+// targetPort starts the example target on the loopback for the test and
+// returns its port.
+func targetPort(t *testing.T) string {
+	t.Helper()
+	srv := target.NewServer(target.Options{CountOnly: true})
+	if err := srv.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return strings.TrimPrefix(srv.URL(), "http://127.0.0.1:")
+}
+
 // closedPort is a loopback port nothing listens on.
 func closedPort(t *testing.T) string {
 	t.Helper()
@@ -96,12 +108,7 @@ func closedPort(t *testing.T) string {
 // legends and notes of the charts, gojm report on the run's JTL and gojm
 // compare of the JTL with itself.
 func TestOneNumber(t *testing.T) {
-	srv := target.NewServer(target.Options{CountOnly: true})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	port := strings.TrimPrefix(srv.URL(), "http://127.0.0.1:")
+	port := targetPort(t)
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "one.jmx")
 	body := fmt.Sprintf(oneNumberPlan,
