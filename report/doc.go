@@ -15,8 +15,8 @@
 // segments of a split run merge exactly (Stats.Merge, WriteState, ReadState).
 //
 // It imports only the standard library and internal/java (Java's number
-// formats): not the engine, not jmx and not its
-// own subpackages, which import it. `gojm report results.jtl` feeds the
-// very sinks a live run uses from the JTL decoder instead, and the engine
-// can depend on report without a cycle.
+// formats): not the engine, not jmx and not its own subpackages, which
+// import it. `gojm report results.jtl` feeds the very sinks a live run uses
+// from the JTL decoder instead, and the engine can depend on report without
+// a cycle.
 package report
