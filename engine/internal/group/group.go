@@ -15,11 +15,13 @@ import (
 	"github.com/gojm/gojm/jmx"
 )
 
+// Phase is when a thread group runs. Main is the zero value: a group is a
+// main group unless its row in the element table says otherwise.
 type Phase uint8
 
 const (
-	SetUp Phase = iota
-	Main
+	Main Phase = iota
+	SetUp
 	TearDown
 )
 
