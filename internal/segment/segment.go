@@ -184,6 +184,27 @@ func (g Segment) Of(v int64) int64 {
 	return g.Seq.Count(g.Index, v)
 }
 
+// Nth is the index of the segment's j-th index (from 0): the global
+// number of its j-th thread, say.
+func (g Segment) Nth(j int64) int64 {
+	if !g.Split() {
+		return j
+	}
+	s := g.Seq
+	per := s.Count(g.Index, s.period)
+	base := j / per * s.period
+	left := j % per
+	for v, o := range s.pattern {
+		if int(o) == g.Index {
+			if left == 0 {
+				return base + int64(v)
+			}
+			left--
+		}
+	}
+	panic("unreachable: the pattern holds per indices of the segment")
+}
+
 // String writes the segment as Parse reads it ("1/4"); a segment of
 // unequal shares adds its sequence ("1/3 of 0,1/2,3/4,1").
 func (g Segment) String() string {

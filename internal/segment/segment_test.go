@@ -118,3 +118,23 @@ func TestParse(t *testing.T) {
 		t.Errorf("ParseSequence: %v, %v", s, err)
 	}
 }
+
+func TestNth(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 50; trial++ {
+		s := randomSequence(t, r, r.IntN(8)+1)
+		for i := 0; i < s.Len(); i++ {
+			g := Segment{Seq: s, Index: i}
+			j := int64(0)
+			for v := int64(0); v < 2000; v++ {
+				if !g.Owns(v) {
+					continue
+				}
+				if got := g.Nth(j); got != v {
+					t.Fatalf("%s segment %d: index %d of its own is %d, want %d", s, i, j, got, v)
+				}
+				j++
+			}
+		}
+	}
+}

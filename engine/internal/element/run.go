@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gojm/gojm/internal/segment"
 	"github.com/gojm/gojm/report"
 )
 
@@ -23,6 +24,12 @@ type Run struct {
 	Active, Started, Finished atomic.Int64
 	// Out is where the users' samples go, through a batcher each.
 	Out *report.Collector
+	// Segment is the part of a split run this process runs: the thread
+	// groups start only the threads and arrivals it owns.
+	Segment segment.Segment
+	// ThreadPrefix starts every thread name: the host's name and "-" in
+	// a split run, so that names are unique across its segments.
+	ThreadPrefix string
 
 	cells   []cell
 	seed    atomic.Uint64
@@ -33,7 +40,7 @@ type Run struct {
 // NewRun returns a run of p whose users draw from seed; stop ends it
 // gently, stopNow aborts running samples too.
 func NewRun(p *Plan, seed uint64, stop, stopNow func(cause error)) *Run {
-	r := &Run{Start: time.Now(), cells: make([]cell, p.nshared), stop: stop, stopNow: stopNow}
+	r := &Run{Start: time.Now(), cells: make([]cell, p.nshared), stop: stop, stopNow: stopNow, Segment: segment.Whole()}
 	r.seed.Store(seed)
 	return r
 }

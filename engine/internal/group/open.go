@@ -123,6 +123,8 @@ func (m *openModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 	t0 := time.Now()
 	end := t0.Add(time.Duration(sched.total * float64(time.Second)))
 	var queue []time.Time // arrivals due and not begun, in order
+	seg := gr.segment()
+	var j int64 // arrivals so far: a split run's segment takes those it owns
 	next, more := gen.next()
 	for soft.Err() == nil {
 		// threads that ended
@@ -136,11 +138,17 @@ func (m *openModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 		}
 		now := time.Now()
 		for more && !t0.Add(secs(next)).After(now) {
-			queue = append(queue, t0.Add(secs(next)))
-			stats.due.Add(1)
+			if seg.Owns(j) {
+				queue = append(queue, t0.Add(secs(next)))
+				stats.due.Add(1)
+			}
+			j++
 			next, more = gen.next()
 		}
 		limit, change := limits.at(now.Sub(t0).Seconds())
+		if seg.Split() && limit > 0 && limit < math.MaxInt {
+			limit = int(max(seg.Of(int64(limit)), 1))
+		}
 		for len(queue) > 0 && running < limit {
 			due := queue[0]
 			queue = queue[1:]
