@@ -1,6 +1,7 @@
 package element
 
 import (
+	"hash/fnv"
 	"math/rand/v2"
 	"sync/atomic"
 	"time"
@@ -32,6 +33,7 @@ type Run struct {
 	ThreadPrefix string
 
 	cells   []cell
+	base    uint64 // the seed the run was made with
 	seed    atomic.Uint64
 	stop    func(cause error)
 	stopNow func(cause error)
@@ -42,7 +44,23 @@ type Run struct {
 func NewRun(p *Plan, seed uint64, stop, stopNow func(cause error)) *Run {
 	r := &Run{Start: time.Now(), cells: make([]cell, p.nshared), stop: stop, stopNow: stopNow, Segment: segment.Whole()}
 	r.seed.Store(seed)
+	r.base = seed
 	return r
+}
+
+// SeedFor is a seed of the run's for key, the same however many seeds
+// the run drew before: the segments of a split run, which share the
+// run's seed but start other users, draw the same schedules from it.
+func (r *Run) SeedFor(key string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	x := r.base ^ h.Sum64()
+	// splitmix64's finaliser, so that near keys give far seeds
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // StopTest ends the test gently: no new sample starts (a sampler error

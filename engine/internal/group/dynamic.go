@@ -411,40 +411,16 @@ func (m *arrivalsModel) run(gr *Run, base *element.VU, soft, hard context.Contex
 	l := &launcher{g: gr, base: base, soft: soft, hard: hard, threads: int(limit)}
 	w := newWaiter(soft)
 	t0 := time.Now()
-	at := t0
-	var k int64 // arrivals so far, on a smooth ramp
-	var j int64 // arrivals so far: a split run's segment takes those it owns
-	dispatch := func() {
+	times := m.times(p, rows)
+	// j counts the arrivals: a split run's segment takes those it owns.
+	for j := int64(0); ; j++ {
+		off, ok := times.next()
+		if !w.until(t0.Add(off), nil) || !ok {
+			break // the schedule ends at off: the last arrival had until then to begin
+		}
 		if seg.Owns(j) {
-			m.dispatch(l, st, at, limit)
+			m.dispatch(l, st, t0.Add(off), limit)
 		}
-		j++
-	}
-	for w.until(at, nil) {
-		el := at.Sub(t0).Seconds()
-		var rate float64
-		if m.freeForm {
-			rate = freeRate(rows, el)
-		} else {
-			rate = p.rate(el)
-		}
-		if rate < 0 {
-			break
-		}
-		if smooth := !m.freeForm && p.steps == 0 && p.rampUp > 0 && el < p.rampUp; smooth {
-			// arrival k of a smooth ramp falls at √(2k/slope)
-			dispatch()
-			k++
-			next := min(math.Sqrt(2*float64(k)/(p.target/p.rampUp)), p.rampUp)
-			at = t0.Add(time.Duration(next * float64(time.Second)))
-			continue
-		}
-		if rate == 0 {
-			at = at.Add(200 * time.Millisecond)
-			continue
-		}
-		dispatch()
-		at = at.Add(time.Duration(float64(time.Second) / rate))
 	}
 	st.ended.Store(true)
 	close(st.over)
@@ -469,6 +445,51 @@ func (p *dynParams) rate(t float64) float64 {
 
 // dispatch hands an arrival due at to an idle thread, or a new one, or
 // drops it.
+// arrivalClock yields an Arrivals group's arrival instants, from its
+// start: on a smooth ramp arrival k falls at √(2k/slope); elsewhere they
+// follow one another at the rate of the moment, and a rate of 0 is looked
+// at again 200 ms later. When the schedule is over, next gives its end.
+type arrivalClock struct {
+	m    *arrivalsModel
+	p    dynParams
+	rows []freeRow
+	at   time.Duration
+	k    int64 // arrivals so far on a smooth ramp
+}
+
+func (m *arrivalsModel) times(p dynParams, rows []freeRow) *arrivalClock {
+	return &arrivalClock{m: m, p: p, rows: rows}
+}
+
+func (a *arrivalClock) next() (time.Duration, bool) {
+	p := &a.p
+	for {
+		el := a.at.Seconds()
+		var rate float64
+		if a.m.freeForm {
+			rate = freeRate(a.rows, el)
+		} else {
+			rate = p.rate(el)
+		}
+		switch {
+		case rate < 0:
+			return a.at, false // the end
+		case !a.m.freeForm && p.steps == 0 && p.rampUp > 0 && el < p.rampUp:
+			at := a.at
+			a.k++
+			next := min(math.Sqrt(2*float64(a.k)/(p.target/p.rampUp)), p.rampUp)
+			a.at = time.Duration(next * float64(time.Second))
+			return at, true
+		case rate == 0:
+			a.at += 200 * time.Millisecond
+		default:
+			at := a.at
+			a.at += time.Duration(float64(time.Second) / rate)
+			return at, true
+		}
+	}
+}
+
 func (m *arrivalsModel) dispatch(l *launcher, st *dynState, at time.Time, limit int64) {
 	st.stats.due.Add(1)
 	select {

@@ -26,6 +26,11 @@ const (
 	TearDown
 )
 
+// String is the phase as gojm names it: "setUp", "main" or "tearDown".
+func (p Phase) String() string {
+	return [...]string{SetUp: "setUp", Main: "main", TearDown: "tearDown"}[p]
+}
+
 // Group is a compiled Thread Group (or setUp / tearDown Thread Group).
 type Group struct {
 	Name  string

@@ -33,6 +33,10 @@ type Model interface {
 	// schedule of arrivals (an open model), whose samples are timed from
 	// each arrival's intended start.
 	arrivalRate() bool
+	// starts lists the starts run would make (Run.Schedule): those of
+	// the threads or arrivals owns says are this segment's, until emit
+	// returns false.
+	starts(gr *Run, base *element.VU, owns func(int64) bool, emit func(Planned) bool) error
 }
 
 // contexts gives the group contexts of its own below the run's, so that
