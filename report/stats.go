@@ -55,7 +55,7 @@ func (o StatsOptions) eachRow(s *Sample, f func(row *Sample, inTotal bool), dept
 	if !tx || !isEmptyTransaction(s) {
 		f(s, !tx)
 	}
-	if !o.SubResults || depth >= maxSubDepth {
+	if !o.SubResults || depth > maxSubDepth { // as deep as the JTL writers go
 		return
 	}
 	for _, sub := range s.Sub {

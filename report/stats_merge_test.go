@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 )
@@ -125,5 +126,40 @@ func TestReadStateRefusesBadInput(t *testing.T) {
 		if _, err := ReadState(bytes.NewBufferString(in)); err == nil {
 			t.Errorf("ReadState(%q) succeeded", in)
 		}
+	}
+}
+
+// The statistics count a sample's sub-results as deep as the JTL writer
+// writes them, so that a live run and its JTL read back agree.
+func TestEachRowAsDeepAsTheJTL(t *testing.T) {
+	top := &Sample{Start: t0, Elapsed: ms(5), Label: "level 0", Code: "200", Success: true}
+	for s, i := top, 1; i <= maxSubDepth+5; i++ {
+		sub := &Sample{Start: t0, Elapsed: ms(1), Label: fmt.Sprintf("level %d", i), Code: "200", Success: true}
+		s.Sub = []*Sample{sub}
+		s = sub
+	}
+	opt := StatsOptions{SubResults: true}
+	live := NewStats(opt)
+	live.Add(top)
+	path := t.TempDir() + "/deep.jtl"
+	w, err := OpenResultFile(path, DefaultSaveConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Add(top)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	read := NewStats(opt)
+	if err := ReadJTL(f, path, read, ReadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if live.Total().Count != read.Total().Count || live.Total().Count < maxSubDepth {
+		t.Errorf("live statistics count %d rows, the JTL %d", live.Total().Count, read.Total().Count)
 	}
 }
