@@ -107,7 +107,7 @@ type dashboardPage struct {
 	stats   *report.Stats
 }
 
-// writeDashboard writes DIR/index.html over the statistics, errors and
+// writeDashboard writes DIR/index.html over the statistics and
 // every PNG chart already in dir.
 func writeDashboard(dir string, p dashboardPage) error {
 	charts, err := pngCharts(dir)

@@ -18,8 +18,9 @@ import (
 
 // reportCmd reads any JTL (gojm's or JMeter's, CSV with or without a
 // header, or XML) and writes the end report a run prints (the table per
-// label, the errors, the ab-style block) to stdout and, with -o, summary.txt, statistics.json, every chart and the
-// HTML dashboard to a folder.
+// label, the errors, the ab-style block) to stdout and, with -o,
+// summary.txt, statistics.json, every chart and the HTML dashboard to a
+// folder.
 func reportCmd(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("gojm report", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
