@@ -22,6 +22,7 @@ require (
 	github.com/sijms/go-ora/v2 v2.8.24
 	github.com/spf13/pflag v1.1.0
 	github.com/vbauerster/mpb/v8 v8.16.2
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.30.0
 	golang.org/x/net v0.59.0
 	golang.org/x/term v0.48.0
