@@ -4,8 +4,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +52,8 @@ func (d dialect) String() string {
 type target struct {
 	dialect dialect
 	open    func() (*sql.DB, error)
+	// dsn is what the Go driver is given, for the tests to read.
+	dsn string
 	// warnings are the parts of the URL gojm does not use.
 	warnings []string
 }
@@ -98,25 +102,25 @@ func jvmRefusal(name, what string) *refusal {
 func resolve(rawURL, class, user, password string) (*target, error) {
 	class = strings.TrimSpace(class)
 	u := strings.TrimSpace(rawURL)
+	lower := strings.ToLower(u)
+	for _, j := range jvmOnly {
+		if strings.HasPrefix(lower, "jdbc:"+j.sub+":") {
+			return nil, jvmRefusal("JDBC URL "+u, j.name)
+		}
+	}
 	for _, j := range jvmOnly {
 		if j.class != "" && strings.HasPrefix(class, j.class) {
 			return nil, jvmRefusal("driver class "+class, j.name)
 		}
 	}
 	if u == "" {
-		return nil, fmt.Errorf("Cannot create JDBC driver of class '%s' for connect URL ''", class)
+		return nil, sqlException("Cannot create JDBC driver of class '" + class + "' for connect URL ''") // DBCP's
 	}
-	lower := strings.ToLower(u)
 	if !strings.HasPrefix(lower, "jdbc:") {
-		return nil, fmt.Errorf("Cannot create JDBC driver of class '%s' for connect URL '%s'", class, u)
+		return nil, sqlException("Cannot create JDBC driver of class '" + class + "' for connect URL '" + u + "'")
 	}
 	rest := u[len("jdbc:"):]
 	lrest := lower[len("jdbc:"):]
-	for _, j := range jvmOnly {
-		if strings.HasPrefix(lrest, j.sub+":") {
-			return nil, jvmRefusal("JDBC URL "+u, j.name)
-		}
-	}
 	switch {
 	case strings.HasPrefix(lrest, "postgresql:"):
 		return postgresTarget(rest[len("postgresql:"):], user, password)
@@ -230,6 +234,7 @@ func postgresTarget(s, user, password string) (*target, error) {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, CancelRequestDelay: 0, DeadlineDelay: 5 * time.Second}
 	}
 	t.open = func() (*sql.DB, error) { return stdlib.OpenDB(*cfg), nil }
+	t.dsn = dsn
 	return t, nil
 }
 
@@ -293,6 +298,7 @@ func mysqlTarget(s, user, password string) (*target, error) {
 		}
 	}
 	cfg.User, cfg.Passwd = user, password
+	t.dsn = cfg.FormatDSN()
 	t.open = func() (*sql.DB, error) {
 		c, err := gomysql.NewConnector(cfg)
 		if err != nil {
@@ -366,9 +372,7 @@ func sqlserverTarget(s, user, password string) (*target, error) {
 		q.Set("connection timeout", v)
 	}
 	t := &target{dialect: sqlserver}
-	for k := range props {
-		t.warnings = append(t.warnings, k)
-	}
+	t.warnings = slices.Sorted(maps.Keys(props)) // one order for the warning
 	return sqlserverOpen(t, server, instance, port, user, password, q)
 }
 
@@ -434,6 +438,7 @@ func sqlserverOpen(t *target, server, instance, port, user, password string, q u
 		u.Path = "/" + instance
 	}
 	dsn := u.String()
+	t.dsn = dsn
 	t.open = func() (*sql.DB, error) {
 		c, err := mssql.NewConnector(dsn)
 		if err != nil {
@@ -482,6 +487,7 @@ func oracleTarget(s, user, password string) (*target, error) {
 		}
 		dsn = goora.BuildUrl(host, port, service, user, password, opts)
 	}
+	t.dsn = dsn
 	t.open = func() (*sql.DB, error) { return sql.Open("oracle", dsn) }
 	return t, nil
 }

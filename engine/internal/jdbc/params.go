@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gojm/gojm/internal/java"
 )
 
 // The java.sql.Types codes the JDBC Request's parameter types name.
@@ -115,38 +117,9 @@ func jdbcType(s string) (int, error) {
 	if c, ok := sqlTypes[strings.ToLower(s)]; ok {
 		return c, nil
 	}
-	n, err := decodeInt(s)
-	if err != nil {
-		return 0, sqlException("Invalid data type: " + s)
-	}
-	return n, nil
-}
-
-// decodeInt is Integer.decode: an optional sign, then decimal, 0x, # or
-// octal digits.
-func decodeInt(s string) (int, error) {
-	t, neg := s, false
-	if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
-		neg, t = t[0] == '-', t[1:]
-	}
-	base := 10
-	switch {
-	case strings.HasPrefix(t, "0x"), strings.HasPrefix(t, "0X"):
-		base, t = 16, t[2:]
-	case strings.HasPrefix(t, "#"):
-		base, t = 16, t[1:]
-	case len(t) > 1 && t[0] == '0':
-		base, t = 8, t[1:]
-	}
-	if t == "" || t[0] == '-' || t[0] == '+' {
-		return 0, strconv.ErrSyntax
-	}
-	n, err := strconv.ParseInt(t, base, 64)
-	if neg {
-		n = -n
-	}
+	n, err := java.DecodeLong(s)
 	if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
-		return 0, strconv.ErrSyntax
+		return 0, sqlException("Invalid data type: " + s)
 	}
 	return int(n), nil
 }

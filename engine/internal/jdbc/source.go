@@ -1,6 +1,7 @@
 package jdbc
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -165,11 +166,15 @@ func (s *source) settings(vu *element.VU, perThread bool) settings {
 	}
 	t, err := resolve(url, st.class, user, s.password.Eval(vu))
 	if err != nil {
-		if _, ok := err.(*refusal); ok {
+		var je *javaError
+		switch {
+		case errors.As(err, new(*refusal)):
 			// known only now (the URL came from a variable): JMeter
 			// could not load the driver class either
 			st.err = sqlException("Cannot load JDBC driver class '" + st.class + "'")
-		} else {
+		case errors.As(err, &je):
+			st.err = je
+		default:
 			st.err = sqlException(err.Error())
 		}
 		return st
