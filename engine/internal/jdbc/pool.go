@@ -149,7 +149,9 @@ func (p *pool) acquire(vu *element.VU) error {
 }
 
 // take returns an idle connection, checked when the configuration keeps
-// connections alive, or a new one.
+// connections alive, or a new one. The caller holds a slot, and a
+// connection is opened only when none is idle, so that no more than the
+// pool's size are ever open.
 func (p *pool) take(ctx context.Context) (*conn, error) {
 	p.mu.Lock()
 	if p.db == nil {
@@ -158,28 +160,31 @@ func (p *pool) take(ctx context.Context) (*conn, error) {
 			p.mu.Unlock()
 			return nil, sqlException("Cannot create PoolableConnectionFactory (" + err.Error() + ")")
 		}
-		db.SetMaxOpenConns(cap(p.slots))
 		db.SetMaxIdleConns(0) // idle connections are this pool's, not database/sql's
 		p.db = db
 	}
-	db, first := p.db, !p.opened
-	p.opened = true
+	db := p.db
+	if !p.opened {
+		// DBCP opens initialSize (= the pool's size) connections the
+		// first time one is asked for; the others wait meanwhile. None is
+		// lent yet, so the idle ones are all there are: those a failed
+		// first attempt opened count.
+		for len(p.idle) < cap(p.slots) {
+			c, err := p.open(ctx, db)
+			if err != nil {
+				p.mu.Unlock()
+				return nil, err
+			}
+			c.idleSince = time.Now()
+			p.idle = append(p.idle, c)
+		}
+		p.opened = true
+	}
 	var c *conn
 	if n := len(p.idle); n > 0 {
 		c, p.idle = p.idle[n-1], p.idle[:n-1]
 	}
 	p.mu.Unlock()
-	if first {
-		// DBCP opens initialSize (= the pool's size) connections the
-		// first time a connection is asked for.
-		for i := 1; i < cap(p.slots); i++ {
-			extra, err := p.open(ctx, db)
-			if err != nil {
-				return nil, err
-			}
-			p.putIdle(extra)
-		}
-	}
 	if c != nil && p.st.keepAlive && time.Since(c.idleSince) >= p.st.age && !p.valid(ctx, c) {
 		c.close()
 		c = nil

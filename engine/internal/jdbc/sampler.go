@@ -66,7 +66,7 @@ func (r *request) statement(vu *element.VU) *statement {
 
 // source finds the configuration the element names, or JMeter's exception.
 func (r *request) source(vu *element.VU) (*source, error) {
-	if r.src != nil {
+	if r.src != nil && r.src.refused == "" {
 		return r.src, nil
 	}
 	name := r.dsName.Eval(vu)

@@ -147,7 +147,9 @@ func workdir(cred *syscall.Credential) (string, error) {
 
 func command(cred *syscall.Credential, name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(name, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
+	// Pdeathsig: a test binary that dies (a timeout's panic) takes its
+	// servers with it
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	cmd.Dir = os.TempDir()
 	return cmd
 }
