@@ -96,10 +96,44 @@ func jvmRefusal(name, what string) *refusal {
 		"SQL Server and Oracle through Go drivers: point the configuration at one of those, or run this plan with JMeter", what, name)}
 }
 
+// login is what a configuration gives the driver besides the URL: the
+// user, the password and the Connection Properties, which the URL's own
+// parameters override as the Java drivers do.
+type login struct {
+	user, password string
+	props          []param
+}
+
+// newLogin reads the Connection Properties field as DBCP's
+// setConnectionProperties does: name=value pairs separated by semicolons,
+// a name without a value standing for an empty one. A user and password
+// among them count only when the configuration's Username is empty: DBCP
+// puts its own over them.
+func newLogin(user, password, props string) login {
+	l := login{user: user, password: password}
+	for _, kv := range strings.Split(props, ";") {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k = strings.TrimSpace(k); {
+		case k == "":
+		case k == "user" || k == "password":
+			if user == "" {
+				if k == "user" {
+					l.user = v
+				} else {
+					l.password = v
+				}
+			}
+		default:
+			l.props = append(l.props, param{k, v})
+		}
+	}
+	return l
+}
+
 // resolve finds the database a configuration names. The URL decides; a
 // driver class of a JVM-only database is refused even with another URL,
 // since JMeter could not load it either.
-func resolve(rawURL, class, user, password string) (*target, error) {
+func resolve(rawURL, class string, l login) (*target, error) {
 	class = strings.TrimSpace(class)
 	u := strings.TrimSpace(rawURL)
 	lower := strings.ToLower(u)
@@ -123,7 +157,7 @@ func resolve(rawURL, class, user, password string) (*target, error) {
 	lrest := lower[len("jdbc:"):]
 	switch {
 	case strings.HasPrefix(lrest, "postgresql:"):
-		return postgresTarget(rest[len("postgresql:"):], user, password)
+		return postgresTarget(rest[len("postgresql:"):], l)
 	case strings.HasPrefix(lrest, "mysql:"), strings.HasPrefix(lrest, "mariadb:"):
 		sub := rest[strings.IndexByte(rest, ':')+1:]
 		for _, mode := range []string{"loadbalance:", "replication:", "failover:", "sequential:", "aurora:"} {
@@ -131,13 +165,13 @@ func resolve(rawURL, class, user, password string) (*target, error) {
 				sub = sub[len(mode):]
 			}
 		}
-		return mysqlTarget(sub, user, password)
+		return mysqlTarget(sub, l)
 	case strings.HasPrefix(lrest, "sqlserver:"):
-		return sqlserverTarget(rest[len("sqlserver:"):], user, password)
+		return sqlserverTarget(rest[len("sqlserver:"):], l)
 	case strings.HasPrefix(lrest, "jtds:sqlserver:"):
-		return jtdsTarget(rest[len("jtds:sqlserver:"):], user, password)
+		return jtdsTarget(rest[len("jtds:sqlserver:"):], l)
 	case strings.HasPrefix(lrest, "oracle:thin:"):
-		return oracleTarget(rest[len("oracle:thin:"):], user, password)
+		return oracleTarget(rest[len("oracle:thin:"):], l)
 	}
 	sub, _, _ := strings.Cut(rest, ":")
 	return nil, &refusal{reason: fmt.Sprintf("the JDBC URL %s names a database (%q) gojm has no Go driver for; gojm connects to PostgreSQL, MySQL, "+
@@ -168,8 +202,10 @@ type param struct{ key, value string }
 
 // postgresTarget reads pgjdbc's URL: //host[:port][,host2[:port2]…]/[db][?k=v…],
 // or database alone (on localhost).
-func postgresTarget(s, user, password string) (*target, error) {
+func postgresTarget(s string, l login) (*target, error) {
 	head, ps := splitQuery(s, '&')
+	ps = append(slices.Clone(l.props), ps...)
+	user, password := l.user, l.password
 	hosts, db := "localhost:5432", head
 	if strings.HasPrefix(head, "//") {
 		h, d, _ := strings.Cut(head[2:], "/")
@@ -240,8 +276,10 @@ func postgresTarget(s, user, password string) (*target, error) {
 
 // mysqlTarget reads Connector/J's and MariaDB Connector/J's URL:
 // //host[:port][,host…]/[db][?k=v&…].
-func mysqlTarget(s, user, password string) (*target, error) {
+func mysqlTarget(s string, l login) (*target, error) {
 	head, ps := splitQuery(s, '&')
+	ps = append(slices.Clone(l.props), ps...)
+	user, password := l.user, l.password
 	if !strings.HasPrefix(head, "//") {
 		return nil, fmt.Errorf("the JDBC URL must start jdbc:mysql://host")
 	}
@@ -311,15 +349,19 @@ func mysqlTarget(s, user, password string) (*target, error) {
 
 // sqlserverTarget reads Microsoft's URL:
 // //[server[\instance][:port]][;property=value…].
-func sqlserverTarget(s, user, password string) (*target, error) {
+func sqlserverTarget(s string, l login) (*target, error) {
 	s = strings.TrimPrefix(s, "//")
 	head, rest, _ := strings.Cut(s, ";")
 	props := map[string]string{}
+	for _, p := range l.props {
+		props[strings.ToLower(p.key)] = strings.TrimSpace(p.value)
+	}
 	for _, kv := range strings.Split(rest, ";") {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			props[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
 		}
 	}
+	user, password := l.user, l.password
 	server, port := head, ""
 	if i := strings.LastIndexByte(server, ':'); i >= 0 {
 		server, port = server[:i], server[i+1:]
@@ -377,7 +419,8 @@ func sqlserverTarget(s, user, password string) (*target, error) {
 }
 
 // jtdsTarget reads jTDS's URL: //server[:port][/database][;property=value…].
-func jtdsTarget(s, user, password string) (*target, error) {
+func jtdsTarget(s string, l login) (*target, error) {
+	user, password := l.user, l.password
 	s = strings.TrimPrefix(s, "//")
 	head, rest, _ := strings.Cut(s, ";")
 	hostport, db, _ := strings.Cut(head, "/")
@@ -392,7 +435,11 @@ func jtdsTarget(s, user, password string) (*target, error) {
 	q.Set("encrypt", "disable") // jTDS's ssl=off
 	instance := ""
 	t := &target{dialect: sqlserver}
-	for _, kv := range strings.Split(rest, ";") {
+	kvs := strings.Split(rest, ";")
+	for _, p := range slices.Backward(l.props) {
+		kvs = slices.Insert(kvs, 0, p.key+"="+p.value)
+	}
+	for _, kv := range kvs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
 			continue
@@ -451,7 +498,8 @@ func sqlserverOpen(t *target, server, instance, port, user, password string, q u
 
 // oracleTarget reads the thin driver's URL: [user/password]@host:port:SID,
 // @//host:port/service, @host:port/service or @(DESCRIPTION=…).
-func oracleTarget(s, user, password string) (*target, error) {
+func oracleTarget(s string, l login) (*target, error) {
+	user, password := l.user, l.password
 	at := strings.LastIndexByte(s, '@')
 	if at < 0 {
 		return nil, errors.New("the JDBC URL must hold @host:port:SID or @//host:port/service")
@@ -462,6 +510,9 @@ func oracleTarget(s, user, password string) (*target, error) {
 	}
 	conn := s[at+1:]
 	t := &target{dialect: oracle}
+	for _, p := range l.props {
+		t.warnings = append(t.warnings, p.key)
+	}
 	var dsn string
 	if strings.HasPrefix(conn, "(") {
 		dsn = goora.BuildJDBC(user, password, conn, nil)

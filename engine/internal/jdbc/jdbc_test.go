@@ -37,13 +37,35 @@ func TestResolveReadsJDBCURLs(t *testing.T) {
 		{"jdbc:oracle:thin:@db:1521:ORCL", "oracle.jdbc.OracleDriver", "scott", oracle, "oracle://scott:@db:1521/?SID=ORCL"},
 		{"jdbc:oracle:thin:@//db:1522/pdb1", "oracle.jdbc.OracleDriver", "scott", oracle, "oracle://scott:@db:1522/pdb1?"},
 	} {
-		tg, err := resolve(c.url, c.class, c.user, "")
+		tg, err := resolve(c.url, c.class, login{user: c.user})
 		if err != nil {
 			t.Errorf("%s: %v", c.url, err)
 			continue
 		}
 		if tg.dialect != c.dialect || tg.dsn != c.dsn {
 			t.Errorf("%s: %v %q, want %v %q", c.url, tg.dialect, tg.dsn, c.dialect, c.dsn)
+		}
+	}
+}
+
+func TestConnectionPropertiesGoUnderTheURLs(t *testing.T) {
+	for _, c := range []struct{ url, user, props, dsn, ignored string }{
+		{"jdbc:postgresql://h/db?ApplicationName=url", "", "ApplicationName=props; currentSchema=s2;user=pu;password=pw;;loggerLevel",
+			"postgres://pu:pw@h:5432/db?application_name=url&connect_timeout=10&search_path=s2&sslmode=prefer", "loggerLevel"},
+		{"jdbc:postgresql://h/db", "u", "user=pu;password=pw", "postgres://u:@h:5432/db?connect_timeout=10&sslmode=prefer", ""},
+		{"jdbc:mysql://h/db", "u", "allowMultiQueries=true;useSSL=false", "u@tcp(h:3306)/db?interpolateParams=true&multiStatements=true&tls=false", ""},
+		{"jdbc:sqlserver://h;databaseName=url", "sa", "databaseName=props;applicationName=load",
+			"sqlserver://sa:@h?app+name=load&database=url&encrypt=true", ""},
+		{"jdbc:jtds:sqlserver://h/db;appName=url", "sa", "appName=props;tds=8.0", "sqlserver://sa:@h?app+name=url&database=db&encrypt=disable", "tds"},
+		{"jdbc:oracle:thin:@h:1521:X", "scott", "oracle.jdbc.timezoneAsRegion=false", "oracle://scott:@h:1521/?SID=X", "oracle.jdbc.timezoneAsRegion"},
+	} {
+		tg, err := resolve(c.url, "", newLogin(c.user, "", c.props))
+		if err != nil {
+			t.Errorf("%s: %v", c.url, err)
+			continue
+		}
+		if tg.dsn != c.dsn || strings.Join(tg.warnings, " ") != c.ignored {
+			t.Errorf("%s with %s: %q, ignoring %q; want %q, ignoring %q", c.url, c.props, tg.dsn, tg.warnings, c.dsn, c.ignored)
 		}
 	}
 }
@@ -56,7 +78,7 @@ func TestResolveNamesTheURLParametersItIgnores(t *testing.T) {
 		{"jdbc:jtds:sqlserver://h/db;tds=8.0;appName=x", "tds"},
 		{"jdbc:postgresql://h/db", ""},
 	} {
-		tg, err := resolve(c.url, "", "u", "")
+		tg, err := resolve(c.url, "", login{user: "u"})
 		if err != nil {
 			t.Errorf("%s: %v", c.url, err)
 			continue
@@ -77,14 +99,14 @@ func TestResolveRefusesJVMOnlyDatabases(t *testing.T) {
 		{"jdbc:oracle:oci:@db", "", "Oracle through OCI"},
 		{"jdbc:neo4j:bolt://h", "", `names a database ("neo4j") gojm has no Go driver for`},
 	} {
-		_, err := resolve(c.url, c.class, "", "")
+		_, err := resolve(c.url, c.class, login{})
 		var r *refusal
 		if !errors.As(err, &r) || !strings.Contains(r.reason, c.want) || !strings.Contains(r.reason, "run this plan with JMeter") {
 			t.Errorf("%s: %v, want a refusal saying %q", c.url, err, c.want)
 		}
 	}
 	// no URL at all runs, and its samples fail as DBCP's do
-	if _, err := resolve("", "", "", ""); err == nil || err.Error() != "java.sql.SQLException: Cannot create JDBC driver of class '' for connect URL ''" {
+	if _, err := resolve("", "", login{}); err == nil || err.Error() != "java.sql.SQLException: Cannot create JDBC driver of class '' for connect URL ''" {
 		t.Errorf("empty URL: %v", err)
 	}
 }

@@ -87,7 +87,7 @@ func (r *rig) mariadb(t *testing.T) {
 		}
 	}
 	r.config("my", "jdbc:mysql://"+my.Addr()+"/gojm?useSSL=false", my.User, "poolMax", "2")
-	r.config("mymulti", "jdbc:mariadb://"+my.Addr()+"/gojm?allowMultiQueries=true", my.User, "poolMax", "0")
+	r.config("mymulti", "jdbc:mariadb://"+my.Addr()+"/gojm", my.User, "poolMax", "0", "connectionProperties", "allowMultiQueries=true")
 	r.config("mytx", "jdbc:mysql://"+my.Addr()+"/gojm", my.User, "poolMax", "1", "autocommit", "false")
 }
 

@@ -21,8 +21,8 @@ type source struct {
 	name string
 	// The configuration's fields; JMeter evaluates them once, when the
 	// test starts, so a pool evaluates them when it opens.
-	url, driver, user, password, initQuery, checkQuery, poolMax, timeout, age, isolation *element.Template
-	autocommit, keepAlive                                                                bool
+	url, driver, user, password, props, initQuery, checkQuery, poolMax, timeout, age, isolation *element.Template
+	autocommit, keepAlive                                                                       bool
 	// refused is why gojm cannot run the configuration, known while the
 	// plan compiles.
 	refused string
@@ -74,6 +74,7 @@ func (s *sources) add(c element.Builder, e *jmx.Element) {
 	src := &source{
 		elem: e, name: name,
 		url: prop("dbUrl", ""), driver: prop("driver", ""), user: prop("username", ""), password: prop("password", ""),
+		props:     prop("connectionProperties", ""),
 		initQuery: prop("initQuery", ""), checkQuery: prop("checkQuery", ""),
 		poolMax: prop("poolMax", "0"), timeout: prop("timeout", "10000"), age: prop("connectionAge", "5000"),
 		isolation:  prop("transactionIsolation", "DEFAULT"),
@@ -82,13 +83,14 @@ func (s *sources) add(c element.Builder, e *jmx.Element) {
 	if u, ok := c.Static(src.url); ok {
 		d, _ := c.Static(src.driver)
 		us, _ := c.Static(src.user)
-		if t, err := resolve(u, d, us, ""); err != nil {
+		props, _ := c.Static(src.props)
+		if t, err := resolve(u, d, newLogin(us, "", props)); err != nil {
 			if r, ok := err.(*refusal); ok {
 				src.refused = r.reason
 				c.Refuse(e, r.reason)
 			}
 		} else if len(t.warnings) > 0 {
-			c.Plan().Log.Warn("JDBC URL parameters gojm does not use: "+strings.Join(t.warnings, ", "), "element", e.Path())
+			c.Plan().Log.Warn("JDBC URL parameters or connection properties gojm does not use: "+strings.Join(t.warnings, ", "), "element", e.Path())
 		}
 	}
 	src.shared = element.NewShared(c.Plan(), func(vu *element.VU) *pool { return newPool(src, vu, false) })
@@ -164,7 +166,7 @@ func (s *source) settings(vu *element.VU, perThread bool) settings {
 	if st.err != nil {
 		return st
 	}
-	t, err := resolve(url, st.class, user, s.password.Eval(vu))
+	t, err := resolve(url, st.class, newLogin(user, s.password.Eval(vu), s.props.Eval(vu)))
 	if err != nil {
 		var je *javaError
 		switch {
