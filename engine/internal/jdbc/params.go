@@ -2,7 +2,6 @@ package jdbc
 
 import (
 	"math"
-	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -317,19 +316,17 @@ func javaSplit(s, sep string) []string {
 // bigDecimalText is BigDecimal.toString of a decimal's text as a database
 // returns it: plain unless the exponent is below -6.
 func bigDecimalText(s string) string {
-	r, ok := new(big.Rat).SetString(s)
-	if !ok || strings.ContainsAny(s, "eE") || s == "NaN" {
-		return s
-	}
 	neg := strings.HasPrefix(s, "-")
 	digits := strings.TrimLeft(s, "+-")
 	intPart, frac, _ := strings.Cut(digits, ".")
+	if !allDigits(intPart) || !allDigits(frac) || intPart+frac == "" {
+		return s // NaN, an exponent, anything but plain digits: as it came
+	}
 	unscaled := strings.TrimLeft(intPart+frac, "0")
-	if unscaled == "" || r.Sign() == 0 {
+	if unscaled == "" {
 		return s
 	}
-	scale := len(frac)
-	adjusted := len(unscaled) - 1 - scale
+	adjusted := len(unscaled) - 1 - len(frac)
 	if adjusted >= -6 {
 		return s
 	}
@@ -341,4 +338,13 @@ func bigDecimalText(s string) string {
 		m = "-" + m
 	}
 	return m + "E" + strconv.Itoa(adjusted)
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -55,11 +55,16 @@ func (r *request) statement(vu *element.VU) *statement {
 		varNames: r.vars.Eval(vu), resultVar: r.result.Eval(vu), maxRows: -1,
 	}
 	// getIntegerQueryTimeout: seconds, 0 when empty or not a number
-	if n, err := strconv.Atoi(r.timeout.Eval(vu)); err == nil && n > 0 {
-		st.timeout = time.Duration(n) * time.Second
+	// (empty is the common case, read without Atoi's error)
+	if t := r.timeout.Eval(vu); t != "" {
+		if n, err := strconv.Atoi(t); err == nil && n > 0 {
+			st.timeout = time.Duration(n) * time.Second
+		}
 	}
-	if n, err := strconv.Atoi(r.maxRows.Eval(vu)); err == nil {
-		st.maxRows = n
+	if m := r.maxRows.Eval(vu); m != "" {
+		if n, err := strconv.Atoi(m); err == nil {
+			st.maxRows = n
+		}
 	}
 	return st
 }

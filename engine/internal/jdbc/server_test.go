@@ -296,3 +296,38 @@ func TestRefusedConfigurationLeavesNoPool(t *testing.T) {
 		t.Errorf("a JVM-only URL known only while running: %s %q", res.Code, res.Body)
 	}
 }
+
+// BenchmarkSample is one JDBC Request's sample on a pooled connection to
+// a real PostgreSQL, for its allocations (-benchmem): most of the time is
+// the database's.
+func BenchmarkSample(b *testing.B) {
+	pg := jdbctest.Postgres(b)
+	r := newRig()
+	r.config("bench", "jdbc:postgresql://"+pg.Addr()+"/postgres", pg.User, "poolMax", "1")
+	for _, c := range []struct {
+		name string
+		kv   []string
+	}{
+		{"select", []string{"query", "select i id, 'n' || i as name, i * 1.5 as price from generate_series(1, 10) i", "variableNames", "id,name"}},
+		{"prepared", []string{"queryType", qPreparedSelect, "query", "select ? + 1 as n, ? as s", "queryArguments", "41,x", "queryArgumentsTypes", "INTEGER,VARCHAR"}},
+		{"update", []string{"queryType", qUpdate, "query", "set application_name = 'bench'"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			e := r.add(elementtest.El("JDBCSampler", append([]string{"dataSource", "bench"}, c.kv...)...))
+			s, err := BuildSampler(r.b, e, element.InScope{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			vu := r.b.VU(1)
+			defer vu.End()
+			res := &element.Result{}
+			for b.Loop() {
+				res.Reset()
+				s.Sample(vu, res)
+				if !res.Success {
+					b.Fatalf("%s %s", res.Code, res.Message)
+				}
+			}
+		})
+	}
+}

@@ -340,10 +340,15 @@ func (st *statement) resultSetRow(vu *element.VU, d dialect, rows *sql.Rows) ([]
 		if first == nil {
 			first = append([]any(nil), vals...)
 		}
-		texts := make([]string, len(cols))
+		var texts []string // only for the result variable
+		if resultVar != "" {
+			texts = make([]string, len(cols))
+		}
 		for i, c := range cols {
 			s, set := javaText(c, vals[i])
-			texts[i] = s
+			if texts != nil {
+				texts[i] = s
+			}
 			b.WriteString(s)
 			if i == len(cols)-1 {
 				b.WriteByte('\n')
