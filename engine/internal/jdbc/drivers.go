@@ -54,6 +54,9 @@ type target struct {
 	open    func() (*sql.DB, error)
 	// dsn is what the Go driver is given, for the tests to read.
 	dsn string
+	// addr is the first host and port as the URL names them, which the
+	// Java driver's message for a server it cannot reach shows.
+	addr string
 	// warnings are the parts of the URL gojm does not use.
 	warnings []string
 }
@@ -259,6 +262,7 @@ func postgresTarget(s string, l login) (*target, error) {
 		}
 		hs = append(hs, h)
 	}
+	t.addr = hs[0]
 	dsn := "postgres://" + url.UserPassword(user, password).String() + "@" + strings.Join(hs, ",") + "/" + url.PathEscape(db) + "?" + q.Encode()
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {

@@ -3,8 +3,10 @@ package jdbc
 import (
 	"context"
 	"errors"
+	"net"
 	"strconv"
 	"strings"
+	"syscall"
 
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -92,6 +94,21 @@ func translate(d dialect, err error) *javaError {
 			state: oracleState(oe.ErrCode), code: oe.ErrCode}
 	}
 	return &javaError{class: "java.sql.SQLException", message: err.Error(), sql: true, state: connectionState(d)}
+}
+
+// connectFailure is the Java driver's message for a connection it could
+// not open: pgjdbc's own words when the server cannot be reached (a Go
+// driver's dial error names the addresses it tried instead), the server's
+// message when it refused the login.
+func connectFailure(t *target, err error) string {
+	var op *net.OpError
+	if t.dialect == postgres && errors.As(err, &op) && op.Op == "dial" {
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			return "Connection to " + t.addr + " refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections."
+		}
+		return "The connection attempt failed."
+	}
+	return translate(t.dialect, err).message
 }
 
 // broken reports whether a statement's failure leaves its connection

@@ -221,8 +221,7 @@ func (p *pool) open(ctx context.Context, db *sql.DB) (*conn, error) {
 // cannotCreate is DBCP's exception for a connection the driver could not
 // open, around the driver's own message.
 func (p *pool) cannotCreate(err error) error {
-	je := translate(p.st.target.dialect, err)
-	return sqlException("Cannot create PoolableConnectionFactory (" + je.message + ")")
+	return sqlException("Cannot create PoolableConnectionFactory (" + connectFailure(p.st.target, err) + ")")
 }
 
 // valid checks an idle connection with the configuration's validation

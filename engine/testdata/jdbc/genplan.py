@@ -3,7 +3,8 @@
 compares with JMeter 2.13's (jmeter213.xml).
 
 The plan connects to ${__P(pghost)}:${__P(pgport)}, where the test starts a
-PostgreSQL and creates the tables of setup.sql. One thread runs every query
+PostgreSQL and creates the tables of setup.sql, and to ${__P(pgdownport)},
+where nothing listens. One thread runs every query
 type, parameters of each kind, a transaction rolled back and one committed,
 and the failures JMeter names by SQLState, by "000" and by its own messages.
 Run it after changing the cases, then the test with -record.
@@ -27,10 +28,10 @@ def element(tag, gui, name, props, kids=''):
         tag, gui, tag, quoteattr(name), '\n'.join(props), tag, kids)
 
 
-def config(name, pool, poolmax, autocommit=True):
+def config(name, pool, poolmax, autocommit=True, port='${__P(pgport)}'):
     return element('JDBCDataSource', 'TestBeanGUI', name, [
         bprop('autocommit', autocommit), sprop('checkQuery', 'Select 1'), sprop('connectionAge', '5000'),
-        sprop('dataSource', pool), sprop('dbUrl', 'jdbc:postgresql://${__P(pghost)}:${__P(pgport)}/postgres'),
+        sprop('dataSource', pool), sprop('dbUrl', 'jdbc:postgresql://${__P(pghost)}:%s/postgres' % port),
         sprop('driver', 'org.postgresql.Driver'), bprop('keepAlive', True), sprop('password', ''),
         sprop('poolMax', poolmax), sprop('timeout', '10000'), sprop('transactionIsolation', 'DEFAULT'),
         sprop('trimInterval', '60000'), sprop('username', 'postgres')])
@@ -95,6 +96,7 @@ CASES = [
     jdbc('query timeout', SEL, 'select pg_sleep(3)', timeout='1'),
     jdbc('unknown query type', 'Merge Statement', 'select 1'),
     jdbc('thread pool', SEL, 'select current_user u', pool='pg0'),
+    jdbc('unreachable database', SEL, 'select 1', pool='pgdown'),
 ]
 
 PLAN = '''<?xml version="1.0" encoding="UTF-8"?>
@@ -125,4 +127,5 @@ PLAN = '''<?xml version="1.0" encoding="UTF-8"?>
 
 with open(os.path.join(HERE, 'postgres.jmx'), 'w') as f:
     f.write(PLAN % (config('PG', 'pg', '1') + config('PG per thread', 'pg0', '0'),
-                    config('PG without auto-commit', 'pgtx', '1', autocommit=False), '\n'.join(CASES)))
+                    config('PG without auto-commit', 'pgtx', '1', autocommit=False) +
+                    config('PG unreachable', 'pgdown', '1', port='${__P(pgdownport)}'), '\n'.join(CASES)))
