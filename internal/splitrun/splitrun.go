@@ -121,6 +121,14 @@ func agree(a, b Info) error {
 	return nil
 }
 
+// SetStale sets how long a silent segment is waited for (Stale by
+// default): longer on a shared folder slow to show changes.
+func (s *Session) SetStale(d time.Duration) {
+	if d > 0 {
+		s.stale = d
+	}
+}
+
 // Start is when every segment starts its run.
 func (s *Session) Start() time.Time { return s.start }
 
