@@ -113,17 +113,23 @@ func connectFailure(t *target, err error) string {
 
 // broken reports whether a statement's failure leaves its connection
 // unusable: anything but an error the server answered, or one of gojm's
-// own before anything was sent.
+// own before anything was sent. A PostgreSQL error that ends the session
+// (FATAL, or one of the SQLStates DBCP's disconnectionSqlCodes and class
+// 08 name) breaks it too, as DBCP then drops the connection.
 func broken(err error) bool {
 	if err == nil {
 		return false
 	}
-	var je *javaError
 	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Severity == "FATAL" || pe.Severity == "PANIC" || strings.HasPrefix(pe.Code, "08") ||
+			pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	var je *javaError
 	var me *gomysql.MySQLError
 	var se mssql.Error
 	var oe *network.OracleError
-	return !(errors.As(err, &je) || errors.As(err, &pe) || errors.As(err, &me) || errors.As(err, &se) || errors.As(err, &oe))
+	return !(errors.As(err, &je) || errors.As(err, &me) || errors.As(err, &se) || errors.As(err, &oe))
 }
 
 // pgMessage is pgjdbc's ServerErrorMessage.toString: severity and

@@ -331,3 +331,71 @@ func BenchmarkSample(b *testing.B) {
 		})
 	}
 }
+
+// terminate ends the server side of the connection whose backend pid the
+// body of a "select pg_backend_pid() p" sample holds, and waits until it
+// is gone.
+func terminate(t *testing.T, body string) {
+	t.Helper()
+	pid := strings.TrimPrefix(strings.TrimSpace(body), "p\n")
+	pg := jdbctest.Postgres(t)
+	db, err := sql.Open("pgx", "postgres://postgres@"+pg.Addr()+"/postgres")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("select pg_terminate_backend($1::int)", pid); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var n int
+		if err := db.QueryRow("select count(*) from pg_stat_activity where pid = $1::int", pid).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("backend %s still there", pid)
+		}
+	}
+}
+
+func TestKeepAliveReplacesADeadConnection(t *testing.T) {
+	pg := jdbctest.Postgres(t)
+	for _, c := range []struct {
+		keepAlive string
+		codes     []string // of the samples after the server ended the connection
+	}{
+		{"true", []string{"200", "200"}},
+		// without a check the next sample finds the connection dead (as
+		// pgjdbc would), and the one after has a new one (DBCP drops a
+		// connection that failed with a disconnection SQLState)
+		{"false", []string{"57P01 0", "200"}},
+	} {
+		t.Run("keepAlive="+c.keepAlive, func(t *testing.T) {
+			r := newRig()
+			r.config("alive", "jdbc:postgresql://"+pg.Addr()+"/postgres", pg.User, "poolMax", "1",
+				"keepAlive", c.keepAlive, "connectionAge", "0", "checkQuery", "select 1")
+			pid := r.sampler(t, "pid", "dataSource", "alive", "query", "select pg_backend_pid() p")
+			vu := r.b.VU(1)
+			defer vu.End()
+			first := sample(vu, pid)
+			if !first.Success {
+				t.Fatalf("%s %s", first.Code, first.Message)
+			}
+			terminate(t, string(first.Body))
+			var codes []string
+			for range c.codes {
+				res := sample(vu, pid)
+				codes = append(codes, res.Code)
+				if res.Success && string(res.Body) == string(first.Body) {
+					t.Errorf("the same backend answered after it was ended: %q", res.Body)
+				}
+			}
+			if strings.Join(codes, "|") != strings.Join(c.codes, "|") {
+				t.Errorf("codes %q, want %q", codes, c.codes)
+			}
+		})
+	}
+}
