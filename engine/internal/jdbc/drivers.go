@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"maps"
 	"net"
 	"net/url"
@@ -300,6 +302,8 @@ func mysqlTarget(s string, l login) (*target, error) {
 	cfg.Net, cfg.Addr, cfg.DBName = "tcp", host, db
 	cfg.TLSConfig = "preferred"  // Connector/J's sslMode=PREFERRED
 	cfg.InterpolateParams = true // Connector/J prepares statements on the client
+	// the driver logs what it also returns, to stderr: the sample says it
+	cfg.Logger = gomysql.Logger(log.New(io.Discard, "", 0))
 	cfg.Timeout = 0
 	for _, p := range ps {
 		switch strings.ToLower(p.key) {

@@ -2,6 +2,7 @@ package jdbc
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"net"
 	"strconv"
@@ -92,6 +93,11 @@ func translate(d dialect, err error) *javaError {
 	if errors.As(err, &oe) {
 		return &javaError{class: oracleClass(oe.ErrCode), message: strings.TrimRight(oe.ErrMsg, "\n") + "\n", sql: true,
 			state: oracleState(oe.ErrCode), code: oe.ErrCode}
+	}
+	if d == mysql && (errors.Is(err, gomysql.ErrInvalidConn) || errors.Is(err, driver.ErrBadConn)) {
+		// Connector/J goes on with how long ago it last heard from the
+		// server, which gojm does not know
+		return &javaError{class: "com.mysql.cj.jdbc.exceptions.CommunicationsException", message: "Communications link failure", sql: true, state: "08S01"}
 	}
 	return &javaError{class: "java.sql.SQLException", message: err.Error(), sql: true, state: connectionState(d)}
 }

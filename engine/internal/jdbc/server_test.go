@@ -399,3 +399,32 @@ func TestKeepAliveReplacesADeadConnection(t *testing.T) {
 		})
 	}
 }
+
+// TestMariaDBConnectionKilledIsReplaced: a connection the server killed
+// fails its next sample as Connector/J's CommunicationsException, and the
+// sample after has a new one.
+func TestMariaDBConnectionKilledIsReplaced(t *testing.T) {
+	my := jdbctest.MariaDB(t)
+	r := newRig()
+	r.config("mykill", "jdbc:mysql://"+my.Addr()+"/", my.User, "poolMax", "1", "keepAlive", "false")
+	id := r.sampler(t, "id", "dataSource", "mykill", "query", "select connection_id() c")
+	vu := r.b.VU(1)
+	defer vu.End()
+	first := sample(vu, id)
+	if !first.Success {
+		t.Fatalf("%s %s", first.Code, first.Message)
+	}
+	db, err := sql.Open("mysql", my.User+"@tcp("+my.Addr()+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("kill connection " + strings.TrimPrefix(strings.TrimSpace(string(first.Body)), "c\n")); err != nil {
+		t.Fatal(err)
+	}
+	dead, next := sample(vu, id), sample(vu, id)
+	if dead.Success || dead.Code != "08S01 0" || dead.Message != "com.mysql.cj.jdbc.exceptions.CommunicationsException: Communications link failure" ||
+		!next.Success || string(next.Body) == string(first.Body) {
+		t.Errorf("after the kill: %s %q, then %s %q", dead.Code, dead.Message, next.Code, next.Body)
+	}
+}
