@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"encoding/xml"
 	"flag"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,14 +62,7 @@ func TestJDBCMatchesJMeter213(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// a port nothing listens on, for the unreachable database
-	l, err := net.Listen("tcp", net.JoinHostPort(pg.Host, "0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	down := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	props := map[string]string{"pghost": pg.Host, "pgport": strconv.Itoa(pg.Port), "pgdownport": strconv.Itoa(down),
+	props := map[string]string{"pghost": pg.Host, "pgport": strconv.Itoa(pg.Port), "pgdownport": strconv.Itoa(jdbctest.ClosedPort(t)),
 		"sample_variables": jdbcVars}
 	golden := filepath.Join("testdata", "jdbc", "jmeter213.xml")
 	if *recordJDBC {

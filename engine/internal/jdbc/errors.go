@@ -108,11 +108,17 @@ func translate(d dialect, err error) *javaError {
 // message when it refused the login.
 func connectFailure(t *target, err error) string {
 	var op *net.OpError
-	if t.dialect == postgres && errors.As(err, &op) && op.Op == "dial" {
+	if !errors.As(err, &op) || op.Op != "dial" {
+		return translate(t.dialect, err).message
+	}
+	switch t.dialect {
+	case postgres:
 		if errors.Is(err, syscall.ECONNREFUSED) {
 			return "Connection to " + t.addr + " refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections."
 		}
 		return "The connection attempt failed."
+	case mysql:
+		return "Communications link failure\n\nThe last packet sent successfully to the server was 0 milliseconds ago. The driver has not received any packets from the server."
 	}
 	return translate(t.dialect, err).message
 }

@@ -3,6 +3,7 @@ package jdbc
 import (
 	"database/sql"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -426,5 +427,26 @@ func TestMariaDBConnectionKilledIsReplaced(t *testing.T) {
 	if dead.Success || dead.Code != "08S01 0" || dead.Message != "com.mysql.cj.jdbc.exceptions.CommunicationsException: Communications link failure" ||
 		!next.Success || string(next.Body) == string(first.Body) {
 		t.Errorf("after the kill: %s %q, then %s %q", dead.Code, dead.Message, next.Code, next.Body)
+	}
+}
+
+func TestUnreachableDatabasesFailAsTheJavaDrivers(t *testing.T) {
+	port := strconv.Itoa(jdbctest.ClosedPort(t))
+	r := newRig()
+	r.config("pgdown", "jdbc:postgresql://localhost:"+port+"/db", "u", "poolMax", "1")
+	r.config("mydown", "jdbc:mysql://127.0.0.1:"+port+"/db", "u", "poolMax", "1")
+	for _, c := range []struct{ pool, message string }{
+		// engine's TestJDBCMatchesJMeter213 has pgjdbc's from JMeter itself
+		{"pgdown", "Connection to localhost:" + port + " refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections."},
+		{"mydown", "Communications link failure\n\nThe last packet sent successfully to the server was 0 milliseconds ago. The driver has not received any packets from the server."},
+	} {
+		s := r.sampler(t, c.pool, "dataSource", c.pool, "query", "select 1")
+		vu := r.b.VU(1)
+		res := sample(vu, s)
+		vu.End()
+		want := "Cannot create PoolableConnectionFactory (" + c.message + ")"
+		if res.Success || res.Code != "null 0" || res.Message != "java.sql.SQLException: "+want || string(res.Body) != want {
+			t.Errorf("%s: %s %q %q, want null 0 %q", c.pool, res.Code, res.Message, res.Body, want)
+		}
 	}
 }

@@ -155,6 +155,17 @@ func command(cred *syscall.Credential, name string, args ...string) *exec.Cmd {
 }
 
 // freePort asks the kernel for a free loopback port.
+// ClosedPort is a loopback port nothing listens on, for a database that
+// cannot be reached.
+func ClosedPort(t testing.TB) int {
+	t.Helper()
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return port
+}
+
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
