@@ -25,7 +25,7 @@ import (
 var recordJDBC = flag.Bool("record-jdbc", false, "re-record testdata/jdbc/jmeter213.xml with JMeter 2.13 against a real PostgreSQL")
 
 // jdbcVars are the variables the JDBC samples set, saved with each sample.
-const jdbcVars = "id_1,id_2,id_#,name_1,name_2,name_#,w_1,w_2,pname_1,pname_#"
+const jdbcVars = "id_1,id_2,id_#,name_1,name_2,name_#,w_1,w_2,pname_1,pname_#,up"
 
 // jdbcSample is one sample as the comparison sees it.
 type jdbcSample struct {

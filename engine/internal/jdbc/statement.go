@@ -85,6 +85,9 @@ func (st *statement) run(vu *element.VU, d dialect, c *conn, latency func()) ([]
 			query, ret = callEscape(d, query)
 		}
 		query, markers := placeholders(d, query)
+		if ret && (d == postgres || d == mysql) {
+			markers++ // the "? =" the call became a select of
+		}
 		if markers < len(args) && len(args) > 0 {
 			return nil, sqlException("Could not set argument no: " + strconv.Itoa(markers+1) + " - missing parameter marker?")
 		}
@@ -212,7 +215,19 @@ func (st *statement) callable(ctx context.Context, vu *element.VU, d dialect, q 
 		}
 		defer rows.Close()
 		latency()
-		for {
+		function := ret && d == postgres
+		if function {
+			// pgjdbc reads a function's row into its output parameters,
+			// closes it, and says it returned no result set (hence
+			// JMeter's "-1 updates.")
+			row, err := functionRow(rows)
+			if err != nil {
+				return nil, err
+			}
+			firstRow = row
+			b.WriteString("-1 updates.\n")
+		}
+		for !function {
 			cols, err := rows.Columns()
 			if err != nil {
 				return nil, err
@@ -281,6 +296,30 @@ func (st *statement) callable(ctx context.Context, vu *element.VU, d dialect, q 
 		}
 	}
 	return []byte(b.String()), nil
+}
+
+// functionRow is the one row a PostgreSQL function called as {? = call
+// f(…)} returns, or pgjdbc's exception when there is none.
+func functionRow(rows *sql.Rows) ([]any, error) {
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		return nil, &javaError{class: "org.postgresql.util.PSQLException", message: "A CallableStatement was executed with nothing returned.", sql: true, state: "02000"}
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, err
+	}
+	return vals, nil
 }
 
 // resultSet is getStringFromResultSet for the first (only) result.

@@ -68,6 +68,7 @@ CASES = [
     jdbc('callable select', CALL, 'select * from items_above(?)', '2', 'NUMERIC'),
     jdbc('callable escape', CALL, '{call items_above(?)}', '2', 'NUMERIC'),
     jdbc('callable delete', CALL, 'delete from items where id = ?', '3', 'INTEGER'),
+    jdbc('callable function', CALL, '{? = call upper(?)}', 'x,abc', 'OUT VARCHAR,VARCHAR', names='up'),
     jdbc('autocommit off', 'AutoCommit(false)', ''),
     jdbc('tx insert', UPD, "insert into items (id, name) values (10, 'ten')"),
     jdbc('rollback', 'Rollback', ''),
