@@ -130,6 +130,28 @@ func TestPlaceholdersSkipQuotesAndComments(t *testing.T) {
 	}
 }
 
+func TestStatementsAreCountedOutsideLiterals(t *testing.T) {
+	for _, c := range []struct {
+		d  dialect
+		in string
+		n  int
+	}{
+		{postgres, "select 1", 1},
+		{postgres, "select 1;", 1},
+		{postgres, " select 1 ; ; ", 1},
+		{postgres, "select 1; select 2", 2},
+		{postgres, "select ';'; select $$;$$ -- ;\n", 2},
+		{postgres, "select 1 /* ; */", 1},
+		{postgres, "-- only a comment", 0},
+		{postgres, "'a'; 'b'", 2},
+		{mysql, "select `a;b`; select 'c\\';d'", 2},
+	} {
+		if n := statements(c.d, c.in); n != c.n {
+			t.Errorf("%v %q: %d statements, want %d", c.d, c.in, n, c.n)
+		}
+	}
+}
+
 func TestCallEscape(t *testing.T) {
 	for _, c := range []struct {
 		d       dialect

@@ -12,19 +12,63 @@ import (
 func placeholders(d dialect, q string) (string, int) {
 	var b strings.Builder
 	n := 0
+	walk(d, q, func(c byte) {
+		if c != '?' {
+			b.WriteByte(c)
+			return
+		}
+		n++
+		switch d {
+		case postgres:
+			b.WriteString("$" + strconv.Itoa(n))
+		case sqlserver:
+			b.WriteString("@p" + strconv.Itoa(n))
+		case oracle:
+			b.WriteString(":" + strconv.Itoa(n))
+		default:
+			b.WriteByte('?')
+		}
+	}, func(s string) { b.WriteString(s) })
+	return b.String(), n
+}
+
+// statements counts the statements of q, separated by semicolons outside
+// literals and comments; empty ones (a trailing semicolon) do not count.
+func statements(d dialect, q string) int {
+	n, open := 0, false
+	walk(d, q, func(c byte) {
+		switch {
+		case c == ';':
+			open = false
+		case !open && c > ' ':
+			open = true
+			n++
+		}
+	}, func(s string) {
+		if !open && !strings.HasPrefix(s, "--") && !strings.HasPrefix(s, "/*") {
+			open = true
+			n++
+		}
+	})
+	return n
+}
+
+// walk calls code for each byte of q outside string literals, quoted
+// names, comments and dollar quotes, and quoted for each of those whole.
+func walk(d dialect, q string, code func(c byte), quoted func(s string)) {
 	for i := 0; i < len(q); i++ {
 		c := q[i]
 		switch {
 		case c == '\'' || c == '"' || (c == '`' && d == mysql):
 			j := skipQuoted(q, i, c, d == mysql)
-			b.WriteString(q[i:j])
+			quoted(q[i:j])
 			i = j - 1
 		case c == '-' && i+1 < len(q) && q[i+1] == '-':
 			j := strings.IndexByte(q[i:], '\n')
 			if j < 0 {
 				j = len(q) - i
 			}
-			b.WriteString(q[i : i+j])
+			quoted(q[i : i+j])
 			i += j - 1
 		case c == '/' && i+1 < len(q) && q[i+1] == '*':
 			j := strings.Index(q[i+2:], "*/")
@@ -32,7 +76,7 @@ func placeholders(d dialect, q string) (string, int) {
 			if j >= 0 {
 				end = i + 2 + j + 2
 			}
-			b.WriteString(q[i:end])
+			quoted(q[i:end])
 			i = end - 1
 		case c == '$' && d == postgres:
 			if tag, ok := dollarTag(q[i:]); ok {
@@ -41,28 +85,15 @@ func placeholders(d dialect, q string) (string, int) {
 				if end >= 0 {
 					stop = i + len(tag) + end + len(tag)
 				}
-				b.WriteString(q[i:stop])
+				quoted(q[i:stop])
 				i = stop - 1
 				continue
 			}
-			b.WriteByte(c)
-		case c == '?':
-			n++
-			switch d {
-			case postgres:
-				b.WriteString("$" + strconv.Itoa(n))
-			case sqlserver:
-				b.WriteString("@p" + strconv.Itoa(n))
-			case oracle:
-				b.WriteString(":" + strconv.Itoa(n))
-			default:
-				b.WriteByte('?')
-			}
+			code(c)
 		default:
-			b.WriteByte(c)
+			code(c)
 		}
 	}
-	return b.String(), n
 }
 
 // skipQuoted returns the index just past the quoted text starting at i,

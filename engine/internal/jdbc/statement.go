@@ -10,6 +10,8 @@ import (
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // The query types, as JMeter saves them.
@@ -58,6 +60,9 @@ func (st *statement) run(vu *element.VU, d dialect, c *conn, latency func()) ([]
 			// a plain Statement: the simple protocol, which takes several
 			// statements at once as pgjdbc's Statement does
 			simple = []any{pgx.QueryExecModeSimpleProtocol}
+			if st.kind == qUpdate || statements(d, st.query) > 1 {
+				return pgStatements(ctx, c, st, latency)
+			}
 		}
 		if st.kind == qUpdate {
 			res, err := q.ExecContext(ctx, st.query, simple...)
@@ -152,6 +157,45 @@ func (st *statement) run(vu *element.VU, d dialect, c *conn, latency func()) ([]
 		return []byte(st.kind), nil
 	}
 	return nil, javaException("java.lang.UnsupportedOperationException", "Unexpected query type: "+st.kind)
+}
+
+// pgStatements runs a plain Update Statement, or a Select Statement of
+// several statements, on PostgreSQL as pgjdbc's Statement does: every
+// statement runs, then an update whose statements return rows fails, and
+// a select of several results fails too (the database/sql driver would
+// show the first result and drop the others). An update's count is its
+// first statement's, which JMeter reads with getUpdateCount.
+func pgStatements(ctx context.Context, c *conn, st *statement, latency func()) ([]byte, error) {
+	var results []*pgconn.Result
+	err := c.c.Raw(func(dc any) error {
+		var err error
+		// the connection's own session, inside its open transaction
+		results, err = dc.(*stdlib.Conn).Conn().PgConn().Exec(ctx, st.query).ReadAll()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	latency()
+	pgjdbc := func(msg string) error {
+		return &javaError{class: "org.postgresql.util.PSQLException", message: msg, sql: true, state: "0100E"}
+	}
+	if st.kind == qUpdate {
+		for _, r := range results {
+			if len(r.FieldDescriptions) > 0 {
+				return nil, pgjdbc("A result was returned when none was expected.")
+			}
+		}
+		n := int64(0)
+		if len(results) > 0 {
+			n = results[0].CommandTag.RowsAffected()
+		}
+		return []byte(strconv.FormatInt(n, 10) + " updates"), nil
+	}
+	if len(results) == 0 || len(results[0].FieldDescriptions) == 0 {
+		return nil, noResults(postgres)
+	}
+	return nil, pgjdbc("Multiple ResultSets were returned by the query.")
 }
 
 // queryer is where the connection's next statement runs: the connection
