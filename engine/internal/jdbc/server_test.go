@@ -450,3 +450,29 @@ func TestUnreachableDatabasesFailAsTheJavaDrivers(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxRowsStopsReading: JMeter 5.6's "Limit ResultSet" (2.13, which
+// the goldens come from, has none).
+func TestMaxRowsStopsReading(t *testing.T) {
+	r := pgRig(t, "rows", "1", "10000")
+	vu := r.b.VU(1)
+	defer vu.End()
+	for _, c := range []struct{ max, body, count string }{
+		{"", "i\n1\n2\n3\n", "3"},
+		{"-1", "i\n1\n2\n3\n", "3"},
+		{"x", "i\n1\n2\n3\n", "3"},
+		{"2", "i\n1\n2\n", "2"},
+		{"0", "i\n", "0"},
+	} {
+		s := r.sampler(t, "max "+c.max, "dataSource", "rows", "query", "select generate_series(1, 3) i",
+			"resultSetMaxRows", c.max, "variableNames", "i")
+		res := sample(vu, s)
+		if n, _ := vu.Vars.Get("i_#"); string(res.Body) != c.body || n != c.count {
+			t.Errorf("max rows %q: %q, i_#=%s; want %q, %s", c.max, res.Body, n, c.body, c.count)
+		}
+	}
+	// the rows of earlier samples are gone
+	if got := elementtest.Vars(vu, "i_1", "i_2", "i_3"); got != "i_1 unset; i_2 unset; i_3 unset" {
+		t.Errorf("after a sample of no rows: %s", got)
+	}
+}
