@@ -10,6 +10,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/httpsampler"
 	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/engine/internal/scripting"
+	"github.com/gojm/gojm/engine/internal/tcp"
 	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/engine/internal/timer"
 	"github.com/gojm/gojm/jmx"
@@ -145,6 +146,8 @@ var elements = map[string]elementDef{
 
 	"TestAction":  {kind: kSampler, sampler: sampler.BuildFlowControl},
 	"JavaSampler": {kind: kSampler, sampler: sampler.BuildJava},
+
+	"TCPSampler": {kind: kSampler, sampler: tcp.Build}, // with the TCP Sampler Config, a ConfigTestElement
 
 	"HTTPSamplerProxy": {kind: kSampler, sampler: httpsampler.Build},
 	"HTTPSampler":      {kind: kSampler, sampler: httpsampler.Build},
