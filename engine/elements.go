@@ -155,6 +155,7 @@ var elements = map[string]elementDef{
 	"DebugSampler":     {kind: kSampler, sampler: sampler.BuildDebug},
 
 	"ConfigTestElement": {kind: kConfig},
+	"JavaConfig":        {kind: kConfig}, // Java Request Defaults, read by the Java Request
 	"HeaderManager":     {kind: kConfig},
 	"CookieManager":     {kind: kConfig, users: group.CookieUsers},
 	"AuthManager":       {kind: kConfig}, // the configs are read by the samplers in their scope
@@ -241,7 +242,7 @@ var elements = map[string]elementDef{
 	// jmeter-plugins samplers, controllers and timers.
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
 	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
-	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: thread.BuildParameterized},
+	"kg.apc.jmeter.control.ParameterizedController": {kind: kController, ctl: thread.BuildParameterized},
 	parallelClass: {kind: kSampler, branches: buildParallel},
 	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
 }
