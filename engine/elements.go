@@ -13,6 +13,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/tcp"
 	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/engine/internal/timer"
+	"github.com/gojm/gojm/engine/internal/udp"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -242,6 +243,7 @@ var elements = map[string]elementDef{
 	// jmeter-plugins samplers, controllers and timers.
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
 	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
+	udp.Class: {kind: kSampler, sampler: udp.Build},
 	"kg.apc.jmeter.control.ParameterizedController": {kind: kController, ctl: thread.BuildParameterized},
 	parallelClass: {kind: kSampler, branches: buildParallel},
 	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},

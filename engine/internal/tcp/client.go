@@ -80,7 +80,7 @@ func (c *client) write(w io.Writer, req string, sc *scratch) error {
 		fallthrough
 	case binaryClient:
 		var err error
-		if b, err = appendHex(b, req); err != nil {
+		if b, err = AppendHex(b, req); err != nil {
 			return err
 		}
 	}
@@ -254,9 +254,11 @@ func (c *client) decode(dst, b []byte) []byte {
 	return dst
 }
 
-// appendHex appends the bytes of a hex string to dst, as
-// BinaryTCPClientImpl.hexStringToByteArray reads it.
-func appendHex(dst []byte, s string) ([]byte, error) {
+// AppendHex appends the bytes of a hex string to dst, as
+// BinaryTCPClientImpl.hexStringToByteArray reads it; the error is its
+// IllegalArgumentException as a response message shows it. (The UDP
+// Request's hex encoder calls the same method.)
+func AppendHex(dst []byte, s string) ([]byte, error) {
 	if len(s)%2 != 0 {
 		return dst, javaError("java.lang.IllegalArgumentException", "Hex-encoded binary string contains an uneven no. of digits")
 	}
