@@ -107,6 +107,9 @@ const (
 // children run at once.
 const parallelClass = "com.blazemeter.jmeter.controller.ParallelSampler"
 
+// webDriverConfig is why a WebDriver browser configuration is ignored.
+const webDriverConfig = "a browser for WebDriver Samplers, which gojm refuses"
+
 const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"
 
 // elements is the one table of every test class gojm knows, keyed by the
@@ -244,7 +247,14 @@ var elements = map[string]elementDef{
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
 	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
 	udp.Class: {kind: kSampler, sampler: udp.Build},
-	"kg.apc.jmeter.control.ParameterizedController": {kind: kController, ctl: thread.BuildParameterized},
+	// Refused by name, with what to do: they need a browser or a JVM.
+	sampler.WebDriverClass: {kind: kSampler, sampler: sampler.BuildWebDriver},
+	"JUnitSampler":         {kind: kSampler, sampler: sampler.BuildJUnit},
+	"com.googlecode.jmeter.plugins.webdriver.config.ChromeDriverConfig":           {kind: kIgnored, note: webDriverConfig},
+	"com.googlecode.jmeter.plugins.webdriver.config.FirefoxDriverConfig":          {kind: kIgnored, note: webDriverConfig},
+	"com.googlecode.jmeter.plugins.webdriver.config.InternetExplorerDriverConfig": {kind: kIgnored, note: webDriverConfig},
+	"com.googlecode.jmeter.plugins.webdriver.config.RemoteDriverConfig":           {kind: kIgnored, note: webDriverConfig},
+	"kg.apc.jmeter.control.ParameterizedController":                               {kind: kController, ctl: thread.BuildParameterized},
 	parallelClass: {kind: kSampler, branches: buildParallel},
 	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
 }

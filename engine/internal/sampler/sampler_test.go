@@ -106,3 +106,27 @@ func TestJavaRequestDefaults(t *testing.T) {
 		})
 	}
 }
+
+// The WebDriver and JUnit Samplers are refused by name, saying what to do.
+func TestRefusedSamplers(t *testing.T) {
+	for _, tt := range []struct {
+		build func(element.Builder, *jmx.Element, element.InScope) (element.Sampler, error)
+		class string
+		want  string
+	}{
+		{BuildWebDriver, WebDriverClass, "run this plan with JMeter and the WebDriver plugin"},
+		{BuildJUnit, "JUnitSampler", "run this plan with JMeter"},
+	} {
+		b := elementtest.New(nil, "", "")
+		s, err := tt.build(b, elementtest.El(tt.class), element.InScope{})
+		if err != nil || len(b.Refused) != 1 || !strings.Contains(b.Refused[0], tt.want) {
+			t.Errorf("%s: err %v, refused %q", tt.class, err, b.Refused)
+			continue
+		}
+		var r element.Result
+		s.Sample(b.VU(1), &r)
+		if !r.None {
+			t.Errorf("%s made a sample when skipped", tt.class)
+		}
+	}
+}
