@@ -194,6 +194,7 @@ var elements = map[string]elementDef{
 	"DurationAssertion": {kind: kAssertion, assertion: assert.BuildDuration},
 	"SizeAssertion":     {kind: kAssertion, assertion: assert.BuildSize},
 	"MD5HexAssertion":   {kind: kAssertion, assertion: assert.BuildMD5},
+	"CompareAssertion":  {kind: kAssertion, assertion: assert.BuildCompare},
 	"XMLAssertion":      {kind: kAssertion, assertion: assert.BuildXML},
 	"JSONPathAssertion": {kind: kAssertion, assertion: assert.BuildJSON},
 	"XPathAssertion":    {kind: kAssertion, assertion: assert.BuildXPath},
