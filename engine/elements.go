@@ -8,6 +8,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/engine/internal/httpsampler"
+	"github.com/gojm/gojm/engine/internal/reporters"
 	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/engine/internal/scripting"
 	"github.com/gojm/gojm/engine/internal/tcp"
@@ -224,6 +225,7 @@ var elements = map[string]elementDef{
 	"ResultCollector": {kind: kListener, output: resultCollector},
 	"BackendListener": {kind: kListener, output: backendListener},            // the InfluxDB client only
 	"ResultAction":    {kind: kListener, listener: thread.BuildResultAction}, // Result Status Action Handler
+	"ResultSaver":     {kind: kListener, listener: reporters.BuildSaver},     // Save Responses to a file, inside the output folder
 	"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
 	"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
 	"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},

@@ -354,7 +354,7 @@ func (o *runOutputs) threads() (int, int, int) {
 // non-GUI mode prints around a run.
 func (o *runOutputs) runPlan(grace time.Duration, stderr io.Writer) (*engine.Run, error) {
 	fmt.Fprintf(o.summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
-	r := engine.Start(context.Background(), o.p, o.sinks, engine.RunOptions{Listeners: o.listeners, Detail: o.files.SavesDetail()})
+	r := engine.Start(context.Background(), o.p, o.sinks, engine.RunOptions{Listeners: o.listeners, Detail: o.files.SavesDetail(), OutDir: o.outDir})
 	o.started.Store(r)
 	o.live.attach(r)
 	stopOnSignal(r, stderr, grace)
