@@ -222,13 +222,14 @@ var elements = map[string]elementDef{
 	"BeanShellListener":      {kind: kListener, listener: scripting.BuildListener},
 	"BSFListener":            {kind: kListener, listener: scripting.BuildListener},
 
-	"ResultCollector": {kind: kListener, output: resultCollector},
-	"BackendListener": {kind: kListener, output: backendListener},            // the InfluxDB client only
-	"ResultAction":    {kind: kListener, listener: thread.BuildResultAction}, // Result Status Action Handler
-	"ResultSaver":     {kind: kListener, listener: reporters.BuildSaver},     // Save Responses to a file, inside the output folder
-	"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
-	"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
-	"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},
+	"ResultCollector":   {kind: kListener, output: resultCollector},
+	"BackendListener":   {kind: kListener, output: backendListener},            // the InfluxDB client only
+	"ResultAction":      {kind: kListener, listener: thread.BuildResultAction}, // Result Status Action Handler
+	"ResultSaver":       {kind: kListener, listener: reporters.BuildSaver},     // Save Responses to a file, inside the output folder
+	"Summariser":        {kind: kIgnored, note: "gojm always prints the summariser lines"},
+	"WorkBench":         {kind: kIgnored, note: "the WorkBench is not part of a test"},
+	"ProxyControl":      {kind: kIgnored, note: "the recording proxy is a GUI tool"},
+	"HttpMirrorControl": {kind: kIgnored, note: "JMeter starts the HTTP Mirror Server from its window only, never in a test run"},
 
 	// jmeter-plugins' graphs are Result Collectors: headless they write
 	// their results file when they have one, and otherwise only draw.
