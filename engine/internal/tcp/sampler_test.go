@@ -387,3 +387,40 @@ func TestHardStop(t *testing.T) {
 		t.Errorf("%+v", o)
 	}
 }
+
+// One text exchange on a kept connection: what a TCP sample costs beyond
+// the loopback round trip.
+func BenchmarkTCPSample(b *testing.B) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { defer c.Close(); lines(c) }()
+		}
+	}()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	bld := elementtest.New(nil, "", b.TempDir())
+	s, err := Build(bld, elementtest.El("TCPSampler", "TCPSampler.server", "127.0.0.1", "TCPSampler.port", port,
+		"TCPSampler.EolByte", "10", "TCPSampler.request", "ping\n"), element.InScope{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	vu := bld.VU(1)
+	defer vu.End()
+	var r element.Result
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Reset()
+		s.Sample(vu, &r)
+		if !r.Success {
+			b.Fatal(r.Message)
+		}
+	}
+}
