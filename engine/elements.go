@@ -250,7 +250,11 @@ var elements = map[string]elementDef{
 	// jmeter-plugins samplers, controllers and timers.
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
 	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
-	udp.Class: {kind: kSampler, sampler: udp.Build},
+	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: thread.BuildParameterized},
+	parallelClass: {kind: kSampler, branches: buildParallel},
+	udp.Class:     {kind: kSampler, sampler: udp.Build},
+	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
+
 	// Refused by name, with what to do: they need a browser or a JVM.
 	sampler.WebDriverClass: {kind: kSampler, sampler: sampler.BuildWebDriver},
 	"JUnitSampler":         {kind: kSampler, sampler: sampler.BuildJUnit},
@@ -258,9 +262,6 @@ var elements = map[string]elementDef{
 	"com.googlecode.jmeter.plugins.webdriver.config.FirefoxDriverConfig":          {kind: kIgnored, note: webDriverConfig},
 	"com.googlecode.jmeter.plugins.webdriver.config.InternetExplorerDriverConfig": {kind: kIgnored, note: webDriverConfig},
 	"com.googlecode.jmeter.plugins.webdriver.config.RemoteDriverConfig":           {kind: kIgnored, note: webDriverConfig},
-	"kg.apc.jmeter.control.ParameterizedController":                               {kind: kController, ctl: thread.BuildParameterized},
-	parallelClass: {kind: kSampler, branches: buildParallel},
-	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
 }
 
 // lookup returns the definition of an element's test class.
