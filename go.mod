@@ -14,6 +14,7 @@ require (
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/expr-lang/expr v1.17.8
 	github.com/go-resty/resty/v2 v2.17.2
+	github.com/google/renameio/v2 v2.0.2
 	github.com/ohler55/ojg v1.28.5
 	github.com/prometheus/client_golang v1.25.0
 	github.com/spf13/pflag v1.1.0

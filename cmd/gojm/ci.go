@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gojm/gojm/engine"
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/influx"
 	"github.com/gojm/gojm/report/progress"
@@ -221,17 +222,13 @@ func (l *live) report(end *strings.Builder) error {
 	if l.f.junit == "" {
 		return nil
 	}
-	file, err := os.Create(l.f.junit)
+	host, _ := os.Hostname()
+	info := report.JUnitInfo{Name: l.planName, Start: l.start, Duration: time.Since(l.start), Hostname: host}
+	err := atomicfile.Write(l.f.junit, 0o644, func(w io.Writer) error { return report.WriteJUnit(w, l.stats, l.results, info) })
 	if err != nil {
 		return fmt.Errorf("junit: %w", err)
 	}
-	host, _ := os.Hostname()
-	info := report.JUnitInfo{Name: l.planName, Start: l.start, Duration: time.Since(l.start), Hostname: host}
-	if err := report.WriteJUnit(file, l.stats, l.results, info); err != nil {
-		file.Close()
-		return err
-	}
-	return file.Close()
+	return nil
 }
 
 // result is the run's outcome: the run's own error first, then the

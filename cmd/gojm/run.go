@@ -450,18 +450,7 @@ func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, bas
 }
 
 func writeOutputs(dir, summary string, stats *report.Stats, charts *chart.Charts, graphs []graph) error {
-	if err := os.WriteFile(filepath.Join(dir, "summary.txt"), []byte(summary), 0o644); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, "statistics.json"))
-	if err != nil {
-		return err
-	}
-	if err := report.WriteStatisticsJSON(f, stats); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeSummaryFiles(dir, summary, stats); err != nil {
 		return err
 	}
 	if charts != nil {

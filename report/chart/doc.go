@@ -15,7 +15,8 @@
 // Every chart is 1200×700 pixels with a title, axis labels with units and a
 // legend beside the plot.
 //
-// It imports report, gonum/plot (with golang.org/x/image's font) and
-// hdrhistogram, and nothing of the engine, so that a JTL read back draws
+// It imports report, gonum/plot (with golang.org/x/image's font),
+// hdrhistogram and internal/atomicfile (a chart is never half written),
+// and nothing of the engine, so that a JTL read back draws
 // the same charts as the live run that wrote it.
 package chart

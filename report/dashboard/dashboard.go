@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
 )
@@ -64,7 +64,7 @@ func Write(dir string, p Page) error {
 	if err := pageTemplate.Execute(&buf, view(p)); err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, FileIndex), buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, FileIndex), buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
 	return nil
