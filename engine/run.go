@@ -127,6 +127,12 @@ func (r *Run) stopNow(cause error) {
 	r.abort(cause)
 }
 
+// Flush writes out what the results files buffer of the samples handed
+// over so far, and returns once it is written: a stop (a signal) calls it
+// so that the rows up to then are on disk at once, whatever comes next.
+// It must not be called from a sink.
+func (r *Run) Flush() { r.el.Out.Flush() }
+
 // Wait waits for the run to end and its samples to reach the sinks, and
 // returns what kept the plan from running (a thread group whose numbers are
 // not numbers, a sink that could not write). A stopped run is not an error.
@@ -295,6 +301,16 @@ func (rt *router) Tick(now time.Time) {
 			t.Tick(now)
 		}
 	}
+}
+
+func (rt *router) Flush() error {
+	errs := []error{report.Sinks{rt.main}.Flush()}
+	for _, l := range rt.listeners {
+		if l != nil {
+			errs = append(errs, report.Sinks{l}.Flush())
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (rt *router) Close() error {
