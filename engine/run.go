@@ -111,12 +111,15 @@ func (r *Run) Stop(cause error) {
 	r.stop(cause)
 }
 
-// Abort ends the run now: running requests are cancelled too, and no
-// tearDown group runs.
+// Abort ends the run now, as gojm's own decision (a second Ctrl-C, the
+// stop grace over; cause says which): running requests are cancelled too,
+// each a failed sample marked as aborted by the client
+// (report.AbortedMessage), and no tearDown group runs.
 func (r *Run) Abort(cause error) {
+	ca := &element.ClientAbort{Reason: cause.Error()}
 	r.userAbort.Store(true)
-	r.Stop(cause)
-	r.abort(cause)
+	r.Stop(ca)
+	r.abort(ca)
 }
 
 // stopNow is the plan's own Stop Test Now (a sampler error, a Flow Control

@@ -71,6 +71,9 @@ func WriteABReport(w io.Writer, st *Stats, info ABInfo) error {
 	fmt.Fprintf(bw, "Time taken for tests:   %.3f seconds\n", taken)
 	fmt.Fprintf(bw, "Complete requests:      %d\n", done)
 	fmt.Fprintf(bw, "Failed requests:        %d\n", t.Errors)
+	if t.Aborted > 0 {
+		fmt.Fprintf(bw, "   (aborted by gojm: %d)\n", t.Aborted)
+	}
 	if st.non2xx > 0 {
 		fmt.Fprintf(bw, "Non-2xx responses:      %d\n", st.non2xx)
 	}

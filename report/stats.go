@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"time"
 )
@@ -43,11 +44,14 @@ type LabelStats struct {
 	// Controller.
 	Transaction bool
 	Count       int64
-	Errors      int64
-	Bytes       int64 // received
-	SentBytes   int64
-	First       int64 // earliest start, ms since the epoch
-	Last        int64 // latest end, ms since the epoch
+	Errors      int64 // failed samples, Aborted included
+	// Aborted counts the failed samples that gojm itself cut short
+	// (Sample.ClientAborted), not the server or the network.
+	Aborted   int64
+	Bytes     int64 // received
+	SentBytes int64
+	First     int64 // earliest start, ms since the epoch
+	Last      int64 // latest end, ms since the epoch
 
 	elapsed msHist
 	// APDEX counts: samples judged, satisfied, tolerated.
@@ -64,6 +68,9 @@ func (l *LabelStats) add(start, end, elapsed int64, s *Sample) {
 	l.Count++
 	if !s.Success {
 		l.Errors++
+		if s.ClientAborted() {
+			l.Aborted++
+		}
 	}
 	l.Bytes += s.Bytes
 	l.SentBytes += s.SentBytes
@@ -161,7 +168,32 @@ type Stats struct {
 	non2xx                       int64
 	maxThreads                   int
 	firstURL                     string
+	interrupted                  *Interruption
 }
+
+// Interruption says that a run was stopped before its plan ended.
+type Interruption struct {
+	Signal string        // what stopped it, e.g. "SIGINT"
+	After  time.Duration // how long after the start
+}
+
+// String is "interrupted after 0:13 by SIGINT".
+func (i Interruption) String() string {
+	sec := int64(i.After.Round(time.Second) / time.Second)
+	at := fmt.Sprintf("%d:%02d", sec/60, sec%60)
+	if sec >= 3600 {
+		at = fmt.Sprintf("%d:%02d:%02d", sec/3600, sec%3600/60, sec%60)
+	}
+	return "interrupted after " + at + " by " + i.Signal
+}
+
+// SetInterrupted records that the run was stopped before its plan ended;
+// the end report, statistics.json and the dashboard say so.
+func (st *Stats) SetInterrupted(i Interruption) { st.interrupted = &i }
+
+// Interrupted is how the run was interrupted, or nil when it ran to its
+// end.
+func (st *Stats) Interrupted() *Interruption { return st.interrupted }
 
 // NewStats returns an empty Stats.
 func NewStats(opt StatsOptions) *Stats {
