@@ -86,6 +86,9 @@ type (
 		Top                                            []topRow
 		Summary                                        string
 		Charts                                         []chartView
+		// Interrupted is "interrupted after 0:13 by SIGINT" for a run a
+		// signal stopped (report.Stats.Interrupted), else "".
+		Interrupted string
 	}
 	apdexRow struct {
 		Label, Apdex, Class string
@@ -128,6 +131,9 @@ func view(p Page) pageView {
 		ApdexF:    strconv.FormatInt(opt.ApdexTolerated.Milliseconds(), 10) + " ms",
 		Summary:   p.Summary,
 		Start:     "-", End: "-", Duration: "-",
+	}
+	if in := st.Interrupted(); in != nil {
+		v.Interrupted = in.String()
 	}
 	for i, q := range opt.Percentiles {
 		v.Pct[i] = report.PercentileName(q)
