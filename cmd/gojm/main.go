@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 )
 
 // Exit codes; the README lists them.
@@ -27,7 +29,12 @@ func (e *exitErr) Error() string { return e.err.Error() }
 func (e *exitErr) Unwrap() error { return e.err }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	// A closed stdout or stderr (`| head`, a terminal gone) makes writes
+	// fail instead of killing gojm; the consoles then stop printing and
+	// the run goes on into its files.
+	signal.Ignore(syscall.SIGPIPE)
+	stdout, stderr := consoles(os.Stdout, os.Stderr)
+	os.Exit(run(os.Args[1:], stdout, stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
