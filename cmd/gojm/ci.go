@@ -231,11 +231,27 @@ func (l *live) report(end *strings.Builder) error {
 	return nil
 }
 
-// result is the run's outcome: the run's own error first, then the
-// thresholds (exit code 99).
-func (l *live) result(runErr error) error {
+// notice prints a line of gojm's about the run (a signal and what it
+// does) where it stays on screen: above the live block when one is drawn,
+// on stderr otherwise.
+func (l *live) notice(msg string) {
+	if l.display != nil {
+		// From the line's start: the terminal has echoed ^C where the
+		// cursor stood.
+		fmt.Fprintln(l.display.Writer(), "\r"+msg)
+		return
+	}
+	fmt.Fprintln(l.stderr, msg)
+}
+
+// result is the run's outcome: the run's own error first, then an
+// interruption by a signal (exit code 105), then the thresholds (99).
+func (l *live) result(runErr error, in *report.Interruption) error {
 	if runErr != nil {
 		return runErr
+	}
+	if in != nil {
+		return &exitErr{exitInterrupted, errors.New(in.String())}
 	}
 	if n := report.Failed(l.results); n > 0 {
 		return &exitErr{exitThresholds, fmt.Errorf("%d of %d thresholds failed", n, len(l.results))}

@@ -17,6 +17,10 @@ const (
 	exitError       = 1 // the plan or results could not be read, or the run failed
 	exitUsage       = 2
 	exitUnsupported = 3 // the plan has elements gojm cannot run
+	// exitInterrupted: a signal (SIGINT, SIGTERM, SIGHUP) stopped the run
+	// before its plan ended; its results are written all the same. k6's
+	// code for an external abort, as 99 is k6's for thresholds.
+	exitInterrupted = 105
 )
 
 // exitErr carries an exit code with its error.
