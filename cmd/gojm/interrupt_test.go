@@ -21,8 +21,22 @@ import (
 	"github.com/gojm/gojm/report"
 )
 
-// buildGojm builds the gojm binary into a temporary folder, or skips the
-// test where no go command is at hand.
+// built is the gojm binary the tests of this package run, built once.
+var built struct {
+	sync.Mutex
+	dir, bin string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildGojm builds the gojm binary into a temporary folder, once for the
+// tests of the package, or skips the test where no go command is at hand.
 func buildGojm(t *testing.T) string {
 	t.Helper()
 	// go test puts the go command that runs it first on the PATH.
@@ -30,11 +44,22 @@ func buildGojm(t *testing.T) string {
 	if err != nil {
 		t.Skip("no go command to build gojm with")
 	}
-	bin := filepath.Join(t.TempDir(), "gojm")
+	built.Lock()
+	defer built.Unlock()
+	if built.bin != "" {
+		return built.bin
+	}
+	dir, err := os.MkdirTemp("", "gojm-bin-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	built.dir = dir
+	bin := filepath.Join(dir, "gojm")
 	out, err := exec.Command(goCmd, "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	built.bin = bin
 	return bin
 }
 
@@ -308,10 +333,10 @@ func (r *gojmRun) results(code int, want outputs, interrupted string) []report.S
 	if err != nil {
 		r.t.Fatalf("no summary.txt: %v", err)
 	}
-	if !strings.Contains(string(summary), fmt.Sprintf("Complete requests:      %d", len(rows))) {
+	if !strings.Contains(string(summary), fmt.Sprintf("Complete requests:      %d (", len(rows))) {
 		r.t.Errorf("summary.txt does not count the %d rows:\n%s", len(rows), summary)
 	}
-	said := strings.Contains(string(summary), "This run was interrupted after ")
+	said := strings.Contains(string(summary), "Run interrupted after ")
 	if interrupted != "" && (!said || !strings.Contains(string(summary), interrupted)) || interrupted == "" && said {
 		r.t.Errorf("summary.txt does not say %q:\n%s", interrupted, summary)
 	}
@@ -381,7 +406,7 @@ func TestInterruptOnce(t *testing.T) {
 					t.Fatalf("row %d failed (%s %s): a gentle stop must let requests finish", i, s.Code, s.Message)
 				}
 			}
-			if !strings.Contains(r.stdout.String(), "This run was interrupted after ") {
+			if !strings.Contains(r.stdout.String(), "Run interrupted after ") {
 				t.Errorf("the end report on stdout does not say the run was interrupted:\n%s", r.stdout.String())
 			}
 		})
@@ -419,7 +444,7 @@ func TestInterruptTwice(t *testing.T) {
 			t.Errorf("row %d: %v %q %q; want a request aborted by gojm", i, s.Success, s.Code, s.Message)
 		}
 	}
-	if !strings.Contains(r.stdout.String(), fmt.Sprintf("(aborted by gojm: %d)", users)) {
+	if !strings.Contains(r.stdout.String(), fmt.Sprintf("aborted by gojm: %d)", users)) {
 		t.Errorf("the end report does not count the %d aborted samples apart:\n%s", users, r.stdout.String())
 	}
 }

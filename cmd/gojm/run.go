@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -19,7 +20,6 @@ import (
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
-	"github.com/gojm/gojm/report/dashboard"
 )
 
 // planFlags say which plan to load and how to compile it: the file, its
@@ -72,6 +72,10 @@ type runFlags struct {
 	watch     []string      // server processes to watch (watch.go)
 	grace     time.Duration // how long running samples may take after a stop
 	ci        ciFlags       // thresholds, JUnit, Prometheus (ci.go)
+	split     splitFlags    // one segment of a split run (split.go)
+	// JMeter's -R and -r, refused (remoteStart).
+	remoteHosts string
+	runRemote   bool
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet) {
@@ -86,10 +90,34 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.grace, "stop-grace", 10*time.Second, "after Ctrl-C, how long running samples may take before they are aborted")
 	fs.StringArrayVar(&f.watch, "watch", nil, "watch a server process (PID or command name, children included): CPU and memory beside the results; repeatable")
 	f.ci.register(fs)
+	f.split.register(fs)
 	// Accepted so that JMeter command lines run unchanged.
 	fs.BoolP("nongui", "n", true, "non-GUI mode (gojm is always headless)")
 	fs.StringP("loglevel", "L", "", "accepted for JMeter's command line; ignored")
 	fs.StringP("jmeterlogconf", "i", "", "accepted for JMeter's command line; ignored")
+	// JMeter's remote start, refused with the split run that replaces it.
+	fs.StringVarP(&f.remoteHosts, "remotestart", "R", "", "JMeter's remote start: refused; see --segment")
+	fs.BoolVarP(&f.runRemote, "runremote", "r", false, "JMeter's remote start: refused; see --segment")
+	fs.BoolP("remoteexit", "X", false, "accepted for JMeter's command line; ignored")
+}
+
+// remoteStart refuses JMeter's -R and -r, showing the split run that does
+// what they are used for.
+func (f *runFlags) remoteStart() error {
+	if f.remoteHosts == "" && !f.runRemote {
+		return nil
+	}
+	n, what := "N", "-r (every host of remote_hosts)"
+	if f.remoteHosts != "" {
+		n, what = strconv.Itoa(len(strings.Split(f.remoteHosts, ","))), "-R "+f.remoteHosts
+	}
+	plan := f.plan
+	if plan == "" {
+		plan = "PLAN.jmx"
+	}
+	return &exitErr{exitUsage, fmt.Errorf(`%s: gojm has no JMeter servers to start remotely. JMeter runs the whole plan on each server; gojm splits one plan's users between processes, which together make the single run. On each of %s machines (i = 0 … %s-1) run:
+  gojm run %s --segment i/%s --sync-dir DIR
+with DIR a folder they all share (or --start-at TIME in its place); segment 0 merges the results. See docs/scale-out.md`, what, n, n, plan, n)}
 }
 
 // loadPlan loads and compiles a plan. A file that is not a plan exits 1; a
@@ -144,6 +172,12 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	defer closeLog()
 	p, err := loadPlan(&f.planFlags, log)
 	if err != nil {
+		f.split.abandon(err)
+		return err
+	}
+	sp, err := openSplit(f, p, stderr)
+	if err != nil {
+		f.split.abandon(err)
 		return err
 	}
 	// From the moment files are opened until the end report is written,
@@ -152,14 +186,41 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	defer sig.stop()
 	o, err := openRunOutputs(f, p, jmeterStyle, stdout, stderr, log)
 	if err != nil {
+		f.split.abandon(err)
+		return err
+	}
+	o.split = sp
+	o.live.judgedElsewhere = sp.judgedElsewhere()
+	if err := sp.join(sig.beforeStart()); err != nil {
+		o.sinks.Close()
+		if in := sig.interrupted(); in != nil {
+			err = fmt.Errorf("%s before the run started", in.Signal)
+			f.split.abandon(err)
+			return &exitErr{exitInterrupted, err}
+		}
 		return err
 	}
 	sig.setNotice(o.live.notice)
 	r, runErr := o.runPlan(sig)
-	if err := o.endReport(stdout, r, sig); err != nil {
+	// Segment 0 of a split run prints the merged report, not its own.
+	endOut := stdout
+	if sp.mergesHere() {
+		endOut = io.Discard
+	}
+	if err := o.endReport(endOut, r, sig); err != nil {
 		return err
 	}
-	return o.live.result(runErr, o.stats.Interrupted())
+	if err := sp.finish(runErr); err != nil {
+		return err
+	}
+	if sp.mergesHere() {
+		if err := o.mergedReport(stdout, sp.dir, sig.hurried); err != nil {
+			return err
+		}
+	}
+	// The interruption of the figures judged: segment 0's merge says
+	// whether any segment was interrupted.
+	return o.live.result(runErr, o.live.stats.Interrupted())
 }
 
 // parseRunFlags parses gojm run's command line. help reports that -h or
@@ -177,6 +238,9 @@ func parseRunFlags(args []string, stderr io.Writer) (f *runFlags, help bool, err
 		return nil, false, &exitErr{exitUsage, err}
 	}
 	f.planArg(fs)
+	if err := f.remoteStart(); err != nil {
+		return nil, false, err
+	}
 	return f, false, nil
 }
 
@@ -210,11 +274,13 @@ type runOutputs struct {
 	graphs     []graph
 	stats      *report.Stats
 	summaryOut io.Writer
-	charts     *chart.Charts     // nil without an output folder
-	dashErrors *dashboard.Errors // nil without -e
+	charts     *chart.Charts // nil without an output folder
+	dashboard  bool          // -e with an output folder: write the HTML dashboard
 	live       *live
 	server     *serverWatch               // nil without --watch
 	started    atomic.Pointer[engine.Run] // the run, once it has started
+	split      *split                     // this process's part of the run
+	jtlPath    string                     // the results file, or ""
 }
 
 // openRunOutputs decides where results go and opens every output before the
@@ -225,7 +291,7 @@ func openRunOutputs(f *runFlags, p *engine.Plan, jmeterStyle bool, stdout, stder
 	if err != nil {
 		return nil, err
 	}
-	o := &runOutputs{p: p, outDir: outDir, files: &report.ResultFiles{}}
+	o := &runOutputs{p: p, outDir: outDir, files: &report.ResultFiles{}, jtlPath: jtlPath}
 	// The results file's columns follow the jmeter.save.saveservice.*
 	// properties, as JMeter's -l file does.
 	saveCfg, err := report.SaveConfigFromProperties(p.Props.Snapshot())
@@ -276,9 +342,10 @@ func resultPaths(f *runFlags, jmeterStyle bool) (outDir, jtlPath string, err err
 }
 
 // openSinks opens the sinks every sample of the run goes through, in the
-// order they need each other: the results file, the statistics (which the
-// live sinks and the end report read), the live block and thresholds, the
-// summariser, the charts and the dashboard's error tables.
+// order they need each other: the results file, the statistics (the run's
+// one statistics source, which the live sinks, the end report, the charts
+// and the dashboard read), the live block and thresholds, the summariser
+// and the charts.
 func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveConfig, stdout, stderr io.Writer, log *slog.Logger) error {
 	// -l and the plan's listeners share a file they both name.
 	if jtlPath != "" {
@@ -316,17 +383,14 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 		interval = math.MaxInt64
 	}
 	summariser := report.NewSummariser(o.summaryOut, interval, o.threads)
+	summariser.SubResults = saveCfg.SubResults // count what the statistics count
 	summariser.Start(time.Now())
 	o.sinks = append(o.sinks, summariser)
 	if o.outDir != "" {
-		o.charts = chart.New(o.p.Name)
+		o.charts = chart.New(o.p.Name, o.stats)
 		o.sinks = append(o.sinks, o.charts)
 	}
-	// With -e, the HTML dashboard's error tables (outputs.go).
-	o.dashErrors = dashboardErrors(f.dashboard && o.outDir != "", saveCfg.SubResults)
-	if o.dashErrors != nil {
-		o.sinks = append(o.sinks, o.dashErrors)
-	}
+	o.dashboard = f.dashboard && o.outDir != ""
 	return nil
 }
 
@@ -334,7 +398,7 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 // files and Graph Results charts (planListeners), then Backend Listeners
 // (ci.go). planListeners and backendListeners close them on an error.
 func (o *runOutputs) openListeners(saveCfg report.SaveConfig, log *slog.Logger) error {
-	listeners, graphs, err := planListeners(o.p, o.files, o.outDir, saveCfg)
+	listeners, graphs, err := planListeners(o.p, o.files, o.outDir, saveCfg, o.stats.Options())
 	if err != nil {
 		return err
 	}
@@ -362,8 +426,11 @@ func (o *runOutputs) threads() (int, int, int) {
 func (o *runOutputs) runPlan(sig *interrupts) (*engine.Run, error) {
 	start := time.Now()
 	fmt.Fprintf(o.summaryOut, "Starting the test @ %s\n", start.Format(time.UnixDate))
-	r := engine.Start(context.Background(), o.p, o.sinks, engine.RunOptions{Listeners: o.listeners, Detail: o.files.SavesDetail()})
+	opt := o.split.runOptions()
+	opt.Listeners, opt.Detail = o.listeners, o.files.SavesDetail()
+	r := engine.Start(context.Background(), o.p, o.sinks, opt)
 	o.started.Store(r)
+	o.split.watch(r)
 	o.live.attach(r)
 	sig.attach(r, start)
 	err := r.Wait()
@@ -372,18 +439,18 @@ func (o *runOutputs) runPlan(sig *interrupts) (*engine.Run, error) {
 	return r, err
 }
 
-// endReport writes the end report once the run is over: whether a signal
-// interrupted it, ab's layout, the open-model groups' dropped iterations,
-// the watched server and the thresholds, to summary.txt beside
+// endReport writes the end report once the run is over (whether a signal
+// interrupted it, the table per label, the errors and ab's layout,
+// report.WriteEndReport), the open-model groups' dropped iterations, the
+// watched server and the thresholds, to summary.txt beside
 // statistics.json (with an output folder) and then to stdout, then the
 // charts and the dashboard unless repeated signals asked to skip them.
 func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run, sig *interrupts) error {
-	var summary strings.Builder
 	if in := sig.interrupted(); in != nil {
 		o.stats.SetInterrupted(*in)
-		fmt.Fprintf(&summary, "This run was %s (exit code %d).\n\n", in, exitInterrupted)
 	}
-	if err := report.WriteABReport(&summary, o.stats, report.ABInfo{}); err != nil {
+	var summary strings.Builder
+	if err := report.WriteEndReport(&summary, o.stats, report.ABInfo{}); err != nil {
 		return err
 	}
 	writeArrivals(&summary, r) // open-model groups: dropped iterations (arrivals.go)
@@ -406,6 +473,9 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run, sig *interrupts)
 	if o.outDir == "" {
 		return nil
 	}
+	if err := o.split.record(o, o.jtlPath); err != nil {
+		return err
+	}
 	if err := writeCharts(o.outDir, o.charts, o.graphs, sig.hurried); err != nil {
 		return err
 	}
@@ -413,9 +483,11 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run, sig *interrupts)
 		fmt.Fprintf(stdout, "\nResults in %s (charts and dashboard skipped)\n", o.outDir)
 		return nil
 	}
-	// With -e, the HTML dashboard from the same live sinks (outputs.go).
-	if err := writeRunDashboard(o.outDir, o.p, summary.String(), o.stats, o.dashErrors); err != nil {
-		return err
+	// With -e, the HTML dashboard from the same statistics (outputs.go).
+	if o.dashboard {
+		if err := writeRunDashboard(o.outDir, o.p, summary.String(), o.stats); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "\nResults in %s\n", o.outDir)
 	return nil
@@ -439,8 +511,9 @@ type graph struct {
 }
 
 // planListeners opens the plan's own listeners: results files where the
-// plan names them, a Graph Results chart for each Graph Results listener.
-func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, base report.SaveConfig) ([]report.Sink, []graph, error) {
+// plan names them, a Graph Results chart for each Graph Results listener,
+// counting the rows the statistics count (opt).
+func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, base report.SaveConfig, opt report.StatsOptions) ([]report.Sink, []graph, error) {
 	sinks := make([]report.Sink, len(p.Listeners))
 	var graphs []graph
 	for i, l := range p.Listeners {
@@ -463,7 +536,7 @@ func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, bas
 			}
 			sinks[i] = s
 		case l.GraphResults() && outDir != "":
-			g := chart.NewGraphResults(l.Name)
+			g := chart.NewGraphResults(l.Name, opt)
 			sinks[i] = g
 			graphs = append(graphs, graph{g, filepath.Join(outDir, "graph-results-"+fileSafe(l.Name)+".png")})
 		}
@@ -482,6 +555,12 @@ func writeCharts(dir string, charts *chart.Charts, graphs []graph, skip func() b
 	for _, g := range graphs {
 		if skip() {
 			return nil
+		}
+		// A listener that saw every sample of the run would draw
+		// graph-results.png again: it counts the same rows, so as many
+		// means the same ones.
+		if charts != nil && g.g.Count() == charts.Graph.Count() {
+			continue
 		}
 		if err := g.g.WritePNG(g.file); err != nil {
 			return fmt.Errorf("graph results: %w", err)

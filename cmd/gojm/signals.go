@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -33,6 +34,10 @@ type interrupts struct {
 	grace  time.Duration
 	quit   chan struct{}
 	hurry  atomic.Bool
+	// before is cancelled by a signal that comes before the run starts,
+	// to end a wait for a split run's other segments or its start time.
+	before       context.Context
+	cancelBefore context.CancelFunc
 
 	mu      sync.Mutex
 	run     *engine.Run // nil before the run starts
@@ -50,6 +55,7 @@ type interrupts struct {
 // non-interactive shell) stays ignored, as the caller asked.
 func catchInterrupts(notice func(string), grace time.Duration) *interrupts {
 	h := &interrupts{ch: make(chan os.Signal, 4), notice: notice, grace: grace, quit: make(chan struct{})}
+	h.before, h.cancelBefore = context.WithCancel(context.Background())
 	var sigs []os.Signal
 	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		if !signal.Ignored(s) {
@@ -73,7 +79,11 @@ func (h *interrupts) setNotice(notice func(string)) {
 func (h *interrupts) stop() {
 	signal.Stop(h.ch)
 	close(h.quit)
+	h.cancelBefore()
 }
+
+// beforeStart is done once a signal has come before the run started.
+func (h *interrupts) beforeStart() context.Context { return h.before }
 
 func (h *interrupts) loop() {
 	for {
@@ -165,7 +175,8 @@ func (h *interrupts) decide(name string, now time.Time) (string, func()) {
 		if r == nil {
 			h.pending = true
 			h.in = &report.Interruption{Signal: name}
-			return "", nil
+			h.cancelBefore()
+			return fmt.Sprintf("gojm: %s: stopping before the run has started", name), nil
 		}
 		h.in = &report.Interruption{Signal: name, After: now.Sub(h.start)}
 		return "", func() { h.stopRun(r, name) }
