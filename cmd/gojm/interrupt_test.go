@@ -595,3 +595,96 @@ func TestThreeSignals(t *testing.T) {
 		t.Errorf("the end does not say the charts were skipped:\n%s", r.stdout.String())
 	}
 }
+
+// total is how many requests the recorder of a split-run test has seen.
+func (s *splitSetup) total() int {
+	n := 0
+	for _, c := range s.requests() {
+		n += c
+	}
+	return n
+}
+
+// Ctrl-C to one segment of a split run stops them all: that segment and
+// segment 0, whose merge says the run was interrupted and by what, exit
+// with the code for it, and every request the target saw is a row in a
+// segment's results file and counted in the merged statistics.
+func TestSplitRunInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs gojm")
+	}
+	bin := buildGojm(t)
+	s := newSplitSetup(t, 100, "continue", true, 5) // recycles: runs until stopped
+	sync := filepath.Join(t.TempDir(), "run")
+	ps := startSegments(t, bin, s, sync, 2)
+	waitFile(t, filepath.Join(sync, "alive-1"))
+	limit := time.Now().Add(time.Minute)
+	for s.total() < 100 { // both segments' users are at work
+		if time.Now().After(limit) {
+			t.Fatalf("the target saw %d requests in a minute", s.total())
+		}
+		time.Sleep(5 * time.Millisecond) // polls the recorder, as waitRequests does
+	}
+	if err := ps[1].cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		if code := p.wait(t); code != exitInterrupted {
+			t.Errorf("segment %d exited %d, want %d; stderr:\n%s", i, code, exitInterrupted, p.stderr.String())
+		}
+	}
+	rows := 0
+	for i := range ps {
+		var k keepAll
+		jtlRows(t, filepath.Join(sync, fmt.Sprintf("segment-%d", i), "results.jtl"), &k)
+		rows += len(k)
+	}
+	if n := s.total(); rows != n {
+		t.Errorf("the target saw %d requests, the segments' results files have %d rows", n, rows)
+	}
+	var stats map[string]struct {
+		SampleCount   int    `json:"sampleCount"`
+		InterruptedBy string `json:"interruptedBy"`
+	}
+	data, err := os.ReadFile(filepath.Join(sync, "statistics.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &stats)
+	}
+	if err != nil {
+		t.Fatalf("the merged statistics.json: %v", err)
+	}
+	if total := stats["Total"]; total.SampleCount != rows || total.InterruptedBy != "SIGINT" {
+		t.Errorf("the merged Total: %+v; want %d samples, interrupted by SIGINT", total, rows)
+	}
+	summary, err := os.ReadFile(filepath.Join(sync, "summary.txt"))
+	if err != nil || !strings.Contains(string(summary), "Run interrupted after ") || !strings.Contains(string(summary), " by SIGINT") {
+		t.Errorf("the merged summary.txt does not say the run was interrupted (%v):\n%s", err, summary)
+	}
+}
+
+// A signal while a segment waits for the others ends the wait: gojm tells
+// the others through the sync folder, sends nothing and exits with the
+// code of an interrupted run.
+func TestSplitRunInterruptedBeforeStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs gojm")
+	}
+	bin := buildGojm(t)
+	s := newSplitSetup(t, 10, "continue", false, 0)
+	sync := filepath.Join(t.TempDir(), "run")
+	p := startProc(t, bin, s.args("--segment", "0/2", "--sync-dir", sync)...)
+	waitFile(t, filepath.Join(sync, "ready-0")) // waiting for segment 1, which never comes
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.wait(t); code != exitInterrupted {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitInterrupted, p.stderr.String())
+	}
+	stop, err := os.ReadFile(filepath.Join(sync, "stop"))
+	if err != nil || !strings.Contains(string(stop), "SIGTERM before the run started") {
+		t.Errorf("the other segments are not told (%v): %q", err, stop)
+	}
+	if n := s.total(); n != 0 {
+		t.Errorf("%d requests sent by a run stopped before its start", n)
+	}
+}
