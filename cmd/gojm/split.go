@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gojm/gojm/engine"
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/internal/segment"
 	"github.com/gojm/gojm/internal/splitrun"
 	"github.com/gojm/gojm/report"
@@ -231,7 +232,7 @@ func (sp *split) record(o *runOutputs, jtl string) error {
 	if err := o.stats.WriteState(&state); err != nil {
 		return err
 	}
-	if err := writeWhole(filepath.Join(o.outDir, splitrun.StateFile), state.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(o.outDir, splitrun.StateFile), state.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("statistics state: %w", err)
 	}
 	if rel, err := filepath.Rel(o.outDir, jtl); err == nil && !strings.HasPrefix(rel, "..") {
@@ -269,20 +270,6 @@ func (sp *split) finish(runErr error) error {
 			names[i] = fmt.Sprintf("segment %d (%s)", m, sp.sess.Segments()[m].Host)
 		}
 		return fmt.Errorf("%s ended without results: no merged result is written, since it would miss their samples", strings.Join(names, ", "))
-	}
-	return nil
-}
-
-// writeWhole writes b to name through a file beside it renamed over it,
-// so that a reader never finds half of it.
-func writeWhole(name string, b []byte) error {
-	tmp := name + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
 	}
 	return nil
 }
