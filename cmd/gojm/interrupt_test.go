@@ -11,11 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/gojm/gojm/examples/target"
 	"github.com/gojm/gojm/report"
@@ -115,6 +118,7 @@ type runOpts struct {
 	// pgid puts gojm in a process group of its own, as a shell puts a
 	// pipeline's processes in one (signals go to -pid).
 	pgid bool
+	env  []string // more environment variables
 }
 
 // startRun starts the counting server and gojm running a plan of users
@@ -138,6 +142,9 @@ func startRunWith(t *testing.T, bin string, users int, path string, o runOpts) *
 		"-J", "host=127.0.0.1", "-J", "port=" + port}, o.args...)
 	r.cmd = exec.Command(bin, args...)
 	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: o.pgid}
+	if o.env != nil {
+		r.cmd.Env = append(os.Environ(), o.env...)
+	}
 	var stdout io.Reader
 	if o.stdout != nil {
 		r.cmd.Stdout = o.stdout
@@ -686,5 +693,42 @@ func TestSplitRunInterruptedBeforeStart(t *testing.T) {
 	}
 	if n := s.total(); n != 0 {
 		t.Errorf("%d requests sent by a run stopped before its start", n)
+	}
+}
+
+// On a terminal, the stop message is printed through the live block (above
+// it, where it stays: report/progress), not on stderr beneath a block that
+// the next redraw would draw over it.
+func TestStopMessageOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs gojm")
+	}
+	bin := buildGojm(t)
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 24, Cols: 120}); err != nil {
+		t.Fatal(err)
+	}
+	var screen bytes.Buffer
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		io.Copy(&screen, ptmx) // until gojm, the last holder of the terminal, ends
+	}()
+	r := startRunWith(t, bin, 10, "/sleep?ms=5", runOpts{stdout: tty, env: []string{"TERM=xterm"}})
+	tty.Close()
+	r.waitRequests(200)
+	r.signal(syscall.SIGINT)
+	r.results(exitInterrupted, allOutputs, "by SIGINT")
+	<-read
+	text := regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`).ReplaceAllString(screen.String(), "")
+	if !strings.Contains(text, "gojm: SIGINT: stopping") || !strings.Contains(text, "Run interrupted after ") {
+		t.Errorf("the terminal lacks the stop message or the end report:\n%s", text)
+	}
+	if stderr := r.stderrText(); strings.Contains(stderr, "stopping") {
+		t.Errorf("the stop message went to stderr, under the live block:\n%s", stderr)
 	}
 }
