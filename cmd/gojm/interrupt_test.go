@@ -732,3 +732,54 @@ func TestStopMessageOnTerminal(t *testing.T) {
 		t.Errorf("the stop message went to stderr, under the live block:\n%s", stderr)
 	}
 }
+
+// SIGKILL cannot be caught: what the README says it loses is lost, and
+// nothing else. The results file holds only whole rows, each a request
+// the server saw, and no other file of the folder is half there: they are
+// written only at the end.
+func TestKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs gojm")
+	}
+	r := startRun(t, buildGojm(t), 20, "/sleep?ms=1")
+	r.waitRequests(1000)
+	// Until a tick of the writer has put rows in the file (at most a
+	// second), polled as waitRequests polls the server.
+	limit := time.Now().Add(time.Minute)
+	for {
+		if data, _ := os.ReadFile(filepath.Join(r.out, "results.jtl")); bytes.Count(data, []byte("\n")) > 1 {
+			break
+		}
+		if time.Now().After(limit) {
+			t.Fatal("no rows in the results file within a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	r.signal(syscall.SIGKILL)
+	select {
+	case err := <-r.done:
+		var ee *exec.ExitError
+		ws, ok := syscall.WaitStatus(0), false
+		if errors.As(err, &ee) {
+			ws, ok = ee.Sys().(syscall.WaitStatus)
+		}
+		if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+			t.Fatalf("gojm ended with %v, not by SIGKILL", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("gojm did not end within a minute of SIGKILL")
+	}
+	rows := r.rows()
+	if n := r.srv.Count(); len(rows) == 0 || int64(len(rows)) > n {
+		t.Errorf("%d rows for the %d requests the server saw", len(rows), n)
+	}
+	entries, err := os.ReadDir(r.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != "results.jtl" {
+			t.Errorf("%s in the folder of a killed run", e.Name())
+		}
+	}
+}
