@@ -138,6 +138,16 @@ func TestSegmentsStripeDataAndCounters(t *testing.T) {
 		if err := Start(context.Background(), p, &memSink{}, RunOptions{Segment: seg}).Wait(); err != nil {
 			t.Fatal(err)
 		}
+		// The rows the segment read are those its schedule lists.
+		var listed []string
+		for _, d := range p.DataReads(seg, 1000) {
+			for _, r := range d.Reads {
+				listed = append(listed, fmt.Sprintf("row%02d", r.Row-1))
+			}
+		}
+		if read := sorted(got()["/csv"]); !slices.Equal(read, sorted(listed)) {
+			t.Errorf("segment %s read rows %q, its schedule lists %q", seg, read, listed)
+		}
 		return got()
 	}
 	whole := received(t, segment.Whole())
