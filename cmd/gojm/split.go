@@ -277,14 +277,12 @@ func (sp *split) finish(runErr error) error {
 // mergedReport is segment 0's end of a split run: the segments' results
 // merged into the sync folder, the end report over them on stdout, and
 // the thresholds judged on them. As for a run's own end report,
-// summary.txt and statistics.json come first, and repeated signals
-// (hurried) skip the charts and the dashboard.
+// summary.txt and statistics.json come first (a segment's results file
+// that cannot be read back for the charts loses them nothing), and
+// repeated signals (hurried) skip the charts and the dashboard.
 func (o *runOutputs) mergedReport(stdout io.Writer, dir string, hurried func() bool) error {
 	m, err := readMerged(dir)
 	if err != nil {
-		return err
-	}
-	if err := m.draw(o.p.Name); err != nil {
 		return err
 	}
 	var summary strings.Builder
@@ -300,8 +298,15 @@ func (o *runOutputs) mergedReport(stdout io.Writer, dir string, hurried func() b
 		return err
 	}
 	fmt.Fprint(stdout, "\n"+summary.String())
-	if err := writeCharts(dir, m.charts, nil, hurried); err != nil {
-		return err
+	// The charts read every segment's results file again: after the
+	// summary, and not at all when hurried.
+	if !hurried() {
+		if err := m.draw(o.p.Name); err != nil {
+			return err
+		}
+		if err := writeCharts(dir, m.charts, nil, hurried); err != nil {
+			return err
+		}
 	}
 	if hurried() {
 		fmt.Fprintf(stdout, "\nResults in %s (charts and dashboard skipped; each segment's in its segment-i folder)\n", dir)
