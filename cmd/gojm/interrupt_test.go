@@ -783,3 +783,28 @@ func TestKilled(t *testing.T) {
 		}
 	}
 }
+
+// SIGINT and SIGHUP ignored when gojm starts (a background job of a
+// script, nohup) stay ignored: they neither stop the run nor kill gojm.
+// SIGTERM, which Go's runtime always catches, still stops it.
+func TestIgnoredSignalsStayIgnored(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs gojm")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to start gojm with signals ignored")
+	}
+	wrapper := filepath.Join(t.TempDir(), "nohup-gojm")
+	script := fmt.Sprintf("#!%s\ntrap '' INT HUP\nexec %q \"$@\"\n", sh, buildGojm(t))
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := startRun(t, wrapper, 10, "/sleep?ms=1")
+	r.waitRequests(300)
+	r.signal(syscall.SIGINT)
+	r.signal(syscall.SIGHUP)
+	r.waitRequests(r.srv.Count() + 1000) // its users go on
+	r.signal(syscall.SIGTERM)
+	r.results(exitInterrupted, allOutputs, "by SIGTERM")
+}

@@ -50,9 +50,10 @@ type interrupts struct {
 	in      *report.Interruption
 }
 
-// catchInterrupts starts handling SIGINT, SIGTERM and SIGHUP. A signal
-// that was ignored when gojm started (nohup, a background job of a
-// non-interactive shell) stays ignored, as the caller asked.
+// catchInterrupts starts handling SIGINT, SIGTERM and SIGHUP. SIGINT or
+// SIGHUP ignored when gojm started (a background job of a script, nohup)
+// stays ignored, as the caller asked; Go's runtime catches SIGTERM
+// whatever it inherits, so that one is always handled.
 func catchInterrupts(notice func(string), grace time.Duration) *interrupts {
 	h := &interrupts{ch: make(chan os.Signal, 4), notice: notice, grace: grace, quit: make(chan struct{})}
 	h.before, h.cancelBefore = context.WithCancel(context.Background())
@@ -62,7 +63,9 @@ func catchInterrupts(notice func(string), grace time.Duration) *interrupts {
 			sigs = append(sigs, s)
 		}
 	}
-	signal.Notify(h.ch, sigs...)
+	if len(sigs) > 0 { // Notify without signals would relay every signal
+		signal.Notify(h.ch, sigs...)
+	}
 	go h.loop()
 	return h
 }
