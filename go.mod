@@ -15,6 +15,7 @@ require (
 	github.com/expr-lang/expr v1.17.8
 	github.com/go-resty/resty/v2 v2.17.2
 	github.com/go-sql-driver/mysql v1.10.1
+	github.com/google/renameio/v2 v2.0.2
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/microsoft/go-mssqldb v1.11.2
 	github.com/ohler55/ojg v1.28.5

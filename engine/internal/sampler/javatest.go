@@ -122,6 +122,9 @@ func (j *javaTest) Sample(vu *element.VU, r *element.Result) {
 		}
 	}
 	r.Success = ok && slept
+	if !slept {
+		element.MarkClientAbort(vu, &r.Sample)
+	}
 	r.Elapsed = vu.Now().Sub(r.Start)
 }
 
