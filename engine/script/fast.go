@@ -196,9 +196,6 @@ type dcomp struct {
 	scope  []map[string]dlocal
 	n      int
 	direct *direct
-	// a GString is not a String to String.equals: a Groovy script with
-	// both stays on the translation
-	gstring, equals bool
 }
 
 type dlocal struct {
@@ -240,9 +237,6 @@ func compileDirect(stmts []stmt, d Dialect) (p *direct) {
 	c := &dcomp{d: d, scope: []map[string]dlocal{{}}, direct: &direct{}}
 	for _, s := range body {
 		c.direct.body = append(c.direct.body, c.stmt(s))
-	}
-	if c.gstring && c.equals {
-		return nil
 	}
 	c.direct.nlocals = c.n
 	return c.direct
@@ -369,10 +363,6 @@ func (c *dcomp) expr(e expr) fexpr {
 		v := c.literal(e)
 		return func(*frame) val { return v }
 	case *gstringExpr:
-		if d != Groovy {
-			c.no()
-		}
-		c.gstring = true
 		lits := e.lits
 		parts := make([]fexpr, len(e.exprs))
 		for i, x := range e.exprs {

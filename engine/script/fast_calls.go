@@ -433,9 +433,6 @@ func (c *dcomp) valueCall(recv fexpr, name string, args []fexpr, safe bool) fexp
 			}
 			return intVal(int32(strings.Index(s, arg(f, 0))))
 		}
-	case name == "equals" || name == "equalsIgnoreCase":
-		c.equals = true
-		fallthrough
 	case (name == "contains" || name == "startsWith" || name == "endsWith" || name == "equals" || name == "equalsIgnoreCase") && n == 1:
 		m = func(f *frame, s string) val {
 			v := args[0](f)
