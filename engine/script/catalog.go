@@ -86,7 +86,7 @@ func readCatalog() (*catalog, error) {
 		"Random": "Random", "StringBuilder": "StringBuilder", "StringBuffer": "StringBuilder", "ArrayList": "List",
 		"LinkedList": "List", "HashMap": "Map", "LinkedHashMap": "Map", "LinkedHashSet": "Set", "String": "String",
 		"BigDecimal": "BigDecimal", "Integer": "Integer", "Long": "Long", "Double": "Double", "JsonSlurper": "JsonSlurper",
-		"Object": "", "URL": "URL",
+		"Object": "", "URL": "URL", "SecureRandom": "Random",
 	} {
 		c.classKind[cls] = kind
 	}
@@ -215,6 +215,12 @@ var knownClasses = func() map[string]string {
 	add("org.apache.jmeter.assertions", "AssertionResult")
 	add("org.slf4j", "Logger")
 	add("java.util", "Properties")
+	add("java.util.concurrent", "ThreadLocalRandom")
+	add("java.security", "SecureRandom")
+	add("org.apache.jmeter.services", "FileServer")
+	add("java.io", "File")
+	m["org.apache.commons.codec.binary.Base64"] = "CodecBase64"
+	m["org.apache.commons.net.util.Base64"] = "NetBase64"
 	m["Entry"] = "Entry"
 	return m
 }()
@@ -242,6 +248,7 @@ var typeKinds = map[string][2]string{
 	"SampleResult": {"Result", "Result"}, "AssertionResult": {"AssertionResult", "AssertionResult"},
 	"Sampler": {"Sampler", "Sampler"}, "SampleEvent": {"SampleEvent", "SampleEvent"}, "PrintStream": {"Out", "Out"},
 	"URL": {"URL", "URL"}, "RoundingMode": {"RoundingMode", "RoundingMode"},
+	"SecureRandom": {"Random", "Random"}, "ThreadLocalRandom": {"Random", "Random"},
 }
 
 // kindJavaNames name kinds in refusals.

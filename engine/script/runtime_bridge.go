@@ -3,6 +3,7 @@ package script
 import (
 	_ "embed"
 	"math"
+	"os"
 	"time"
 
 	"github.com/dop251/goja"
@@ -12,6 +13,8 @@ func (r *runtime) javaHelpers() *goja.Object {
 	vm := r.vm
 	o := vm.NewObject()
 	set := func(name string, f func(c goja.FunctionCall) goja.Value) { _ = o.Set(name, f) }
+	_ = o.Set("fileSep", string(os.PathSeparator))
+	_ = o.Set("pathSep", string(os.PathListSeparator))
 	set("format", func(c goja.FunctionCall) goja.Value {
 		var tagged [][]any
 		if err := vm.ExportTo(c.Argument(1), &tagged); err != nil {
@@ -242,6 +245,7 @@ func (r *runtime) hostBridge() *goja.Object {
 	set("now", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().Now().UnixMilli()) })
 	set("nanos", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().Now().UnixNano()) })
 	set("seed", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().Seed()) })
+	set("baseDir", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().BaseDir()) })
 	set("mathSeed", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().Seed()) })
 	set("uuidBytes", func(c goja.FunctionCall) goja.Value {
 		var b [16]byte

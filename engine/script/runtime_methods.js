@@ -1050,6 +1050,10 @@ F.RoundingMode = {};
 for (const m of ["HALF_UP", "HALF_DOWN", "HALF_EVEN", "UP", "DOWN", "CEILING", "FLOOR", "UNNECESSARY"]) F.RoundingMode[m] = { $t: "RoundingMode", name: m, $str: () => m };
 F.BigDecimal = { ZERO: new Dec(0n, 0), ONE: new Dec(1n, 0), TEN: new Dec(10n, 0), ROUND_HALF_UP: 4, ROUND_HALF_EVEN: 6, ROUND_DOWN: 1, ROUND_UP: 0 };
 F.System = {};
+// File's separators, for paths a script builds (FileServer's base
+// directory + File.separator + a name); the separators of the system gojm
+// runs on, as Java's are.
+F.File = { separator: J.fileSep || "/", pathSeparator: J.pathSep || ":" };
 Object.defineProperty(F.System, "out", { get: () => $.OUT, enumerable: true });
 Object.defineProperty(F.System, "err", { get: () => $.ERR, enumerable: true });
 defS("System", {
@@ -1105,6 +1109,26 @@ def("B64Encoder", {
 def("B64Decoder", {
 	"decode/1": ["Array", (e, s) => $.mkArray("byte", J.unb64(typeof s === "string" ? s : J.decode(bytesArg(s), "ISO-8859-1"), e.url))],
 });
+// commons-codec's and commons-net's Base64: byte arrays in and out, no
+// line breaks (their encodeBase64(byte[]) does not chunk).
+function b64Str(s) { return typeof s === "string" ? s : J.decode(bytesArg(s), "ISO-8859-1"); }
+const commonsB64 = {
+	"encodeBase64/1": ["Array", (b) => $.mkArray("byte", J.encode(J.b64(bytesArg(b), false), "ISO-8859-1"))],
+	"decodeBase64/1": ["Array", (s) => $.mkArray("byte", J.unb64(b64Str(s), false))],
+};
+defS("CodecBase64", Object.assign({
+	"encodeBase64String/1": ["String", (b) => J.b64(bytesArg(b), false)],
+	"encodeBase64URLSafeString/1": ["String", (b) => J.b64(bytesArg(b), true).replace(/=+$/, "")],
+}, commonsB64));
+defS("NetBase64", commonsB64);
+// ThreadLocalRandom.current() and new SecureRandom(): a java.util.Random
+// seeded as one created without a seed is (the numbers are random either
+// way; no script can tell their generator apart).
+// FileServer.getFileServer().getBaseDir(): the plan's folder.
+const fileServer = { $t: "FileServer" };
+defS("FileServer", { "getFileServer/0": ["FileServer", () => fileServer] });
+def("FileServer", { "getBaseDir/0": ["String", () => H.baseDir()] });
+defS("ThreadLocalRandom", { "current/0": ["Random", () => $.newRandom()] });
 function bytesArg(b) {
 	if (Array.isArray(b)) return b.map((x) => $.toInt(x));
 	throw ex("ClassCastException", $.typeName(b) + " is not a byte[]");
@@ -1129,6 +1153,7 @@ defS("TimeUnit", {}, "g");
 
 // Constructors.
 N.Random = { 0: () => $.newRandom(), 1: (s) => $.newRandom($.toLong(s)) };
+N.SecureRandom = { 0: () => $.newRandom() };
 N.StringBuilder = { 0: () => new SB(""), 1: (x) => new SB(typeof x === "number" ? "" : str(needStr(x, "StringBuilder"))) };
 N.StringBuffer = N.StringBuilder;
 N.ArrayList = { 0: () => [], 1: (x) => typeof x === "number" ? [] : Array.from(iter(x)) };

@@ -61,6 +61,8 @@ case("json error", G, 'new groovy.json.JsonSlurper().parseText("{bad")')
 case("jsonslurper fields", G, 'def r = new groovy.json.JsonSlurper().parseText(prev.getResponseDataAsString())\nvars.put("token", r.data.token)\nvars.put("count", r.data.items.size().toString())\nvars.put("first", r.data.items[0].name)\nr.data.items.collect { it.id }.sum()', element="JSR223PostProcessor",
      prev={"label": "login", "code": "200", "message": "OK", "body": '{"data": {"token": "abc123", "items": [{"id": 1, "name": "one"}, {"id": 2, "name": "two"}]}}'})
 case("base64 and url encoding", G, 'def b = "user:pass".bytes.encodeBase64().toString()\n[b, new String(b.decodeBase64()), URLEncoder.encode("a b&c=d/é", "UTF-8"), URLDecoder.decode("a+b%26c", "UTF-8"), Base64.getEncoder().encodeToString("hi".getBytes("UTF-8")), new String(Base64.getDecoder().decode("aGk="), "UTF-8")]')
+case("thread local random", G, 'import java.util.concurrent.ThreadLocalRandom\nint kmin = vars.get("min") as int\ndef key = ThreadLocalRandom.current().nextInt(kmin, kmin + 5)\nvars.put("inRange", (key >= kmin && key < kmin + 5).toString())\nThreadLocalRandom.current().nextInt(1)', element="JSR223PreProcessor", vars={"min": "10"})
+case("commons-codec base64 groovy", G, 'org.apache.commons.codec.binary.Base64.encodeBase64String("user:pass".bytes) + "/" + new String(org.apache.commons.codec.binary.Base64.decodeBase64("dXNlcjpwYXNz"))')
 case("assert passes", G, 'def x = 5\nassert x == 5\nassert [1, 2].size() == 2 : "size"\n"ok"', element="JSR223Assertion")
 case("power assert", G, 'def body = prev.getResponseDataAsString()\nassert body.contains("welcome") && prev.getResponseCode() == "200"', element="JSR223Assertion",
      prev={"label": "home", "code": "404", "message": "Not Found", "body": "not here"})
@@ -138,6 +140,11 @@ case("null method call", B, 'String s = vars.get("missing");\ns.length()')
 case("beanshell function", B, 'Math.round(50 * 0.7 / 60 * ((5000 + 10000) / 1000) + 1)', element="__BeanShell")
 case("integer division function", B, '10 / 60 * 15 + 1', element="__BeanShell")
 case("var keyword", B, 'var v = "ok";\nv')
+# the classes plans import for tokens and random data
+case("commons-net base64", B, 'import org.apache.commons.net.util.Base64;\nString source = "1117000917";\nbyte[] encodedBytes = Base64.encodeBase64(source.getBytes("UTF-8"));\nString encoded = new String(encodedBytes);\nvars.put("account", encoded);\nnew String(Base64.decodeBase64(encoded), "UTF-8")', element="BeanShellPreProcessor")
+case("commons-codec base64", B, 'import org.apache.commons.codec.binary.Base64;\nbyte[] b = "gojm \u00e9?>".getBytes("UTF-8");\nBase64.encodeBase64String(b) + " " + Base64.encodeBase64URLSafeString(b) + " " + new String(Base64.encodeBase64(b)) + " " + new String(Base64.decodeBase64("Z29qbQ=="), "UTF-8")')
+case("file separator", B, 'File.separator + "data" + File.separator + "users.csv"')
+case("secure random", B, 'import java.security.SecureRandom;\nSecureRandom r = new SecureRandom();\nint n = r.nextInt(100);\nn >= 0 && n < 100')
 # refused BeanShell constructs
 case("refused string ==", B, 'if (vars.get("x") == "y") { vars.put("r", "same"); }')
 case("refused groovy method", B, '"5".toInteger()')
