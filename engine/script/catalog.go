@@ -87,6 +87,7 @@ func readCatalog() (*catalog, error) {
 		"LinkedList": "List", "HashMap": "Map", "LinkedHashMap": "Map", "LinkedHashSet": "Set", "String": "String",
 		"BigDecimal": "BigDecimal", "Integer": "Integer", "Long": "Long", "Double": "Double", "JsonSlurper": "JsonSlurper",
 		"Object": "", "URL": "URL", "SecureRandom": "Random",
+		"Date": "Date", "SimpleDateFormat": "SimpleDateFormat",
 	} {
 		c.classKind[cls] = kind
 	}
@@ -218,6 +219,10 @@ var knownClasses = func() map[string]string {
 	add("java.util.concurrent", "ThreadLocalRandom")
 	add("java.security", "SecureRandom")
 	add("org.apache.jmeter.services", "FileServer")
+	add("java.util", "Date", "TimeZone")
+	add("java.text", "SimpleDateFormat", "ParseException")
+	add("java.security", "MessageDigest", "NoSuchAlgorithmException")
+	add("org.apache.commons.codec.digest", "DigestUtils")
 	add("java.io", "File")
 	m["org.apache.commons.codec.binary.Base64"] = "CodecBase64"
 	m["org.apache.commons.net.util.Base64"] = "NetBase64"
@@ -249,6 +254,8 @@ var typeKinds = map[string][2]string{
 	"Sampler": {"Sampler", "Sampler"}, "SampleEvent": {"SampleEvent", "SampleEvent"}, "PrintStream": {"Out", "Out"},
 	"URL": {"URL", "URL"}, "RoundingMode": {"RoundingMode", "RoundingMode"},
 	"SecureRandom": {"Random", "Random"}, "ThreadLocalRandom": {"Random", "Random"},
+	"Date": {"Date", "Date"}, "SimpleDateFormat": {"SimpleDateFormat", "SimpleDateFormat"},
+	"TimeZone": {"TimeZone", "TimeZone"}, "MessageDigest": {"MessageDigest", "MessageDigest"},
 }
 
 // kindJavaNames name kinds in refusals.

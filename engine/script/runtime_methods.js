@@ -1124,6 +1124,82 @@ defS("NetBase64", commonsB64);
 // ThreadLocalRandom.current() and new SecureRandom(): a java.util.Random
 // seeded as one created without a seed is (the numbers are random either
 // way; no script can tell their generator apart).
+// ---- java.util.Date, SimpleDateFormat, TimeZone, MessageDigest ------------
+// A Date is milliseconds since the epoch; formats and zones are Go's
+// (J.dateFormat keeps SimpleDateFormat's pattern letters). A zone of ""
+// is the system's, as the JVM's default.
+function JDate(ms) { this.$t = "Date"; this.ms = ms; }
+JDate.prototype.$str = function () { return J.dateFormat("EEE MMM dd HH:mm:ss zzz yyyy", this.ms, ""); };
+JDate.prototype.$eq = function (o) { return o instanceof JDate && o.ms === this.ms; };
+$.javaNames.Date = "java.util.Date";
+$.javaNames.SimpleDateFormat = "java.text.SimpleDateFormat";
+$.javaNames.TimeZone = "java.util.TimeZone";
+$.javaNames.MessageDigest = "java.security.MessageDigest";
+function dateArg(x) {
+	if (x instanceof JDate) return x;
+	if (x === null || x === undefined) throw ex("NullPointerException", null);
+	throw ex("IllegalArgumentException", "Cannot format given Object as a Date");
+}
+function msArg(x) { return Number($.toLong(x)); }
+N.Date = { 0: () => new JDate(H.now()), 1: (ms) => new JDate(msArg(ms)) };
+def("Date", {
+	"getTime/0": ["Long", (t) => BigInt(t.ms)],
+	"setTime/1": ["Null", (t, ms) => { t.ms = msArg(ms); return null; }],
+	"before/1": ["Boolean", (t, o) => t.ms < dateArg(o).ms],
+	"after/1": ["Boolean", (t, o) => t.ms > dateArg(o).ms],
+	"compareTo/1": ["Integer", (t, o) => Math.sign(t.ms - dateArg(o).ms)],
+	"equals/1": ["Boolean", (t, o) => t.$eq(o)],
+	"toString/0": ["String", (t) => t.$str()],
+});
+def("Date", {
+	"format/1": ["String", (t, p) => J.dateFormat(str(p), t.ms, "")],
+	"format/2": ["String", (t, p, z) => J.dateFormat(str(p), t.ms, z && z.$t === "TimeZone" ? z.id : "")],
+}, "g");
+N.SimpleDateFormat = {
+	0: () => ({ $t: "SimpleDateFormat", p: "M/d/yy, h:mm a", z: "" }),
+	1: (p) => { p = str(p); J.dateFormat(p, 0, ""); return { $t: "SimpleDateFormat", p: p, z: "" }; },
+};
+def("SimpleDateFormat", {
+	"format/1": ["String", (f, x) => J.dateFormat(f.p, $.isNum(x) ? msArg(x) : dateArg(x).ms, f.z)],
+	"parse/1": ["Date", (f, s) => new JDate(J.dateParse(f.p, str(s), f.z))],
+	"setTimeZone/1": ["Null", (f, z) => { f.z = z.id; return null; }],
+	"setLenient/1": ["Null", () => null],
+	"toPattern/0": ["String", (f) => f.p],
+	"applyPattern/1": ["Null", (f, p) => { p = str(p); J.dateFormat(p, 0, ""); f.p = p; return null; }],
+});
+defS("TimeZone", { "getTimeZone/1": ["TimeZone", (id) => ({ $t: "TimeZone", id: J.zoneID(str(id)), $str: function () { return "TimeZone[" + this.id + "]"; } })] });
+def("TimeZone", { "getID/0": ["String", (z) => z.id] });
+defS("MessageDigest", {
+	"getInstance/1": ["MessageDigest", (alg) => {
+		alg = str(alg);
+		if (!J.digestOK(alg)) throw ex("java.security.NoSuchAlgorithmException", alg + " MessageDigest not available");
+		return { $t: "MessageDigest", alg: alg, buf: [] };
+	}],
+});
+function digestOf(m, b) {
+	if (b !== undefined) for (const x of bytesArg(b)) m.buf.push(x);
+	const out = Array.from(J.digestBytes(m.alg, m.buf));
+	m.buf = [];
+	return $.mkArray("byte", out);
+}
+def("MessageDigest", {
+	"update/1": ["Null", (m, b) => { for (const x of bytesArg(b)) m.buf.push(x); return null; }],
+	"digest/0": ["Array", (m) => digestOf(m)],
+	"digest/1": ["Array", (m, b) => digestOf(m, b)],
+	"reset/0": ["Null", (m) => { m.buf = []; return null; }],
+	"getAlgorithm/0": ["String", (m) => m.alg],
+});
+// commons-codec's DigestUtils: of a String's UTF-8 bytes or of a byte[].
+function digestArg(x) { return typeof x === "string" ? Array.from(J.encode(x, "UTF-8")) : bytesArg(x); }
+function hexOf(b) { return b.map((x) => ((x & 0xff) + 0x100).toString(16).substring(1)).join(""); }
+const digestUtils = {};
+for (const [name, alg] of [["md5", "MD5"], ["sha1", "SHA-1"], ["sha256", "SHA-256"], ["sha384", "SHA-384"], ["sha512", "SHA-512"]]) {
+	digestUtils[name + "/1"] = ["Array", (x) => $.mkArray("byte", Array.from(J.digestBytes(alg, digestArg(x))))];
+	digestUtils[name + "Hex/1"] = ["String", (x) => hexOf(Array.from(J.digestBytes(alg, digestArg(x))))];
+}
+digestUtils["shaHex/1"] = digestUtils["sha1Hex/1"];
+defS("DigestUtils", digestUtils);
+
 // FileServer.getFileServer().getBaseDir(): the plan's folder.
 const fileServer = { $t: "FileServer" };
 defS("FileServer", { "getFileServer/0": ["FileServer", () => fileServer] });
