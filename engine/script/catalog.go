@@ -219,7 +219,7 @@ var knownClasses = func() map[string]string {
 	add("java.util.concurrent", "ThreadLocalRandom")
 	add("java.security", "SecureRandom")
 	add("org.apache.jmeter.services", "FileServer")
-	add("java.util", "Date", "TimeZone")
+	add("java.util", "Date", "TimeZone", "Calendar", "GregorianCalendar=Calendar")
 	add("java.text", "SimpleDateFormat", "ParseException")
 	add("java.security", "MessageDigest", "NoSuchAlgorithmException")
 	add("org.apache.commons.codec.digest", "DigestUtils")
@@ -256,6 +256,7 @@ var typeKinds = map[string][2]string{
 	"SecureRandom": {"Random", "Random"}, "ThreadLocalRandom": {"Random", "Random"},
 	"Date": {"Date", "Date"}, "SimpleDateFormat": {"SimpleDateFormat", "SimpleDateFormat"},
 	"TimeZone": {"TimeZone", "TimeZone"}, "MessageDigest": {"MessageDigest", "MessageDigest"},
+	"Calendar": {"Calendar", "Calendar"},
 }
 
 // kindJavaNames name kinds in refusals.

@@ -14,6 +14,7 @@ func (r *runtime) javaHelpers() *goja.Object {
 	o := vm.NewObject()
 	set := func(name string, f func(c goja.FunctionCall) goja.Value) { _ = o.Set(name, f) }
 	r.dateHelpers(set)
+	r.calendarHelpers(set)
 	_ = o.Set("fileSep", string(os.PathSeparator))
 	_ = o.Set("pathSep", string(os.PathListSeparator))
 	set("format", func(c goja.FunctionCall) goja.Value {

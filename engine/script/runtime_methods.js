@@ -1167,6 +1167,38 @@ def("SimpleDateFormat", {
 	"toPattern/0": ["String", (f) => f.p],
 	"applyPattern/1": ["Null", (f, p) => { p = str(p); J.dateFormat(p, 0, ""); f.p = p; return null; }],
 });
+// Calendar: an instant and a zone; fields by Java's numbers (J.calGet).
+$.javaNames.Calendar = "java.util.GregorianCalendar";
+F.Calendar = { ERA: 0, YEAR: 1, MONTH: 2, WEEK_OF_YEAR: 3, WEEK_OF_MONTH: 4, DATE: 5, DAY_OF_MONTH: 5, DAY_OF_YEAR: 6,
+	DAY_OF_WEEK: 7, DAY_OF_WEEK_IN_MONTH: 8, AM_PM: 9, HOUR: 10, HOUR_OF_DAY: 11, MINUTE: 12, SECOND: 13, MILLISECOND: 14,
+	SUNDAY: 1, MONDAY: 2, TUESDAY: 3, WEDNESDAY: 4, THURSDAY: 5, FRIDAY: 6, SATURDAY: 7,
+	JANUARY: 0, FEBRUARY: 1, MARCH: 2, APRIL: 3, MAY: 4, JUNE: 5, JULY: 6, AUGUST: 7, SEPTEMBER: 8, OCTOBER: 9, NOVEMBER: 10, DECEMBER: 11 };
+function cal(ms, z) { return { $t: "Calendar", ms: ms, z: z }; }
+defS("Calendar", {
+	"getInstance/0": ["Calendar", () => cal(H.now(), "")],
+	"getInstance/1": ["Calendar", (z) => cal(H.now(), z.id)],
+});
+function calSetAll(c, vals) {
+	const fields = [1, 2, 5, 11, 12, 13];
+	for (let i = 0; i < vals.length; i++) c.ms = J.calSet(c.ms, c.z, fields[i], $.toInt(vals[i]));
+	return null;
+}
+def("Calendar", {
+	"get/1": ["Integer", (c, f) => J.calGet(c.ms, c.z, $.toInt(f))],
+	"add/2": ["Null", (c, f, n) => { c.ms = J.calAdd(c.ms, c.z, $.toInt(f), $.toInt(n)); return null; }],
+	"set/2": ["Null", (c, f, v) => { c.ms = J.calSet(c.ms, c.z, $.toInt(f), $.toInt(v)); return null; }],
+	"set/3": ["Null", (c, ...v) => calSetAll(c, v)],
+	"set/5": ["Null", (c, ...v) => calSetAll(c, v)],
+	"set/6": ["Null", (c, ...v) => calSetAll(c, v)],
+	"getTime/0": ["Date", (c) => new JDate(c.ms)],
+	"setTime/1": ["Null", (c, d) => { c.ms = dateArg(d).ms; return null; }],
+	"getTimeInMillis/0": ["Long", (c) => BigInt(c.ms)],
+	"setTimeInMillis/1": ["Null", (c, ms) => { c.ms = msArg(ms); return null; }],
+	"setTimeZone/1": ["Null", (c, z) => { c.z = z.id; return null; }],
+	"before/1": ["Boolean", (c, o) => c.ms < o.ms],
+	"after/1": ["Boolean", (c, o) => c.ms > o.ms],
+	"clone/0": ["Calendar", (c) => cal(c.ms, c.z)],
+});
 defS("TimeZone", { "getTimeZone/1": ["TimeZone", (id) => ({ $t: "TimeZone", id: J.zoneID(str(id)), $str: function () { return "TimeZone[" + this.id + "]"; } })] });
 def("TimeZone", { "getID/0": ["String", (z) => z.id] });
 defS("MessageDigest", {
