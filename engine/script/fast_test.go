@@ -37,6 +37,7 @@ func TestDirectMatchesTranslation(t *testing.T) {
 		{"vars remove", BeanShell, `vars.put("t", "1"); String o = vars.remove("t"); vars.put("o", o + vars.get("t"));`, false},
 		{"string methods", Groovy, `def s = " Mixed Case "; vars.put("s", s.trim().toLowerCase().replace("c", "k") + s.indexOf("C") + s.contains("Case") + s.endsWith(" "))`, false},
 		{"inc dec", BeanShell, `int i = 0; i++; ++i; i--; i += 10; vars.put("i", Integer.toString(i));`, false},
+		{"error count", Groovy, `vars.put("e", "" + prev.getErrorCount() + prev.getSampleCount() + prev.isSuccessful())`, false},
 		{"log levels", Groovy, `log.debug("d"); log.error("e " + 1); log.warn(null); log.isDebugEnabled()`, false},
 		{"bsh typed null", BeanShell, `String s = vars.get("missing"); vars.put("s", "" + s); s == null`, false},
 		{"bsh condition not boolean bails", BeanShell, `vars.put("a", "1"); if (vars.get("n")) { vars.put("b", "2"); }`, true},
