@@ -208,7 +208,7 @@ var knownClasses = func() map[string]string {
 	add("groovy.json", "JsonSlurper", "JsonOutput", "JsonException")
 	add("groovy.lang", "Closure", "MissingPropertyException", "MissingMethodException")
 	add("org.apache.jmeter.util", "JMeterUtils")
-	add("org.apache.commons.lang3", "RandomStringUtils")
+	add("org.apache.commons.lang3", "RandomStringUtils", "SystemUtils")
 	add("org.apache.commons.lang", "RandomStringUtils")
 	add("org.apache.jmeter.threads", "JMeterVariables", "JMeterContext")
 	add("org.apache.jmeter.samplers", "SampleResult", "Sampler", "SampleEvent")

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"math"
 	"os"
+	goruntime "runtime"
 	"time"
 
 	"github.com/dop251/goja"
@@ -15,6 +16,7 @@ func (r *runtime) javaHelpers() *goja.Object {
 	set := func(name string, f func(c goja.FunctionCall) goja.Value) { _ = o.Set(name, f) }
 	r.dateHelpers(set)
 	r.calendarHelpers(set)
+	_ = o.Set("goos", goruntime.GOOS)
 	_ = o.Set("fileSep", string(os.PathSeparator))
 	_ = o.Set("pathSep", string(os.PathListSeparator))
 	set("format", func(c goja.FunctionCall) goja.Value {

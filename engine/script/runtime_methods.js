@@ -1054,6 +1054,9 @@ F.System = {};
 // directory + File.separator + a name); the separators of the system gojm
 // runs on, as Java's are.
 F.File = { separator: J.fileSep || "/", pathSeparator: J.pathSep || ":" };
+// commons-lang3's SystemUtils.IS_OS_…: the system gojm runs on.
+F.SystemUtils = { IS_OS_WINDOWS: J.goos === "windows", IS_OS_MAC: J.goos === "darwin", IS_OS_MAC_OSX: J.goos === "darwin",
+	IS_OS_LINUX: J.goos === "linux", IS_OS_UNIX: J.goos !== "windows" && J.goos !== undefined };
 Object.defineProperty(F.System, "out", { get: () => $.OUT, enumerable: true });
 Object.defineProperty(F.System, "err", { get: () => $.ERR, enumerable: true });
 defS("System", {
