@@ -32,8 +32,8 @@ type fstmt func(f *frame) bool
 type direct struct {
 	body    []fstmt
 	nlocals int
-	// results are the bindings of results the script reads or sets:
-	// 0 prev, 1 SampleResult.
+	// sets marks the results the script changes (0 prev, 1
+	// SampleResult), kept before a run to be restored if it bails out.
 	sets [2]bool
 }
 
