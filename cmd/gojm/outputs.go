@@ -106,6 +106,7 @@ type dashboardPage struct {
 	summary string // the ab-style report
 	stats   *report.Stats
 	errors  *dashboard.Errors
+	series  *dashboard.Series
 }
 
 // writeDashboard writes DIR/index.html over the statistics, errors and
@@ -117,7 +118,7 @@ func writeDashboard(dir string, p dashboardPage) error {
 	}
 	return dashboard.Write(dir, dashboard.Page{
 		Title: p.title, Source: p.source, Generated: time.Now(),
-		Stats: p.stats, Errors: p.errors, Summary: p.summary, Charts: charts,
+		Stats: p.stats, Errors: p.errors, Series: p.series, Summary: p.summary, Charts: charts,
 	})
 }
 
@@ -202,22 +203,28 @@ func msFlag(name, v string) (time.Duration, error) {
 	return 0, &exitErr{exitUsage, fmt.Errorf("--%s %q: want milliseconds (500) or a duration (1.5s)", name, v)}
 }
 
-// dashboardErrors returns the sink gathering the dashboard's error tables
-// during a run, or nil when no dashboard is asked for.
-func dashboardErrors(on, subResults bool) *dashboard.Errors {
-	if !on {
-		return nil
-	}
-	return dashboard.NewErrors(subResults)
+// dashboardSinks are the sinks gathering what the dashboard shows besides
+// the statistics: the error tables and the charts' series.
+type dashboardSinks struct {
+	errors *dashboard.Errors
+	series *dashboard.Series
 }
 
+// newDashboardSinks returns the dashboard's sinks counting as statistics
+// with opt count.
+func newDashboardSinks(opt report.StatsOptions) *dashboardSinks {
+	return &dashboardSinks{errors: dashboard.NewErrors(opt.SubResults), series: dashboard.NewSeries(opt)}
+}
+
+func (d *dashboardSinks) sinks() []report.Sink { return []report.Sink{d.errors, d.series} }
+
 // writeRunDashboard writes the dashboard of a live run into dir, once its
-// charts are written; it does nothing when errs is nil (no -e).
-func writeRunDashboard(dir string, p *engine.Plan, summary string, stats *report.Stats, errs *dashboard.Errors) error {
-	if errs == nil {
+// charts are written; it does nothing when d is nil (no -e).
+func writeRunDashboard(dir string, p *engine.Plan, summary string, stats *report.Stats, d *dashboardSinks) error {
+	if d == nil {
 		return nil
 	}
 	return writeDashboard(dir, dashboardPage{
-		title: p.Name, source: "run of " + p.File, summary: summary, stats: stats, errors: errs,
+		title: p.Name, source: "run of " + p.File, summary: summary, stats: stats, errors: d.errors, series: d.series,
 	})
 }

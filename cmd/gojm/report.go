@@ -76,14 +76,15 @@ func reportCmd(args []string, stdout, stderr io.Writer) error {
 	stats := report.NewStats(opt)
 	sinks := report.Sinks{stats}
 	var charts *chart.Charts
-	var errs *dashboard.Errors
+	var dash *dashboardSinks
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return fmt.Errorf("output folder: %w", err)
 		}
 		charts = chart.New(*title)
-		errs = dashboard.NewErrors(opt.SubResults)
-		sinks = append(sinks, charts, errs)
+		dash = newDashboardSinks(opt)
+		sinks = append(sinks, charts)
+		sinks = append(sinks, dash.sinks()...)
 	}
 	if err := report.ReadJTL(f, jtl, sinks, report.ReadOptions{Properties: props}); err != nil {
 		return err
@@ -102,7 +103,7 @@ func reportCmd(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return nil
 	}
-	page := dashboardPage{title: *title, source: jtl, summary: ab.String(), stats: stats, errors: errs}
+	page := dashboardPage{title: *title, source: jtl, summary: ab.String(), stats: stats, errors: dash.errors, series: dash.series}
 	if err := writeReportOutputs(*out, text.String(), page, charts); err != nil {
 		return err
 	}

@@ -21,7 +21,6 @@ import (
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
-	"github.com/gojm/gojm/report/dashboard"
 )
 
 // planFlags say which plan to load and how to compile it: the file, its
@@ -207,8 +206,8 @@ type runOutputs struct {
 	graphs     []graph
 	stats      *report.Stats
 	summaryOut io.Writer
-	charts     *chart.Charts     // nil without an output folder
-	dashErrors *dashboard.Errors // nil without -e
+	charts     *chart.Charts   // nil without an output folder
+	dash       *dashboardSinks // nil without -e
 	live       *live
 	server     *serverWatch               // nil without --watch
 	started    atomic.Pointer[engine.Run] // the run, once it has started
@@ -319,10 +318,10 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 		o.charts = chart.New(o.p.Name)
 		o.sinks = append(o.sinks, o.charts)
 	}
-	// With -e, the HTML dashboard's error tables (outputs.go).
-	o.dashErrors = dashboardErrors(f.dashboard && o.outDir != "", saveCfg.SubResults)
-	if o.dashErrors != nil {
-		o.sinks = append(o.sinks, o.dashErrors)
+	// With -e, the HTML dashboard's error tables and series (outputs.go).
+	if f.dashboard && o.outDir != "" {
+		o.dash = newDashboardSinks(o.stats.Options())
+		o.sinks = append(o.sinks, o.dash.sinks()...)
 	}
 	return nil
 }
@@ -392,7 +391,7 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 		return err
 	}
 	// With -e, the HTML dashboard from the same live sinks (outputs.go).
-	if err := writeRunDashboard(o.outDir, o.p, summary.String(), o.stats, o.dashErrors); err != nil {
+	if err := writeRunDashboard(o.outDir, o.p, summary.String(), o.stats, o.dash); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nResults in %s\n", o.outDir)
