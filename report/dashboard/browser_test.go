@@ -149,6 +149,18 @@ func TestDashboardInChromium(t *testing.T) {
 	b := newBrowser(t)
 	url := "file://" + filepath.Join(dir, FileIndex)
 	b.do(t, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("#charts-response-times figure")))
+	// Charts are drawn as they come near the screen.
+	if n := eval[int](t, b, `Object.keys(gojmCharts).length`); n != 0 {
+		t.Errorf("%d charts drawn far below the screen", n)
+	}
+	b.do(t, chromedp.ScrollIntoView(chromedp.CSS("#over-time")))
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`Object.keys(gojmCharts).length > 0`)); err != nil {
+		t.Fatal(err)
+	}
+	if n := eval[int](t, b, `Object.keys(gojmCharts).length`); n == 16 {
+		t.Errorf("%d charts drawn when the first came near the screen, want the first few", n)
+	}
+	eval[bool](t, b, `(gojmDrawAll(), true)`)
 	if shot := os.Getenv("GOJM_DASHBOARD_SCREENSHOT"); shot != "" {
 		// GOJM_DASHBOARD_SCREENSHOT=/tmp/dash.png keeps a picture to look at.
 		if png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(90)); err == nil {

@@ -274,6 +274,29 @@
     return 'UTC' + sign + String(Math.floor(m / 60)).padStart(2, '0') + ':' + String(m % 60).padStart(2, '0');
   })();
 
+  // A chart is drawn when it comes near the screen, so that the page shows
+  // at once however many charts and series it has.
+  const pending = new Map();
+  const draw = (box) => {
+    const p = pending.get(box);
+    if (!p) return;
+    pending.delete(box);
+    if (observer) observer.unobserve(box);
+    box.style.minHeight = '';
+    charts[p.def.id] = build(p.def, box);
+  };
+  const observer = 'IntersectionObserver' in window ? new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) draw(e.target);
+  }, { rootMargin: '600px 0px' }) : null;
+  const later = (def, box) => {
+    pending.set(box, { def });
+    box.style.minHeight = '390px'; // the chart's room, legend included
+    if (observer) observer.observe(box); else draw(box);
+  };
+  // Draws every chart not drawn yet (before printing, and for the tests).
+  window.gojmDrawAll = () => Array.from(pending.keys()).forEach(draw);
+  window.addEventListener('beforeprint', window.gojmDrawAll);
+
   for (const def of defs) {
     const section = document.getElementById('charts-' + def.section);
     if (!section) continue;
@@ -314,10 +337,11 @@
       cb.checked = def.logOn;
       lab.append(cb, ' log scale');
       cb.addEventListener('change', () => {
+        def.logOn = cb.checked;
         const old = charts[def.id];
+        if (!old) return; // not drawn yet
         def.shown = {};
         old.series.forEach((s, i) => { if (i > 0) def.shown[s.label] = s.show; });
-        def.logOn = cb.checked;
         old.destroy();
         charts[def.id] = build(def, box);
       });
@@ -332,7 +356,7 @@
       fig.appendChild(p);
     }
     section.appendChild(fig);
-    charts[def.id] = build(def, box);
+    later(def, box);
   }
 
   let resizing = 0;
