@@ -9,6 +9,9 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # xmllint: report checks the JUnit file against its schema.
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+# jmeter: cmd/gojm reads a JMeter 2.x results file with JMeter 2.13's own
+# jmeter.properties (/usr/share/jmeter/bin/jmeter.properties).
+[ -f /usr/share/jmeter/bin/jmeter.properties ] || need+=(jmeter)
 # influxd, prometheus: the Backend Listener (report/influx, cmd/gojm) and
 # --prometheus (report/prom, cmd/gojm) tests run against the real servers.
 command -v influxd >/dev/null 2>&1 || need+=(influxdb)

@@ -36,9 +36,27 @@ func (f *propFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&f.props, "jmeterproperty", "J", nil, "set a property: -J name=value")
 }
 
-// properties reads -p, -q then -J, later ones winning.
+// properties reads -p, -q then -J, later ones winning. These commands read
+// results files, so the -p file is taken as the jmeter.properties of the
+// JMeter that wrote them: where it leaves a jmeter.save.saveservice setting
+// commented out, the default it documents there (that version's) applies,
+// so a JMeter 2.x file without a header line is read with 2.x's columns
+// (report.SaveServiceDefaults).
 func (f *propFlags) properties() (map[string]string, error) {
-	return gatherProperties(f.propFile, f.addProps, f.props)
+	props, err := gatherProperties(f.propFile, f.addProps, f.props)
+	if err != nil || f.propFile == "" {
+		return props, err
+	}
+	defaults, err := report.SaveServiceDefaults(f.propFile)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range defaults {
+		if _, set := props[k]; !set {
+			props[k] = v
+		}
+	}
+	return props, nil
 }
 
 // gatherProperties reads JMeter properties in JMeter's order of

@@ -208,9 +208,13 @@ type runOutputs struct {
 	summaryOut io.Writer
 	charts     *chart.Charts   // nil without an output folder
 	dash       *dashboardSinks // nil without -e
-	live       *live
-	server     *serverWatch               // nil without --watch
-	started    atomic.Pointer[engine.Run] // the run, once it has started
+	// appended is the results file when the run appended to one that had
+	// rows: the end outputs then cover every row in it, as JMeter's report
+	// generator, which reads the file, does.
+	appended string
+	live     *live
+	server   *serverWatch               // nil without --watch
+	started  atomic.Pointer[engine.Run] // the run, once it has started
 }
 
 // openRunOutputs decides where results go and opens every output before the
@@ -258,6 +262,11 @@ func resultPaths(f *runFlags, jmeterStyle bool) (outDir, jtlPath string, err err
 		if f.out != "" {
 			os.RemoveAll(f.out)
 		}
+	} else if jmeterStyle && f.out != "" {
+		// As JMeter 5.6: the dashboard's folder must be new or empty.
+		if entries, err := os.ReadDir(f.out); err == nil && len(entries) > 0 {
+			return "", "", &exitErr{exitUsage, fmt.Errorf("cannot write to the output folder %s: it is not empty (-f deletes it first, as in JMeter)", f.out)}
+		}
 	}
 	if outDir != "" {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
@@ -280,6 +289,7 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 	if jtlPath != "" {
 		if st, err := os.Stat(jtlPath); err == nil && st.Size() > 0 {
 			fmt.Fprintf(stderr, "gojm: %s exists: appending this run's results to it, as JMeter does (-f deletes it first)\n", jtlPath)
+			o.appended = jtlPath
 		}
 		w, err := o.files.Open(jtlPath, saveCfg, o.p.SampleVars)
 		if err != nil {
@@ -387,15 +397,51 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	if o.outDir == "" {
 		return nil
 	}
-	if err := writeOutputs(o.outDir, summary.String(), o.stats, o.charts, o.graphs); err != nil {
+	stats, charts, dash, pageSummary := o.stats, o.charts, o.dash, summary.String()
+	if o.appended != "" {
+		var err error
+		if stats, charts, dash, pageSummary, err = o.wholeFile(); err != nil {
+			return err
+		}
+	}
+	if err := writeOutputs(o.outDir, summary.String(), stats, charts, o.graphs); err != nil {
 		return err
 	}
-	// With -e, the HTML dashboard from the same live sinks (outputs.go).
-	if err := writeRunDashboard(o.outDir, o.p, summary.String(), o.stats, o.dash); err != nil {
+	// With -e, the HTML dashboard from the same sinks (outputs.go).
+	if err := writeRunDashboard(o.outDir, o.p, pageSummary, stats, dash); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nResults in %s\n", o.outDir)
 	return nil
+}
+
+// wholeFile reads the results file this run appended to, once the run has
+// flushed and closed it, into new statistics, charts and dashboard sinks:
+// statistics.json, the charts and the dashboard then cover every row of the
+// file, the earlier runs' too, as JMeter's report generator does. The end
+// report on stdout and in summary.txt stays this run's.
+func (o *runOutputs) wholeFile() (*report.Stats, *chart.Charts, *dashboardSinks, string, error) {
+	f, err := os.Open(o.appended)
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	defer f.Close()
+	stats := report.NewStats(o.stats.Options())
+	charts := chart.New(o.p.Name)
+	sinks := report.Sinks{stats, charts}
+	var dash *dashboardSinks
+	if o.dash != nil {
+		dash = newDashboardSinks(stats.Options())
+		sinks = append(sinks, dash.sinks()...)
+	}
+	if err := report.ReadJTL(f, o.appended, sinks, report.ReadOptions{Properties: o.p.Props.Snapshot()}); err != nil {
+		return nil, nil, nil, "", fmt.Errorf("reading back the results file for the dashboard: %w", err)
+	}
+	var ab strings.Builder
+	if err := report.WriteABReport(&ab, stats, report.ABInfo{}); err != nil {
+		return nil, nil, nil, "", err
+	}
+	return stats, charts, dash, ab.String(), nil
 }
 
 // summariserInterval is JMeter's summariser.interval property (seconds).
