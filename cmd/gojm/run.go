@@ -369,7 +369,7 @@ func (o *runOutputs) runPlan(grace time.Duration, stderr io.Writer) (*engine.Run
 	r := engine.Start(context.Background(), o.p, o.sinks, engine.RunOptions{Listeners: o.listeners, Detail: o.files.SavesDetail()})
 	o.started.Store(r)
 	o.live.attach(r)
-	stopOnSignal(r, stderr, grace)
+	stopOnSignal(r, o.live.notices(stderr), grace)
 	err := r.Wait()
 	fmt.Fprintf(o.summaryOut, "Tidying up ...    @ %s\n... end of run\n", time.Now().Format(time.UnixDate))
 	return r, err

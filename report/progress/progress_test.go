@@ -82,40 +82,98 @@ func BenchmarkMeterAdd(b *testing.B) {
 	}
 }
 
+// Every line fits the terminal, 80 columns or fewer (one column to spare,
+// so that no terminal wraps it), with the bar taking what the text leaves.
 func TestPlannedAndLines(t *testing.T) {
 	now := t0.Add(75 * time.Second)
 	tests := []struct {
 		name string
 		g    Group
+		cols int
 		line string
 	}{
-		{"duration", Group{Name: "Users", Begun: true, Since: t0, Threads: 10, Loops: -1, Duration: 2 * time.Minute, Active: 10, Started: 10},
-			"1:15 / 2:00 │ VUs 10 active, 10/10 started, 0 finished"},
-		{"iterations", Group{Name: "Admins", Begun: true, Since: t0, Threads: 5, Loops: 20, Iterations: 23, Active: 2, Started: 5, Finished: 3},
-			"23 / 100 iterations │ VUs 2 active, 5/5 started, 3 finished"},
-		{"forever", Group{Name: "Soak", Phase: "main", Begun: true, Since: t0, Threads: 1, Loops: -1, Iterations: 7, Active: 1, Started: 1},
-			"1:15 elapsed, 7 iterations │ VUs 1 active, 1/1 started, 0 finished"},
-		{"setUp done", Group{Name: "Login", Phase: "setUp", Begun: true, Ended: true, Since: t0, Threads: 1, Loops: 1, Iterations: 1, Started: 1, Finished: 1},
-			"1 / 1 iterations │ VUs 0 active, 1/1 started, 1 finished (setUp) done"},
-		{"long", Group{Name: "Long", Begun: true, Since: t0.Add(-2 * time.Hour), Threads: 1, Loops: -1, Duration: 3 * time.Hour},
-			"2:01:15 / 3:00:00 │ VUs 0 active, 0/1 started, 0 finished"},
+		{"duration", Group{Name: "Users", Begun: true, Since: t0, Threads: 10, Loops: -1, Duration: 2 * time.Minute, Active: 10, Started: 10}, 80,
+			"  Users  ▕██████████████████░░░░░░░░░░░░▏  62% 1:15/2:00 │ 10/10 VUs"},
+		{"iterations", Group{Name: "Admins", Begun: true, Since: t0, Threads: 5, Loops: 20, Iterations: 23, Active: 2, Started: 5, Finished: 3}, 80,
+			"  Admins ▕██████░░░░░░░░░░░░░░░░░░░░░░░░▏  23% 23/100 it │ 2/5 VUs"},
+		{"forever", Group{Name: "Soak", Phase: "main", Begun: true, Since: t0, Threads: 1, Loops: -1, Iterations: 7, Active: 1, Started: 1}, 80,
+			"  Soak   1:15, 7 it │ 1/1 VUs"},
+		{"setUp done", Group{Name: "Login", Phase: "setUp", Begun: true, Ended: true, Since: t0, Threads: 1, Loops: 1, Iterations: 1, Started: 1, Finished: 1}, 80,
+			"  Login  ▕██████████████████████████████▏ 100% 1/1 it │ 0/1 VUs (setUp) done"},
+		{"long", Group{Name: "Long", Begun: true, Since: t0.Add(-2 * time.Hour), Threads: 1, Loops: -1, Duration: 3 * time.Hour}, 80,
+			"  Long   ▕████████████████████░░░░░░░░░░▏  67% 2:01:15/3:00:00 │ 0/1 VUs"},
+		{"narrow", Group{Name: "Users", Begun: true, Since: t0, Threads: 10, Loops: -1, Duration: 2 * time.Minute, Active: 10, Started: 10}, 40,
+			"  Users   62% 1:15/2:00 │ 10/10 VUs"},
+		{"long name", Group{Name: "A thread group with a long name", Begun: true, Since: t0, Threads: 1000, Loops: 100000, Iterations: 12345, Active: 1000, Started: 1000}, 80,
+			"  A thread group … ▕░░░░░░░░░░░░░░░░░░▏   0% 12345/100000000 it │ 1000/1000 VUs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := GroupLine(tt.g, now); got != tt.line {
+			width := min(len([]rune(tt.g.Name)), maxNameWidth)
+			if tt.name != "long name" {
+				width = 6
+			}
+			got := GroupLine(tt.g, now, width, tt.cols)
+			if got != tt.line {
 				t.Errorf("got  %q\nwant %q", got, tt.line)
+			}
+			if n := len([]rune(got)); n >= tt.cols {
+				t.Errorf("%d columns on a terminal of %d", n, tt.cols)
 			}
 		})
 	}
 	iv := Interval{Start: t0, End: t0.Add(time.Second), Samples: 412, Errors: 2, P95: 83}
-	got := HeaderLine("Book shop", 75*time.Second, iv, Totals{Samples: 4912, Errors: 23}, 12)
-	want := "gojm Book shop 1:15 │ 4912 samples, 23 errors │ last 1.0s: 412.0/s, err 0.49%, p95 83 ms │ 12 VUs active"
-	if got != want {
-		t.Errorf("header\ngot  %q\nwant %q", got, want)
+	for _, tc := range []struct {
+		cols       int
+		head, tots string
+	}{
+		{80, "gojm Book shop 1:15 │ ETA 0:45 │ 12 VUs", "  4912 samples, 23 errors │ last 1.0s: 412.0/s, err 0.49%, p95 83 ms"},
+		{40, "gojm Book shop 1:15 │ ETA 0:45 │ 12 VUs", "  4912 samples, 23 errors │ last 1.0s:…"},
+		{30, "gojm 1:15 │ ETA 0:45 │ 12 VUs", "  4912 samples, 23 errors │ …"},
+	} {
+		if got := HeaderLine("Book shop", 75*time.Second, 45*time.Second, true, 12, tc.cols); got != tc.head {
+			t.Errorf("header at %d columns\ngot  %q\nwant %q", tc.cols, got, tc.head)
+		}
+		if got := TotalsLine(iv, Totals{Samples: 4912, Errors: 23}, tc.cols); got != tc.tots {
+			t.Errorf("totals at %d columns\ngot  %q\nwant %q", tc.cols, got, tc.tots)
+		}
+	}
+	if got := HeaderLine("", 0, 0, false, 0, 80); got != "gojm 0:00 │ 0 VUs" {
+		t.Errorf("header without an ETA %q", got)
 	}
 	iv.Samples, iv.P95 = 0, math.NaN()
-	if got := HeaderLine("", 0, iv, Totals{}, 0); !strings.Contains(got, "p95 -") {
-		t.Errorf("empty interval header %q", got)
+	if got := TotalsLine(iv, Totals{}, 80); !strings.Contains(got, "p95 -") {
+		t.Errorf("empty interval %q", got)
+	}
+}
+
+// The ETA is known when every group that has not ended has begun and has
+// a length: the latest end of them, from the schedule or from the pace of
+// its iterations so far.
+func TestETA(t *testing.T) {
+	now := t0.Add(60 * time.Second)
+	timed := Group{Begun: true, Since: t0, Threads: 2, Loops: -1, Duration: 90 * time.Second}
+	counted := Group{Begun: true, Since: t0, Threads: 2, Loops: 50, Iterations: 25} // half in a minute
+	for _, tc := range []struct {
+		name  string
+		gs    []Group
+		eta   time.Duration
+		known bool
+	}{
+		{"no groups", nil, 0, true},
+		{"scheduled", []Group{timed}, 30 * time.Second, true},
+		{"by pace", []Group{counted}, 3 * time.Minute, true},
+		{"the later of two", []Group{timed, counted}, 3 * time.Minute, true},
+		{"forever", []Group{{Begun: true, Since: t0, Threads: 1, Loops: -1}}, 0, false},
+		{"not begun", []Group{timed, {Name: "later"}}, 0, false},
+		{"no pace yet", []Group{{Begun: true, Since: t0, Threads: 1, Loops: 10}}, 0, false},
+		{"ended ones count nothing", []Group{{Ended: true, Loops: -1}, timed}, 30 * time.Second, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if eta, known := ETA(tc.gs, now); eta != tc.eta || known != tc.known {
+				t.Errorf("ETA %v, %v; want %v, %v", eta, known, tc.eta, tc.known)
+			}
+		})
 	}
 }
 
@@ -198,7 +256,7 @@ func TestDisplayInPTY(t *testing.T) {
 		"err 2.50%",
 		"p95 38 ms",
 		"Users",
-		"40 / 40 iterations │ VUs 0 active, 4/4 started, 4 finished done",
+		"100% 40/40 it │ 0/4 VUs done",
 		"summary +     40 in 00:00:01",
 		"after the block",
 	} {
