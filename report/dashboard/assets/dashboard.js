@@ -291,7 +291,16 @@
   const later = (def, box) => {
     pending.set(box, { def });
     box.style.minHeight = '390px'; // the chart's room, legend included
-    if (observer) observer.observe(box); else draw(box);
+  };
+  // After the figures are laid out: those on or near the screen are drawn
+  // at once, with the page (a screenshot or a print sees them), the others
+  // when they come near.
+  const drawNear = () => {
+    for (const box of Array.from(pending.keys())) {
+      const r = box.getBoundingClientRect();
+      if (!observer || (r.bottom > -600 && r.top < window.innerHeight + 600)) draw(box);
+      else observer.observe(box);
+    }
   };
   // Draws every chart not drawn yet (before printing, and for the tests).
   window.gojmDrawAll = () => Array.from(pending.keys()).forEach(draw);
@@ -358,6 +367,8 @@
     section.appendChild(fig);
     later(def, box);
   }
+
+  drawNear();
 
   let resizing = 0;
   window.addEventListener('resize', () => {
