@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gojm/gojm/examples/target"
 )
 
 // testPlan is a one-user, one-iteration plan: before the thread group come
@@ -112,12 +110,7 @@ func TestBadInput(t *testing.T) {
 // A results file that exists is appended to, as JMeter does, and gojm
 // says so; -f starts it afresh.
 func TestExistingResultsFileIsAppended(t *testing.T) {
-	srv := target.NewServer(target.Options{CountOnly: true})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	port := strings.TrimPrefix(srv.URL(), "http://127.0.0.1:")
+	port := targetPort(t)
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "ok.jmx")
 	if err := os.WriteFile(plan, []byte(testPlan("1", "", "/fast")), 0o644); err != nil {

@@ -121,13 +121,12 @@ func runStatsOptions(props map[string]string, subResults bool, log *slog.Logger)
 type dashboardPage struct {
 	title   string // plan or run name
 	source  string // the JTL, or the plan of a live run
-	summary string // the ab-style report
+	summary string // the end report
 	stats   *report.Stats
-	errors  *dashboard.Errors
-	series  *dashboard.Series
+	series  *dashboard.Series // the interactive charts' figures; nil draws none
 }
 
-// writeDashboard writes DIR/index.html over the statistics, errors and
+// writeDashboard writes DIR/index.html over the statistics and
 // every PNG chart already in dir.
 func writeDashboard(dir string, p dashboardPage) error {
 	charts, err := pngCharts(dir)
@@ -136,7 +135,7 @@ func writeDashboard(dir string, p dashboardPage) error {
 	}
 	return dashboard.Write(dir, dashboard.Page{
 		Title: p.title, Source: p.source, Generated: time.Now(),
-		Stats: p.stats, Errors: p.errors, Series: p.series, Summary: p.summary, Charts: charts,
+		Stats: p.stats, Series: p.series, Summary: p.summary, Charts: charts,
 	})
 }
 
@@ -221,28 +220,13 @@ func msFlag(name, v string) (time.Duration, error) {
 	return 0, &exitErr{exitUsage, fmt.Errorf("--%s %q: want milliseconds (500) or a duration (1.5s)", name, v)}
 }
 
-// dashboardSinks are the sinks gathering what the dashboard shows besides
-// the statistics: the error tables and the charts' series.
-type dashboardSinks struct {
-	errors *dashboard.Errors
-	series *dashboard.Series
-}
-
-// newDashboardSinks returns the dashboard's sinks counting as statistics
-// with opt count.
-func newDashboardSinks(opt report.StatsOptions) *dashboardSinks {
-	return &dashboardSinks{errors: dashboard.NewErrors(opt.SubResults), series: dashboard.NewSeries(opt)}
-}
-
-func (d *dashboardSinks) sinks() []report.Sink { return []report.Sink{d.errors, d.series} }
-
 // writeRunDashboard writes the dashboard of a live run into dir, once its
-// charts are written; it does nothing when d is nil (no -e).
-func writeRunDashboard(dir string, p *engine.Plan, summary string, stats *report.Stats, d *dashboardSinks) error {
-	if d == nil {
+// charts are written; it does nothing without series (no -e).
+func writeRunDashboard(dir string, p *engine.Plan, summary string, stats *report.Stats, series *dashboard.Series) error {
+	if series == nil {
 		return nil
 	}
 	return writeDashboard(dir, dashboardPage{
-		title: p.Name, source: "run of " + p.File, summary: summary, stats: stats, errors: d.errors, series: d.series,
+		title: p.Name, source: "run of " + p.File, summary: summary, stats: stats, series: series,
 	})
 }

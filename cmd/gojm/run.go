@@ -21,6 +21,7 @@ import (
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
+	"github.com/gojm/gojm/report/dashboard"
 )
 
 // planFlags say which plan to load and how to compile it: the file, its
@@ -206,8 +207,8 @@ type runOutputs struct {
 	graphs     []graph
 	stats      *report.Stats
 	summaryOut io.Writer
-	charts     *chart.Charts   // nil without an output folder
-	dash       *dashboardSinks // nil without -e
+	charts     *chart.Charts     // nil without an output folder
+	series     *dashboard.Series // the dashboard's charts; nil without -e
 	// appended is the results file when the run appended to one that had
 	// rows: the end outputs then cover every row in it, as JMeter's report
 	// generator, which reads the file, does.
@@ -281,9 +282,10 @@ func resultPaths(f *runFlags, jmeterStyle bool) (outDir, jtlPath string, err err
 }
 
 // openSinks opens the sinks every sample of the run goes through, in the
-// order they need each other: the results file, the statistics (which the
-// live sinks and the end report read), the live block and thresholds, the
-// summariser, the charts and the dashboard's error tables.
+// order they need each other: the results file, the statistics (the run's
+// one statistics source, which the live sinks, the end report, the charts
+// and the dashboard read), the live block and thresholds, the summariser
+// and the charts.
 func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveConfig, stdout, stderr io.Writer, log *slog.Logger) error {
 	// -l and the plan's listeners share a file they both name.
 	if jtlPath != "" {
@@ -322,16 +324,17 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 		interval = math.MaxInt64
 	}
 	summariser := report.NewSummariser(o.summaryOut, interval, o.threads)
+	summariser.SubResults = saveCfg.SubResults // count what the statistics count
 	summariser.Start(time.Now())
 	o.sinks = append(o.sinks, summariser)
 	if o.outDir != "" {
-		o.charts = chart.New(o.p.Name)
+		o.charts = chart.New(o.p.Name, o.stats)
 		o.sinks = append(o.sinks, o.charts)
 	}
-	// With -e, the HTML dashboard's error tables and series (outputs.go).
+	// With -e, the HTML dashboard's interactive charts (outputs.go).
 	if f.dashboard && o.outDir != "" {
-		o.dash = newDashboardSinks(o.stats.Options())
-		o.sinks = append(o.sinks, o.dash.sinks()...)
+		o.series = dashboard.NewSeries(o.stats)
+		o.sinks = append(o.sinks, o.series)
 	}
 	return nil
 }
@@ -340,7 +343,7 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 // files and Graph Results charts (planListeners), then Backend Listeners
 // (ci.go). planListeners and backendListeners close them on an error.
 func (o *runOutputs) openListeners(saveCfg report.SaveConfig, log *slog.Logger) error {
-	listeners, graphs, err := planListeners(o.p, o.files, o.outDir, saveCfg)
+	listeners, graphs, err := planListeners(o.p, o.files, o.outDir, saveCfg, o.stats.Options())
 	if err != nil {
 		return err
 	}
@@ -375,13 +378,14 @@ func (o *runOutputs) runPlan(grace time.Duration, stderr io.Writer) (*engine.Run
 	return r, err
 }
 
-// endReport writes the end report once the run is over: ab's layout, the
+// endReport writes the end report once the run is over (the table per
+// label, the errors and ab's layout, report.WriteEndReport), the
 // open-model groups' dropped iterations, the watched server and the
 // thresholds, to stdout and, with an output folder, to summary.txt beside
 // statistics.json, the charts and the dashboard.
 func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	var summary strings.Builder
-	if err := report.WriteABReport(&summary, o.stats, report.ABInfo{}); err != nil {
+	if err := report.WriteEndReport(&summary, o.stats, report.ABInfo{}); err != nil {
 		return err
 	}
 	writeArrivals(&summary, r) // open-model groups: dropped iterations (arrivals.go)
@@ -397,18 +401,18 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	if o.outDir == "" {
 		return nil
 	}
-	stats, charts, dash, pageSummary := o.stats, o.charts, o.dash, summary.String()
+	stats, charts, series, pageSummary := o.stats, o.charts, o.series, summary.String()
 	if o.appended != "" {
 		var err error
-		if stats, charts, dash, pageSummary, err = o.wholeFile(); err != nil {
+		if stats, charts, series, pageSummary, err = o.wholeFile(); err != nil {
 			return err
 		}
 	}
 	if err := writeOutputs(o.outDir, summary.String(), stats, charts, o.graphs); err != nil {
 		return err
 	}
-	// With -e, the HTML dashboard from the same sinks (outputs.go).
-	if err := writeRunDashboard(o.outDir, o.p, pageSummary, stats, dash); err != nil {
+	// With -e, the HTML dashboard from the same statistics (outputs.go).
+	if err := writeRunDashboard(o.outDir, o.p, pageSummary, stats, series); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nResults in %s\n", o.outDir)
@@ -420,28 +424,31 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 // statistics.json, the charts and the dashboard then cover every row of the
 // file, the earlier runs' too, as JMeter's report generator does. The end
 // report on stdout and in summary.txt stays this run's.
-func (o *runOutputs) wholeFile() (*report.Stats, *chart.Charts, *dashboardSinks, string, error) {
+func (o *runOutputs) wholeFile() (*report.Stats, *chart.Charts, *dashboard.Series, string, error) {
 	f, err := os.Open(o.appended)
 	if err != nil {
 		return nil, nil, nil, "", err
 	}
 	defer f.Close()
 	stats := report.NewStats(o.stats.Options())
-	charts := chart.New(o.p.Name)
+	if in := o.stats.Interrupted(); in != nil { // the file does not tell; the run does
+		stats.SetInterrupted(*in)
+	}
+	charts := chart.New(o.p.Name, stats)
 	sinks := report.Sinks{stats, charts}
-	var dash *dashboardSinks
-	if o.dash != nil {
-		dash = newDashboardSinks(stats.Options())
-		sinks = append(sinks, dash.sinks()...)
+	var series *dashboard.Series
+	if o.series != nil {
+		series = dashboard.NewSeries(stats)
+		sinks = append(sinks, series)
 	}
 	if err := report.ReadJTL(f, o.appended, sinks, report.ReadOptions{Properties: o.p.Props.Snapshot()}); err != nil {
 		return nil, nil, nil, "", fmt.Errorf("reading back the results file for the dashboard: %w", err)
 	}
-	var ab strings.Builder
-	if err := report.WriteABReport(&ab, stats, report.ABInfo{}); err != nil {
+	var text strings.Builder
+	if err := report.WriteEndReport(&text, stats, report.ABInfo{}); err != nil {
 		return nil, nil, nil, "", err
 	}
-	return stats, charts, dash, ab.String(), nil
+	return stats, charts, series, text.String(), nil
 }
 
 // summariserInterval is JMeter's summariser.interval property (seconds).
@@ -462,8 +469,9 @@ type graph struct {
 }
 
 // planListeners opens the plan's own listeners: results files where the
-// plan names them, a Graph Results chart for each Graph Results listener.
-func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, base report.SaveConfig) ([]report.Sink, []graph, error) {
+// plan names them, a Graph Results chart for each Graph Results listener,
+// counting the rows the statistics count (opt).
+func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, base report.SaveConfig, opt report.StatsOptions) ([]report.Sink, []graph, error) {
 	sinks := make([]report.Sink, len(p.Listeners))
 	var graphs []graph
 	for i, l := range p.Listeners {
@@ -486,7 +494,7 @@ func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, bas
 			}
 			sinks[i] = s
 		case l.GraphResults() && outDir != "":
-			g := chart.NewGraphResults(l.Name)
+			g := chart.NewGraphResults(l.Name, opt)
 			sinks[i] = g
 			graphs = append(graphs, graph{g, filepath.Join(outDir, "graph-results-"+fileSafe(l.Name)+".png")})
 		}
@@ -515,6 +523,12 @@ func writeOutputs(dir, summary string, stats *report.Stats, charts *chart.Charts
 		}
 	}
 	for _, g := range graphs {
+		// A listener that saw every sample of the run would draw
+		// graph-results.png again: it counts the same rows, so as many
+		// means the same ones.
+		if charts != nil && g.g.Count() == charts.Graph.Count() {
+			continue
+		}
 		if err := g.g.WritePNG(g.file); err != nil {
 			return fmt.Errorf("graph results: %w", err)
 		}

@@ -108,16 +108,15 @@ func (b *browser) noMessages(t *testing.T) {
 // chart, into a folder and returns the folder and the run's statistics.
 func writeRunPage(t *testing.T) (string, *report.Stats, *Series) {
 	st := report.NewStats(report.StatsOptions{})
-	e := NewErrors(false)
-	series := NewSeries(st.Options())
-	charts := chart.New("Shop")
-	run(st, e, series, charts)
+	series := NewSeries(st)
+	charts := chart.New("Shop", st)
+	run(st, series, charts)
 	dir := t.TempDir()
 	names, err := charts.WriteAll(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := Page{Title: "Shop", Source: "live run", Generated: time.Now(), Location: time.UTC, Stats: st, Errors: e, Series: series,
+	page := Page{Title: "Shop", Source: "live run", Generated: time.Now(), Location: time.UTC, Stats: st, Series: series,
 		Charts: names, Summary: "Complete requests: 160\n"}
 	if err := Write(dir, page); err != nil {
 		t.Fatal(err)
@@ -309,13 +308,67 @@ func TestDashboardInChromium(t *testing.T) {
 				}
 			}
 		}
-		// Transactions per second, summed over the intervals, are every sample.
-		var perSecond []float64
-		into(t, b, `(() => { const u = gojmCharts['total-transactions-per-second']; return u.data.slice(1).map(s => s.reduce((a, v) => a + (v || 0), 0)); })()`, &perSecond)
-		var width float64
-		into(t, b, `JSON.parse(document.getElementById('gojm-data').textContent).width`, &width)
-		if got := math.Round((perSecond[0] + perSecond[1]) * width / 1000); got != want["Total"]["sampleCount"].(float64) {
-			t.Errorf("Total Transactions Per Second add up to %v samples, statistics.json %v", got, want["Total"]["sampleCount"])
+		// Total Transactions Per Second, each rate times the part of its
+		// interval the run covers, add up to every sample and every error;
+		// Hits Per Second to every sample; the rates weighted so average
+		// to the throughput.
+		var rates struct {
+			OK, KO, Hits []*float64
+			Cover        []float64
+		}
+		into(t, b, `(() => { const u = gojmCharts['total-transactions-per-second'], d = JSON.parse(document.getElementById('gojm-data').textContent);
+			return {OK: u.data[1], KO: u.data[2], Hits: gojmCharts['hits-per-second'].data[1], Cover: d.cover}; })()`, &rates)
+		count := func(r []*float64) (n float64) {
+			for i, v := range r {
+				if v != nil {
+					n += *v * rates.Cover[i] / 1000
+				}
+			}
+			return math.Round(n*1000) / 1000
+		}
+		total := want["Total"]
+		if ok, ko := count(rates.OK), count(rates.KO); ok+ko != total["sampleCount"].(float64) || ko != total["errorCount"].(float64) {
+			t.Errorf("Total Transactions Per Second add up to %v successes and %v failures, statistics.json %v samples, %v errors",
+				ok, ko, total["sampleCount"], total["errorCount"])
+		}
+		var span float64
+		for _, c := range rates.Cover {
+			span += c
+		}
+		if mean := count(rates.Hits) / span * 1000; math.Abs(mean-total["throughput"].(float64)) > 1e-6*mean {
+			t.Errorf("Hits Per Second average %v over the run, statistics.json's throughput %v", mean, total["throughput"])
+		}
+		// Response Time Distribution counts each label's samples.
+		var dist map[string]float64
+		into(t, b, `(() => { const u = gojmCharts['response-time-distribution'], m = {};
+			u.series.slice(1).forEach((s, i) => { m[s.label] = u.data[i + 1].reduce((a, v) => a + (v || 0), 0); }); return m; })()`, &dist)
+		for label, n := range dist {
+			if n != want[label]["sampleCount"].(float64) {
+				t.Errorf("Response Time Distribution counts %v samples of %s, statistics.json %v", n, label, want[label]["sampleCount"])
+			}
+		}
+	})
+
+	t.Run("error tables equal the statistics", func(t *testing.T) {
+		var types [][]string
+		into(t, b, `Array.from(document.querySelectorAll('#errors-table tbody tr')).map(r => Array.from(r.cells).map(c => c.textContent))`, &types)
+		byType := st.ErrorsByType()
+		if len(types) != len(byType) {
+			t.Fatalf("%d error types on the page, %d in the statistics", len(types), len(byType))
+		}
+		for i, e := range byType {
+			if types[i][0] != e.Type || types[i][1] != strconv.FormatInt(e.Count, 10) {
+				t.Errorf("error type %d: page %v, statistics %s %d", i, types[i], e.Type, e.Count)
+			}
+		}
+		var top []string
+		into(t, b, `Array.from(document.querySelectorAll('#top-errors-table tbody tr')).map(r => r.cells[0].textContent + ' ' + r.cells[2].textContent)`, &top)
+		wantTop := []string{"Total " + strconv.FormatInt(st.Total().Errors, 10)}
+		for _, s := range st.TopErrorsBySampler(5) {
+			wantTop = append(wantTop, s.Label+" "+strconv.FormatInt(s.Errors, 10))
+		}
+		if !slices.Equal(top, wantTop) {
+			t.Errorf("top errors by sampler: page %v, statistics %v", top, wantTop)
 		}
 	})
 

@@ -16,11 +16,16 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// run feeds a small run to the statistics, the error tables and (when
-// charts is not nil) the charts: two pages and a login that fails, a
-// label that needs escaping, and a transaction.
-func run(st *report.Stats, e *Errors, series *Series, charts *chart.Charts) {
-	sinks := report.Sinks{st, e, series}
+var t0 = time.UnixMilli(1700000000000)
+
+// run feeds a small run to the statistics and (when they are not nil)
+// the dashboard's series and the charts: two pages and a login that fails,
+// a label that needs escaping, and a transaction.
+func run(st *report.Stats, series *Series, charts *chart.Charts) {
+	sinks := report.Sinks{st}
+	if series != nil {
+		sinks = append(sinks, series)
+	}
 	if charts != nil {
 		sinks = append(sinks, charts)
 	}
@@ -70,13 +75,12 @@ func golden(t *testing.T, name string, got []byte) {
 
 func TestWriteGolden(t *testing.T) {
 	st := report.NewStats(report.StatsOptions{ApdexSatisfied: 100 * time.Millisecond, ApdexTolerated: 400 * time.Millisecond})
-	e := NewErrors(false)
-	series := NewSeries(st.Options())
-	run(st, e, series, nil)
+	series := NewSeries(st)
+	run(st, series, nil)
 	dir := t.TempDir()
 	page := Page{
 		Title: "Shop <test>", Source: "results.jtl", Generated: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Location: time.UTC, Stats: st, Errors: e, Series: series, Summary: "Complete requests: 160 <ok>\n",
+		Location: time.UTC, Stats: st, Series: series, Summary: "Complete requests: 160 <ok>\n",
 		Charts: []string{chart.FileGraphResults, chart.FileResponseTimesOverTime, "graph-results-Mine.png"},
 	}
 	if err := Write(dir, page); err != nil {
@@ -125,11 +129,10 @@ func withoutScripts(page []byte) []byte {
 
 func TestWriteNoErrorsNoCharts(t *testing.T) {
 	st := report.NewStats(report.StatsOptions{})
-	e := NewErrors(false)
 	st.Add(&report.Sample{Start: t0, Elapsed: time.Millisecond, Label: "ok", Success: true, Code: "200"})
 	dir := t.TempDir()
 	// Without series no chart is drawn, and the page's script only sorts and filters.
-	if err := Write(dir, Page{Stats: st, Errors: e, Generated: t0}); err != nil {
+	if err := Write(dir, Page{Stats: st, Generated: t0}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, FileIndex))

@@ -12,7 +12,7 @@ import (
 
 // The figures the page's script draws, as JSON. Every series of an
 // over-time chart has a value per interval (null where it has none);
-// rates are per second over the interval's width.
+// rates are per second over the part of the interval the run covers.
 type (
 	chartData struct {
 		Start    int64         `json:"start"`  // first interval's start, ms since the epoch
@@ -21,6 +21,7 @@ type (
 		Pct      []float64     `json:"pct"`    // the statistics table's three percentiles
 		Apdex    [2]int64      `json:"apdex"`  // satisfied and tolerated thresholds, ms
 		Times    []float64     `json:"times"`  // interval starts, s since the epoch
+		Cover    []int64       `json:"cover"`  // the part of each interval the run covers, ms: the rates' time
 		Total    totalData     `json:"total"`
 		Labels   []labelData   `json:"labels"`
 		Codes    []namedData   `json:"codes"`
@@ -95,10 +96,11 @@ func percentileSteps() []float64 {
 	return slices.Insert(ps, 100, 99.5, 99.9) // the tail in more detail
 }
 
-// chartJSON is the page's chart data: the series from s, the
-// per-label percentile curves from st (report's own percentiles).
-func chartJSON(s *Series, st *report.Stats, loc *time.Location) ([]byte, error) {
+// chartJSON is the page's chart data: the series from s, the figures over
+// the whole run (percentile curves, distribution) from the statistics.
+func chartJSON(s *Series, loc *time.Location) ([]byte, error) {
 	opt := s.opt
+	st := s.stats
 	d := chartData{
 		Pct:      opt.Percentiles[:],
 		Apdex:    [2]int64{s.sat, s.tol},
@@ -108,6 +110,7 @@ func chartJSON(s *Series, st *report.Stats, loc *time.Location) ([]byte, error) 
 		Codes:    []namedData{},
 		Groups:   []namedData{},
 	}
+	lo, hi := max(s.first, 0), s.last+1
 	if s.first >= 0 {
 		d.Start = (s.lo + s.first) * d.Width
 		_, d.Offset = time.UnixMilli(d.Start).In(loc).Zone()
@@ -115,20 +118,39 @@ func chartJSON(s *Series, st *report.Stats, loc *time.Location) ([]byte, error) 
 			d.Times = append(d.Times, float64((s.lo+i)*d.Width)/1000)
 		}
 	}
-	lo, hi := max(s.first, 0), s.last+1
-	perSec := func(n int64) fig { return fig(float64(n) * 1000 / float64(d.Width)) }
+	// Rates are per second over the part of each interval the run covers
+	// (the Total's first start to its last end; the last interval runs on
+	// to that end), so that the rates weighted by those parts average to
+	// the statistics' throughput.
+	tot := st.Total()
+	cover := make([]int64, hi-lo)
+	for k := range cover {
+		a := (s.lo + lo + int64(k)) * d.Width
+		b := a + d.Width
+		if k == len(cover)-1 {
+			b = max(b, tot.Last)
+		}
+		cover[k] = max(min(b, tot.Last)-max(a, tot.First), 0)
+		d.Cover = append(d.Cover, cover[k])
+	}
+	perSec := func(k int, n int64) fig {
+		if cover[k] == 0 {
+			return fig(math.NaN())
+		}
+		return fig(float64(n) * 1000 / float64(cover[k]))
+	}
 	tt := s.total[lo:hi]
 	pcts := []float64{0, 100, 50, opt.Percentiles[0], opt.Percentiles[1], opt.Percentiles[2]}
 	pctNames := []string{"min", "max", "median", report.PercentileName(pcts[3]), report.PercentileName(pcts[4]), report.PercentileName(pcts[5])}
 	d.Total.PctOK = map[string][]fig{}
-	for _, t := range tt {
-		d.Total.Hits = append(d.Total.Hits, perSec(t.hits))
-		d.Total.OK = append(d.Total.OK, perSec(t.ok))
-		d.Total.KO = append(d.Total.KO, perSec(t.ko))
-		d.Total.Received = append(d.Total.Received, perSec(t.received))
-		d.Total.Sent = append(d.Total.Sent, perSec(t.sent))
-		for k, v := range t.okElapsed.percentiles(pcts) {
-			d.Total.PctOK[pctNames[k]] = append(d.Total.PctOK[pctNames[k]], fig(v))
+	for k, t := range tt {
+		d.Total.Hits = append(d.Total.Hits, perSec(k, t.ok+t.ko))
+		d.Total.OK = append(d.Total.OK, perSec(k, t.ok))
+		d.Total.KO = append(d.Total.KO, perSec(k, t.ko))
+		d.Total.Received = append(d.Total.Received, perSec(k, t.received))
+		d.Total.Sent = append(d.Total.Sent, perSec(k, t.sent))
+		for j, v := range t.okElapsed.hist().Percentiles(pcts) {
+			d.Total.PctOK[pctNames[j]] = append(d.Total.PctOK[pctNames[j]], fig(v))
 		}
 	}
 	for _, l := range s.labels.all() {
@@ -136,19 +158,19 @@ func chartJSON(s *Series, st *report.Stats, loc *time.Location) ([]byte, error) 
 		if rs := st.Label(l.name); rs != nil {
 			ld.Transaction = rs.Transaction
 		}
-		for _, b := range l.time[lo:hi] {
+		for k, b := range l.time[lo:hi] {
 			ld.Mean = append(ld.Mean, nanNum(b.n > 0, float64(b.elapsed)/float64(b.n)))
 			ld.Latency = append(ld.Latency, nanNum(b.n > 0, float64(b.latency)/float64(b.n)))
 			ld.Connect = append(ld.Connect, nanNum(b.n > 0, float64(b.connect)/float64(b.n)))
-			ld.OK = append(ld.OK, perSec(b.n-b.errors))
-			ld.KO = append(ld.KO, perSec(b.errors))
+			ld.OK = append(ld.OK, perSec(k, b.n-b.errors))
+			ld.KO = append(ld.KO, perSec(k, b.errors))
 		}
 		d.Labels = append(d.Labels, ld)
 	}
 	for _, c := range s.codes.all() {
 		nd := namedData{Name: c.name}
-		for _, b := range c.time[lo:hi] {
-			nd.Values = append(nd.Values, perSec(b.n))
+		for k, b := range c.time[lo:hi] {
+			nd.Values = append(nd.Values, perSec(k, b.n))
 		}
 		d.Codes = append(d.Codes, nd)
 	}
@@ -159,66 +181,97 @@ func chartJSON(s *Series, st *report.Stats, loc *time.Location) ([]byte, error) 
 		}
 		d.Groups = append(d.Groups, nd)
 	}
-	d.RTReq = vsRequest(tt, d.Width, func(t *totals) (*msCounts, *msCounts) { return &t.okElapsed, &t.koElapsed })
-	d.LatReq = vsRequest(tt, d.Width, func(t *totals) (*msCounts, *msCounts) { return &t.okLatency, &t.koLatency })
-	d.PctCurve = percentileCurves(s, st)
-	d.Dist = distribution(s)
+	d.RTReq = vsRequest(tt, cover, func(t *totals) (*msCounts, *msCounts) { return &t.okElapsed, &t.koElapsed })
+	d.LatReq = vsRequest(tt, cover, func(t *totals) (*msCounts, *msCounts) { return &t.okLatency, &t.koLatency })
+	hists := s.labelHistograms()
+	d.PctCurve = percentileCurves(hists)
+	d.Dist = distribution(hists)
 	d.Threads = timeVsThreads(s)
 	return json.Marshal(d)
 }
 
 // vsRequest is Response Time (or Latency) Vs Request: for each request
-// rate seen in an interval, the median time of the samples of every
-// interval at that rate, by outcome.
-func vsRequest(tt []totals, width int64, pick func(*totals) (ok, ko *msCounts)) vsRequestData {
+// rate seen in an interval (its samples per second over the part of it the
+// run covers), the median time of the samples of every interval at that
+// rate, by outcome.
+func vsRequest(tt []totals, cover []int64, pick func(*totals) (ok, ko *msCounts)) vsRequestData {
 	type atRate struct{ ok, ko msCounts }
-	byRate := map[int64]*atRate{}
+	byRate := map[int64]*atRate{} // by rate in thousandths per second, as the page shows it
 	for i := range tt {
 		n := tt[i].ok + tt[i].ko
-		if n == 0 {
+		if n == 0 || cover[i] == 0 {
 			continue
 		}
-		r := byRate[n]
+		rate := int64(math.Round(float64(n) * 1e6 / float64(cover[i])))
+		r := byRate[rate]
 		if r == nil {
 			r = &atRate{}
-			byRate[n] = r
+			byRate[rate] = r
 		}
 		ok, ko := pick(&tt[i])
 		r.ok.merge(ok)
 		r.ko.merge(ko)
 	}
-	counts := make([]int64, 0, len(byRate))
-	for n := range byRate {
-		counts = append(counts, n)
+	rates := make([]int64, 0, len(byRate))
+	for r := range byRate {
+		rates = append(rates, r)
 	}
-	slices.Sort(counts)
+	slices.Sort(rates)
 	d := vsRequestData{X: []fig{}, OK: []fig{}, KO: []fig{}}
-	median := []float64{50}
-	for _, n := range counts {
-		r := byRate[n]
-		d.X = append(d.X, fig(float64(n)*1000/float64(width)))
-		d.OK = append(d.OK, fig(r.ok.percentiles(median)[0]))
-		d.KO = append(d.KO, fig(r.ko.percentiles(median)[0]))
+	for _, rate := range rates {
+		r := byRate[rate]
+		d.X = append(d.X, fig(float64(rate)/1000))
+		d.OK = append(d.OK, fig(r.ok.hist().Percentile(50)))
+		d.KO = append(d.KO, fig(r.ko.hist().Percentile(50)))
 	}
 	return d
 }
 
+// labelHist is one label's elapsed times over the whole run, the
+// statistics' own histogram (or, for "Other", those of the labels it
+// gathers, merged).
+type labelHist struct {
+	name string
+	h    *report.Histogram
+}
+
+// labelHistograms returns the elapsed-time histograms of the labels s
+// tracks, in its order, from the statistics.
+func (s *Series) labelHistograms() []labelHist {
+	var out []labelHist
+	for _, l := range s.labels.all() {
+		if l.name == otherName && s.labels.other != nil && l == s.labels.other {
+			var h report.Histogram
+			for _, rs := range s.stats.Labels() {
+				if _, tracked := s.labels.idx[rs.Label]; !tracked {
+					h.Merge(rs.Elapsed())
+				}
+			}
+			out = append(out, labelHist{l.name, &h})
+			continue
+		}
+		if rs := s.stats.Label(l.name); rs != nil {
+			out = append(out, labelHist{l.name, rs.Elapsed()})
+		}
+	}
+	return out
+}
+
 // percentileCurves is Response Time Percentiles: each label's percentiles
-// from 0 to 100, as report.Stats computes them.
-func percentileCurves(s *Series, st *report.Stats) curveData {
+// from 0 to 100, as the statistics table computes them.
+func percentileCurves(hists []labelHist) curveData {
 	d := curveData{Labels: []namedData{}}
 	ps := percentileSteps()
 	for _, p := range ps {
 		d.X = append(d.X, fig(p))
 	}
-	for _, l := range s.labels.all() {
-		rs := st.Label(l.name)
-		if rs == nil || rs.Count == 0 { // "Other": no row of its own
+	for _, l := range hists {
+		if l.h.Count() == 0 {
 			continue
 		}
 		nd := namedData{Name: l.name}
-		for _, p := range ps {
-			nd.Values = append(nd.Values, fig(rs.Percentile(p)))
+		for _, v := range l.h.Percentiles(ps) {
+			nd.Values = append(nd.Values, fig(v))
 		}
 		d.Labels = append(d.Labels, nd)
 	}
@@ -231,11 +284,11 @@ var niceSteps = []int64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10
 // distribution is Response Time Distribution: each label's samples in bins
 // of a round width that gives at most 60 bins (JMeter's 100 ms make a
 // single bar of a fast run).
-func distribution(s *Series) curveData {
+func distribution(hists []labelHist) curveData {
 	d := curveData{Labels: []namedData{}, X: []fig{}}
 	var top int64
-	for _, l := range s.labels.all() {
-		top = max(top, l.elapsed.max)
+	for _, l := range hists {
+		top = max(top, l.h.Max())
 	}
 	step := niceSteps[len(niceSteps)-1]
 	for _, w := range niceSteps {
@@ -249,16 +302,17 @@ func distribution(s *Series) curveData {
 	for i := range nbins {
 		d.X = append(d.X, fig(float64(int64(i)*step)))
 	}
-	for _, l := range s.labels.all() {
-		if l.elapsed.n == 0 {
+	for _, l := range hists {
+		if l.h.Count() == 0 {
 			continue
 		}
-		bins := l.elapsed.bins(step)
+		bins := make([]int64, nbins)
+		for v, c := range l.h.All() {
+			bins[min(v/step, int64(nbins-1))] += int64(c)
+		}
 		nd := namedData{Name: l.name, Values: make([]fig, nbins)}
-		for i := range nd.Values {
-			if i < len(bins) {
-				nd.Values[i] = fig(bins[i])
-			}
+		for i, b := range bins {
+			nd.Values[i] = fig(b)
 		}
 		d.Labels = append(d.Labels, nd)
 	}

@@ -12,11 +12,15 @@
 // Latency Vs Request; Response Time Percentiles, Overview and
 // Distribution, and Time Vs Threads. Over-time axes are wall-clock time.
 //
-// The table figures are report.Stats's; Errors is the sink behind the
-// error tables and Series the sink behind the charts, which counts the
-// samples report.Stats counts by the same rules and reads per-label
-// percentiles from it, so a live run and `gojm report` on its JTL produce
-// the same page.
+// Every figure comes from the run's one statistics source, a report.Stats:
+// the statistics, APDEX and error tables, and the charts over the whole run
+// (percentiles and distribution, from its histograms). What it does not
+// hold, the figures per interval of time, Series keeps: it counts the rows
+// the statistics count (report.StatsOptions.EachRow) in the same whole
+// milliseconds, with the same percentile definition (report.Histogram), and
+// its rates are over the part of each interval the run covers, so that they
+// average to the statistics' throughput. A live run and `gojm report` on its
+// JTL produce the same page.
 //
 // The charts are drawn by uPlot (assets/uPlot.iife.min.js and
 // uPlot.min.css, version 1.6.32 as its authors publish it, MIT licence in

@@ -33,10 +33,9 @@ const (
 	otherName    = "Other"
 )
 
-// totals is what one interval holds over the samples the Total counts.
+// totals is what one interval holds over the rows the Total counts.
 type totals struct {
-	hits     int64 // sample rows, sub-results included, transactions left out
-	ok, ko   int64 // samples counted by the Total, by outcome
+	ok, ko   int64 // rows by outcome: their sum is the interval's hits
 	received int64
 	sent     int64
 	// Elapsed and latency times by outcome: percentiles over time, and
@@ -45,7 +44,6 @@ type totals struct {
 }
 
 func (t *totals) merge(o *totals) {
-	t.hits += o.hits
 	t.ok += o.ok
 	t.ko += o.ko
 	t.received += o.received
@@ -79,8 +77,7 @@ func (a *sum) merge(b *sum) { a.n += b.n; a.total += b.total }
 type labelSeries struct {
 	name     string
 	time     []labelSums
-	elapsed  msCounts // the whole run's times: Response Time Distribution
-	byThread []sum    // elapsed by active threads: Time Vs Threads
+	byThread []sum // elapsed by active threads: Time Vs Threads
 }
 
 // named is a series kept per interval under a name: a response code's
@@ -90,19 +87,24 @@ type named struct {
 	time []sum
 }
 
-// Series is a report.Sink keeping what the over-time and distribution
-// charts of JMeter's dashboard draw: per interval, the response times,
-// latencies, connect times and transactions of each label, hits, bytes,
-// response codes and each thread group's active threads, and the elapsed
-// and latency times of the interval's samples by outcome (for percentiles
-// over time and the medians against the request rate); over the whole run,
-// each label's times (distribution) and times by active threads, and the
-// counts of the Response Time Overview.
+// Series is a report.Sink keeping what the over-time charts of JMeter's
+// dashboard draw, which the run's statistics (report.Stats) do not hold:
+// per interval, the response times, latencies, connect times and
+// transactions of each label, the Total's samples by outcome, bytes and
+// response codes, each thread group's active threads, and the elapsed and
+// latency times of the interval's samples by outcome (for percentiles over
+// time and the medians against the request rate); over the whole run, each
+// label's times by active threads and the counts of the Response Time
+// Overview. The charts over the whole run (percentiles, distribution) are
+// drawn from the statistics' own histograms.
 //
-// It counts what report.Stats counts, by the same rules: whole
-// milliseconds, empty transactions left out, a Transaction Controller's
-// sample a label of its own but not in the totals, sub-results as samples
-// with StatsOptions.SubResults; hits count every row but transactions.
+// It counts the rows the statistics count (report.StatsOptions.EachRow),
+// in the same whole milliseconds: per label every row, in the run-wide
+// series (hits, transactions per second, codes, bytes, overview) the rows
+// of the Total, which leaves out Transaction Controller samples; its
+// percentiles are report.Histogram's. A thread group's active threads and
+// a sample's active threads for Time Vs Threads are the top-level
+// sample's, as its sub-results ran on the same thread.
 //
 // Intervals are aligned on the clock. Their width starts at 100 ms and
 // steps up a ladder of round widths (200 ms, 1 s, 2 s, 10 s, 30 s, 1 min…)
@@ -110,6 +112,7 @@ type named struct {
 // bounded however long the run; labels, codes and groups are bounded too
 // (the rest counted as "Other").
 type Series struct {
+	stats    *report.Stats
 	opt      report.StatsOptions
 	sat, tol int64
 
@@ -126,10 +129,12 @@ type Series struct {
 	overview [4]int64
 }
 
-// NewSeries returns an empty Series counting as report.Stats with opt does.
-func NewSeries(opt report.StatsOptions) *Series {
-	opt = report.NewStats(opt).Options() // the defaults report fills in
+// NewSeries returns an empty Series that counts as st counts and reads the
+// figures over the whole run from it; st is fed the same samples.
+func NewSeries(st *report.Stats) *Series {
+	opt := st.Options()
 	s := &Series{
+		stats:   st,
 		opt:     opt,
 		sat:     opt.ApdexSatisfied.Milliseconds(),
 		tol:     opt.ApdexTolerated.Milliseconds(),
@@ -145,61 +150,38 @@ func NewSeries(opt report.StatsOptions) *Series {
 	return s
 }
 
-// Add counts one sample (and its sub-results, with SubResults).
+// Add counts the rows of one sample (report.StatsOptions.EachRow).
 func (s *Series) Add(smp *report.Sample) {
-	s.one(smp, true)
-	s.subs(smp, 0)
-}
-
-func (s *Series) subs(smp *report.Sample, depth int) {
-	if depth >= maxDepth {
-		return
-	}
-	for _, sub := range smp.Sub {
-		// A sub-result is a hit; it is a sample of its own only with SubResults.
-		s.one(sub, s.opt.SubResults)
-		s.subs(sub, depth+1)
-	}
-}
-
-func (s *Series) one(smp *report.Sample, sample bool) {
-	tx := smp.Transaction || strings.HasPrefix(smp.Message, tcPrefix)
-	if tx && strings.HasPrefix(smp.Message, tcPrefix+" : 0") {
-		return // an empty transaction, left out as report.Stats leaves it
-	}
 	i := s.slot(smp.Start.UnixMilli())
-	t := &s.total[i]
-	if !tx {
-		t.hits++
-		c := s.codes.get(smp.Code)
-		c.time[i].n++
-	}
-	if !sample {
-		return
-	}
-	elapsed := int64(smp.Elapsed / time.Millisecond)
-	latency := int64(smp.Latency / time.Millisecond)
+	g := s.groups.get(groupName(smp.ThreadName))
+	g.time[i].n++
+	g.time[i].total += int64(smp.GrpThreads)
+	th := s.threadSlot(smp.AllThreads)
+	s.opt.EachRow(smp, func(row *report.Sample, inTotal bool) { s.row(row, inTotal, th) })
+}
+
+// row counts one row: in its label's series always, in the run-wide
+// series when the Total counts it. th is the thread slot of its sample.
+func (s *Series) row(smp *report.Sample, inTotal bool, th int) {
+	i := s.slot(smp.Start.UnixMilli())
+	elapsed := smp.Elapsed.Milliseconds()
+	latency := smp.Latency.Milliseconds()
 	l := s.labels.get(smp.Label)
 	ls := &l.time[i]
 	ls.n++
 	ls.elapsed += elapsed
 	ls.latency += latency
-	ls.connect += int64(smp.Connect / time.Millisecond)
+	ls.connect += smp.Connect.Milliseconds()
 	if !smp.Success {
 		ls.errors++
 	}
-	l.elapsed.add(elapsed)
-	th := s.threadSlot(smp.AllThreads)
 	l.byThread[th].n++
 	l.byThread[th].total += elapsed
-
-	g := s.groups.get(groupName(smp.ThreadName))
-	g.time[i].n++
-	g.time[i].total += int64(smp.GrpThreads)
-
-	if tx {
+	if !inTotal {
 		return
 	}
+	t := &s.total[i]
+	s.codes.get(smp.Code).time[i].n++
 	t.received += smp.Bytes
 	t.sent += smp.SentBytes
 	switch {

@@ -9,8 +9,9 @@ import (
 	"github.com/gojm/gojm/report"
 )
 
-// msCounts answers report.Stats's percentiles exactly, on times that
-// repeat, that spread past the array and past the exact map.
+// msCounts keeps every time exactly, so its percentiles (through hist) are
+// report.Stats's, on times that repeat, that spread past the array and
+// past the exact map.
 func TestCountsPercentilesAreReports(t *testing.T) {
 	ps := []float64{0, 1, 25, 50, 90, 95, 99, 99.9, 100}
 	for _, tc := range []struct {
@@ -33,7 +34,7 @@ func TestCountsPercentilesAreReports(t *testing.T) {
 				st.Add(&report.Sample{Start: t0, Elapsed: time.Duration(ms) * time.Millisecond, Label: "x", Success: true})
 				c.add(ms)
 			}
-			got := c.percentiles(ps)
+			got := c.hist().Percentiles(ps)
 			for i, p := range ps {
 				if want := st.Total().Percentile(p); got[i] != want {
 					t.Errorf("p%v: %v, report %v", p, got[i], want)
@@ -42,8 +43,8 @@ func TestCountsPercentilesAreReports(t *testing.T) {
 		})
 	}
 	var empty msCounts
-	if v := empty.percentiles([]float64{50}); !math.IsNaN(v[0]) {
-		t.Errorf("median of nothing: %v", v[0])
+	if v := empty.hist().Percentile(50); !math.IsNaN(v) {
+		t.Errorf("median of nothing: %v", v)
 	}
 }
 
@@ -66,9 +67,10 @@ func TestCountsBounded(t *testing.T) {
 // one seen lands in its own interval.
 func TestSeriesIntervals(t *testing.T) {
 	start := time.UnixMilli(1_700_000_000_050)
-	s := NewSeries(report.StatsOptions{})
+	st := report.NewStats(report.StatsOptions{})
+	s := NewSeries(st)
 	add := func(at time.Time, ok bool) {
-		s.Add(&report.Sample{Start: at, Elapsed: 5 * time.Millisecond, Label: "a", Success: ok, Code: "200",
+		report.Sinks{st, s}.Add(&report.Sample{Start: at, Elapsed: 5 * time.Millisecond, Label: "a", Success: ok, Code: "200",
 			ThreadName: "Users 1-1", GrpThreads: 3, AllThreads: 3, Bytes: 100})
 	}
 	add(start, true)
@@ -85,16 +87,13 @@ func TestSeriesIntervals(t *testing.T) {
 	if w := s.Width(); w != 30*time.Second {
 		t.Errorf("width %v for an hour in 240 intervals, want 30s", w)
 	}
-	var total, ok, ko, hits int64
+	var ok, ko int64
 	for i := s.first; i <= s.last; i++ {
-		tt := s.total[i]
-		total += tt.ok + tt.ko
-		ok += tt.ok
-		ko += tt.ko
-		hits += tt.hits
+		ok += s.total[i].ok
+		ko += s.total[i].ko
 	}
-	if total != n || hits != n || ok+ko != n {
-		t.Errorf("counted %d samples, %d hits, want %d", total, hits, n)
+	if ok+ko != n || ko != st.Total().Errors {
+		t.Errorf("counted %d samples, %d failed; want %d, %d", ok+ko, ko, n, st.Total().Errors)
 	}
 	if got := (s.lo + s.first) * width(s.step); got > start.Add(-2*time.Second).UnixMilli() {
 		t.Errorf("first interval starts at %d, after the earliest sample", got)
@@ -104,35 +103,39 @@ func TestSeriesIntervals(t *testing.T) {
 	for _, b := range l.time {
 		ln += b.n
 	}
-	if ln != n || l.elapsed.n != n {
-		t.Errorf("label counted %d, %d samples", ln, l.elapsed.n)
+	if ln != n {
+		t.Errorf("label counted %d samples, want %d", ln, n)
 	}
 }
 
-// Series counts as report.Stats does: transactions are labels of their
-// own but not in the totals, empty ones not at all, sub-results are hits,
-// and samples with SubResults.
+// Series counts the rows report.Stats counts: transactions are labels of
+// their own but not in the totals, empty ones not at all, sub-results are
+// rows with SubResults only.
 func TestSeriesCountsAsStats(t *testing.T) {
 	for _, sub := range []bool{false, true} {
 		opt := report.StatsOptions{SubResults: sub}
 		st := report.NewStats(opt)
-		s := NewSeries(opt)
+		s := NewSeries(st)
 		sinks := report.Sinks{st, s}
 		child := &report.Sample{Start: t0, Elapsed: 3 * time.Millisecond, Label: "page-0", Success: true, Code: "200"}
 		sinks.Add(&report.Sample{Start: t0, Elapsed: 9 * time.Millisecond, Label: "page", Success: true, Code: "200", Sub: []*report.Sample{child}})
 		sinks.Add(&report.Sample{Start: t0, Elapsed: 12 * time.Millisecond, Label: "tx", Success: false, Transaction: true,
 			Message: "Number of samples in transaction : 1, number of failing samples : 1"})
 		sinks.Add(&report.Sample{Start: t0, Label: "empty", Success: true, Message: "Number of samples in transaction : 0, number of failing samples : 0"})
-		var samples, hits int64
+		var samples, codes int64
 		for _, tt := range s.total {
 			samples += tt.ok + tt.ko
-			hits += tt.hits
 		}
-		if samples != st.Total().Count {
-			t.Errorf("sub-results %v: %d samples in the totals, report %d", sub, samples, st.Total().Count)
+		for _, c := range s.codes.all() {
+			for _, b := range c.time {
+				codes += b.n
+			}
 		}
-		if hits != 2 {
-			t.Errorf("sub-results %v: %d hits, want 2", sub, hits)
+		if samples != st.Total().Count || codes != st.Total().Count {
+			t.Errorf("sub-results %v: %d samples in the totals, %d codes, report %d", sub, samples, codes, st.Total().Count)
+		}
+		if want := map[bool]int64{false: 1, true: 2}[sub]; samples != want {
+			t.Errorf("sub-results %v: %d samples, want %d", sub, samples, want)
 		}
 		var names []string
 		for _, l := range s.labels.all() {
@@ -154,7 +157,7 @@ func TestSeriesCountsAsStats(t *testing.T) {
 // Adding a sample costs no allocation once its label, code and group are
 // known, and the times fit the counts.
 func TestSeriesAddAllocations(t *testing.T) {
-	s := NewSeries(report.StatsOptions{})
+	s := NewSeries(report.NewStats(report.StatsOptions{}))
 	smp := &report.Sample{Start: t0, Elapsed: 20 * time.Millisecond, Label: "a", Success: true, Code: "200", ThreadName: "Users 1-1", AllThreads: 5}
 	s.Add(smp)
 	if n := testing.AllocsPerRun(1000, func() { s.Add(smp) }); n != 0 {
@@ -163,7 +166,7 @@ func TestSeriesAddAllocations(t *testing.T) {
 }
 
 func BenchmarkSeriesAdd(b *testing.B) {
-	s := NewSeries(report.StatsOptions{})
+	s := NewSeries(report.NewStats(report.StatsOptions{}))
 	labels := []string{"home", "search", "login", "browse"}
 	smp := &report.Sample{Success: true, Code: "200", ThreadName: "Users 1-1", AllThreads: 50, GrpThreads: 50, Bytes: 2000}
 	b.ReportAllocs()

@@ -35,9 +35,8 @@ func TestPageWeight(t *testing.T) {
 		t.Skip("a measurement: GOJM_DASHBOARD_WEIGHT=1 runs it")
 	}
 	st := report.NewStats(report.StatsOptions{})
-	e := NewErrors(false)
-	series := NewSeries(st.Options())
-	sinks := report.Sinks{st, e, series}
+	series := NewSeries(st)
+	sinks := report.Sinks{st, series}
 	for i := range 360_000 {
 		label := fmt.Sprintf("page %d", i%10)
 		ms := 20 + i%17
@@ -49,7 +48,7 @@ func TestPageWeight(t *testing.T) {
 			ThreadName: "Users 1-1", Bytes: 2048, SentBytes: 200, GrpThreads: 10, AllThreads: 10})
 	}
 	dir := t.TempDir()
-	if err := Write(dir, Page{Title: "Weight", Generated: t0, Location: time.UTC, Stats: st, Errors: e, Series: series}); err != nil {
+	if err := Write(dir, Page{Title: "Weight", Generated: t0, Location: time.UTC, Stats: st, Series: series}); err != nil {
 		t.Fatal(err)
 	}
 	svgDir := t.TempDir()
