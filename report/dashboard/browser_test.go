@@ -426,5 +426,48 @@ func TestDashboardInChromium(t *testing.T) {
 		}
 	})
 
+	t.Run("one label 100 times slower", func(t *testing.T) {
+		// The time charts start on a log scale, so the fast labels are
+		// not squashed onto the axis; each label keeps its own line.
+		st := report.NewStats(report.StatsOptions{})
+		series := NewSeries(st)
+		sinks := report.Sinks{st, series}
+		for i := range 200 {
+			at := t0.Add(time.Duration(i) * 50 * time.Millisecond)
+			for j, label := range []string{"fast", "also fast", "slow"} {
+				ms := 10 + i%5 + j
+				if label == "slow" {
+					ms *= 100
+				}
+				sinks.Add(&report.Sample{Start: at, Elapsed: time.Duration(ms) * time.Millisecond, Label: label, Success: true,
+					Code: "200", ThreadName: "Users 1-1", GrpThreads: 1, AllThreads: 1})
+			}
+		}
+		dir := t.TempDir()
+		if err := Write(dir, Page{Title: "Slow", Generated: t0, Location: time.UTC, Stats: st, Series: series}); err != nil {
+			t.Fatal(err)
+		}
+		b.do(t, chromedp.Navigate("file://"+filepath.Join(dir, FileIndex)), chromedp.WaitReady(chromedp.CSS("#charts-response-times figure")))
+		eval[bool](t, b, `(gojmDrawAll(), true)`)
+		for _, id := range []string{"response-times-over-time", "response-time-percentiles", "time-vs-threads"} {
+			var got struct {
+				Distr   float64
+				Checked bool
+				Series  int
+			}
+			into(t, b, `(() => { const u = gojmCharts['`+id+`']; return {Distr: u.scales.y.distr,
+				Checked: document.querySelector('#`+id+` input.log').checked, Series: u.series.length - 1}; })()`, &got)
+			if got.Distr != 3 || !got.Checked || got.Series != 3 {
+				t.Errorf("%s: scale distribution %v (3 is log), box checked %v, %d series", id, got.Distr, got.Checked, got.Series)
+			}
+		}
+		// Where the labels are alike, the scale is linear.
+		var linear float64
+		into(t, b, `gojmCharts['hits-per-second'].scales.y.distr`, &linear)
+		if linear != 1 {
+			t.Errorf("Hits Per Second: scale distribution %v, want linear", linear)
+		}
+	})
+
 	b.noMessages(t)
 }
