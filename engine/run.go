@@ -45,6 +45,10 @@ type RunOptions struct {
 	// before the tearDown phase: a split run's segment 0 waits there for
 	// the others' main groups, so that tearDown runs after all of them.
 	MainDone func(ctx context.Context) error
+	// OnStop, when set, is called once, the first time the run is
+	// stopped (by the plan, Stop or Abort), with the cause: a split run's
+	// segment tells the others to stop there.
+	OnStop func(cause error)
 }
 
 // Run is a plan being run.
@@ -69,12 +73,14 @@ type Run struct {
 	// setUpDone and mainDone are RunOptions.SetUpDone and MainDone.
 	setUpDone func(ctx context.Context, props map[string]string) (map[string]string, error)
 	mainDone  func(ctx context.Context) error
+	onStop    func(cause error)
+	stopOnce  sync.Once
 }
 
 // Start runs p in the background, sending every sample to sink. Cancelling
 // ctx aborts the run as Abort does.
 func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run {
-	r := &Run{plan: p, base: ctx, done: make(chan struct{}), setUpDone: opt.SetUpDone, mainDone: opt.MainDone}
+	r := &Run{plan: p, base: ctx, done: make(chan struct{}), setUpDone: opt.SetUpDone, mainDone: opt.MainDone, onStop: opt.OnStop}
 	seed := opt.Seed
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
@@ -109,6 +115,9 @@ func (r *Run) Stop(cause error) {
 		td(cause)
 	}
 	r.stop(cause)
+	if r.onStop != nil {
+		r.stopOnce.Do(func() { r.onStop(cause) })
+	}
 }
 
 // Abort ends the run now: running requests are cancelled too, and no

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/internal/segment"
+	"github.com/gojm/gojm/jmx"
 )
 
 // TestSegmentsUnionIsTheRun runs a plan whole and as 1, 2, 3 and 5
@@ -102,6 +103,76 @@ func TestSegmentsUnionIsTheRun(t *testing.T) {
 					t.Errorf("the segments together:\n%s\nthe whole run:\n%s", strings.Join(union, "\n"), strings.Join(whole, "\n"))
 				}
 			})
+		})
+	}
+}
+
+// TestSegmentsStripeDataAndCounters runs a plan whole and as 2 and 3
+// segments: a CSV Data Set shared by all threads that stops them at its
+// end, and a Counter shared by all users. Together the segments read each
+// row once, as the whole run does. No value of the Counter is drawn twice;
+// where the segments' threads draw as many values as the whole run's
+// (4 threads in 2 segments, not in 3), they are the whole run's values.
+func TestSegmentsStripeDataAndCounters(t *testing.T) {
+	var rows strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&rows, "row%02d\n", i)
+	}
+	counter := xel(`<CounterConfig guiclass="CounterConfigGui" testclass="CounterConfig" testname="Counter" enabled="true">` +
+		sp("CounterConfig.start", "1") + sp("CounterConfig.incr", "1") + sp("CounterConfig.name", "c") +
+		`</CounterConfig><hashTree/>`)
+	plan := writePlan(t, false, map[string]string{"d.csv": rows.String()},
+		tgEl("Readers", 5, -1, csvEl(map[string]string{"filename": "d.csv", "variableNames": "v", "shareMode": "shareMode.all",
+			"recycle": "false", "stopThread": "true"}), postEl("/csv", "${v}")),
+		tgEl("Counters", 4, 6, counter, postEl("/count", "${c}")))
+	received := func(t *testing.T, seg segment.Segment) map[string][]string {
+		props, got := bodyRecorder(t)
+		src, err := jmx.Load(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Compile(src, Options{Props: props})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Start(context.Background(), p, &memSink{}, RunOptions{Segment: seg}).Wait(); err != nil {
+			t.Fatal(err)
+		}
+		// The rows the segment read are those its schedule lists.
+		var listed []string
+		for _, d := range p.DataReads(seg, 1000) {
+			for _, r := range d.Reads {
+				listed = append(listed, fmt.Sprintf("row%02d", r.Row-1))
+			}
+		}
+		if read := sorted(got()["/csv"]); !slices.Equal(read, sorted(listed)) {
+			t.Errorf("segment %s read rows %q, its schedule lists %q", seg, read, listed)
+		}
+		return got()
+	}
+	whole := received(t, segment.Whole())
+	if len(whole["/csv"]) != 40 || len(whole["/count"]) != 24 {
+		t.Fatalf("the whole run sent %d rows and %d counts, want 40 and 24", len(whole["/csv"]), len(whole["/count"]))
+	}
+	for _, n := range []int{2, 3} {
+		t.Run(fmt.Sprint(n, " segments"), func(t *testing.T) {
+			seq, _ := segment.Equal(n)
+			union := map[string][]string{}
+			for i := range n {
+				for path, bodies := range received(t, segment.Segment{Seq: seq, Index: i}) {
+					union[path] = append(union[path], bodies...)
+				}
+			}
+			if got, want := sorted(union["/csv"]), sorted(whole["/csv"]); !slices.Equal(got, want) {
+				t.Errorf("/csv: the segments sent %q, the whole run %q", got, want)
+			}
+			counts := sorted(union["/count"])
+			if len(slices.Compact(slices.Clone(counts))) != len(counts) {
+				t.Errorf("/count: a value was drawn twice: %q", counts)
+			}
+			if want := sorted(whole["/count"]); 4%n == 0 && !slices.Equal(counts, want) {
+				t.Errorf("/count: the segments sent %q, the whole run %q", counts, want)
+			}
 		})
 	}
 }

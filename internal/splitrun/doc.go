@@ -13,6 +13,12 @@
 // is taken for dead after a silence instead of being waited for forever;
 // done-i says a segment's results are whole.
 //
+// Every run's output folder, a split run's segments' and a run in one
+// process alike, ends with state.json (its statistics, mergeable exactly)
+// and segment.json (which run and segment they are, written last); Parts
+// finds one run's folders and checks that segments 0 to n-1 are all
+// there, once, of one run.
+//
 // Every file is written whole (written, then renamed). A shared folder
 // notifies no one of a change, so the segments poll it.
 //

@@ -136,6 +136,9 @@ func BuildCSVDataSet(c element.Builder, e *jmx.Element) (element.IterationListen
 	for _, n := range ds.names {
 		c.Plan().Var(n)
 	}
+	if static && ds.mode != shareThread {
+		c.Plan().DataFiles = append(c.Plan().DataFiles, ds.dataFile(c.Plan().Resolve(name)))
+	}
 	return ds, nil
 }
 
@@ -161,7 +164,7 @@ func (ds *csvDataSet) IterationStart(vu *element.VU) {
 	var vals []string
 	if src.file != nil {
 		var err error
-		vals, err = src.file.next(ds)
+		vals, err = ds.read(src.file, vu)
 		if err != nil {
 			vu.Warnf("%s: %v", ds.path, err) // JMeter treats it as the end of the file
 			vals = nil
@@ -244,6 +247,8 @@ type csvFile struct {
 	header []string
 	file   io.Closer
 	r      *bufio.Reader
+	stripe sync.Mutex // a split run's reads, striped (csv_segment.go)
+	reads  int64      // records read by every reader of the run
 }
 
 func openCSVFile(path, enc string, delim rune, skip bool) (*csvFile, error) {
