@@ -125,7 +125,7 @@ func startLive(f *ciFlags, stdout, stderr io.Writer, quiet bool, p *engine.Plan,
 		fmt.Fprintf(stderr, "gojm: Prometheus metrics at http://%s/metrics\n", e.Addr())
 	}
 	if !quiet && progress.IsTerminal(stdout) {
-		l.display = progress.New(stdout, progress.Options{Title: p.Name, Groups: l.groups, Start: l.start})
+		l.display = progress.New(stdout, progress.Options{Title: p.Name, Groups: l.groups, Start: l.start, Stats: stats.Options()})
 	}
 	return l, nil
 }

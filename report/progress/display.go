@@ -68,6 +68,9 @@ type Options struct {
 	Refresh time.Duration
 	// Start is when the run started (default: when New is called).
 	Start time.Time
+	// Stats are the options of the run's statistics: the block counts
+	// the rows they count (report.StatsOptions.EachRow).
+	Stats report.StatsOptions
 
 	// redraw, when set, replaces the timed redraws: the block is drawn on
 	// each receive (tests).
@@ -115,7 +118,7 @@ func New(w io.Writer, opt Options) *Display {
 		opt.Groups = func() []Group { return nil }
 	}
 	d := &Display{
-		meter: NewMeter(opt.Start),
+		meter: NewMeter(opt.Start, opt.Stats),
 		opt:   opt,
 		w:     w,
 		tty:   IsTerminal(w),

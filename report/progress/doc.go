@@ -12,7 +12,7 @@
 // On anything but a terminal gojm prints JMeter's summariser lines instead
 // (report.Summariser); this package draws nothing there.
 //
-// It imports report, mpb, golang.org/x/term and hdrhistogram. The thread
+// It imports report, mpb and golang.org/x/term. The thread
 // groups come as Groups from a function the caller gives, so it needs
 // nothing of the engine.
 package progress

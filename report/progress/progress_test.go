@@ -20,7 +20,7 @@ var t0 = time.UnixMilli(1700000000000)
 func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 
 func TestMeter(t *testing.T) {
-	m := NewMeter(t0)
+	m := NewMeter(t0, report.StatsOptions{})
 	if iv, _ := m.Last(); !math.IsNaN(iv.P95) || iv.Rate() != 0 {
 		t.Fatalf("before any tick: %+v", iv)
 	}
@@ -31,17 +31,17 @@ func TestMeter(t *testing.T) {
 	m.Add(&report.Sample{Start: t0, Elapsed: ms(9999), Transaction: true})
 	m.Tick(t0.Add(2 * time.Second))
 	iv, tot := m.Last()
-	if iv.Samples != 100 || iv.Errors != 5 || iv.Rate() != 50 || iv.ErrorPct() != 5 || iv.P95 != 95 {
+	if iv.Samples != 100 || iv.Errors != 5 || iv.Rate() != 50 || iv.ErrorPct() != 5 || math.Abs(iv.P95-95.95) > 1e-9 { // 0.95·101st of 1..100 ms
 		t.Errorf("first interval %+v (rate %v, err %v%%)", iv, iv.Rate(), iv.ErrorPct())
 	}
 	if tot != (Totals{Samples: 100, Errors: 5}) {
 		t.Errorf("totals %+v", tot)
 	}
 	// The next interval starts empty: the histogram was reset.
-	m.Add(&report.Sample{Start: t0, Elapsed: 3 * time.Hour, Success: true}) // beyond the range: clamped
+	m.Add(&report.Sample{Start: t0, Elapsed: 3 * time.Hour, Success: true})
 	m.Tick(t0.Add(3 * time.Second))
 	iv, tot = m.Last()
-	if iv.Samples != 1 || iv.Errors != 0 || iv.Rate() != 1 || math.Abs(iv.P95-float64(maxMs)) > float64(maxMs)/100 {
+	if iv.Samples != 1 || iv.Errors != 0 || iv.Rate() != 1 || iv.P95 != float64(3*time.Hour/time.Millisecond) {
 		t.Errorf("second interval %+v", iv)
 	}
 	if tot.Samples != 101 {
@@ -65,8 +65,33 @@ func TestMeter(t *testing.T) {
 	}
 }
 
+// The meter counts the rows the statistics' Total counts, and its 95th
+// percentile is theirs: sub-results as samples with SubResults, no
+// Transaction Controller sample, no empty transaction.
+func TestMeterCountsAsStats(t *testing.T) {
+	for _, sub := range []bool{false, true} {
+		opt := report.StatsOptions{SubResults: sub}
+		m, st := NewMeter(t0, opt), report.NewStats(opt)
+		sinks := report.Sinks{m, st}
+		for i := range 50 {
+			child := &report.Sample{Start: t0, Elapsed: ms(int64(i % 7)), Label: "page-0", Success: i%9 != 0}
+			sinks.Add(&report.Sample{Start: t0, Elapsed: ms(int64(10 + i)), Label: "page", Success: true, Sub: []*report.Sample{child}})
+		}
+		sinks.Add(&report.Sample{Start: t0, Elapsed: ms(90), Label: "tx", Success: false, Transaction: true,
+			Message: "Number of samples in transaction : 1, number of failing samples : 1"})
+		sinks.Add(&report.Sample{Start: t0, Label: "empty", Success: true, Message: "Number of samples in transaction : 0, number of failing samples : 0"})
+		m.Tick(t0.Add(time.Second))
+		iv, tot := m.Last()
+		total := st.Total()
+		if iv.Samples != total.Count || iv.Errors != total.Errors || tot != (Totals{total.Count, total.Errors}) || iv.P95 != total.Percentile(95) {
+			t.Errorf("sub-results %v: interval %+v, totals %+v; statistics %d samples, %d errors, p95 %v",
+				sub, iv, tot, total.Count, total.Errors, total.Percentile(95))
+		}
+	}
+}
+
 func TestMeterAddAllocs(t *testing.T) {
-	m := NewMeter(t0)
+	m := NewMeter(t0, report.StatsOptions{})
 	s := &report.Sample{Start: t0, Elapsed: ms(42), Success: true}
 	if n := testing.AllocsPerRun(1000, func() { m.Add(s) }); n != 0 {
 		t.Errorf("Add allocates %v times per sample", n)
@@ -74,7 +99,7 @@ func TestMeterAddAllocs(t *testing.T) {
 }
 
 func BenchmarkMeterAdd(b *testing.B) {
-	m := NewMeter(t0)
+	m := NewMeter(t0, report.StatsOptions{})
 	s := &report.Sample{Start: t0, Elapsed: ms(42), Success: true}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -254,7 +279,7 @@ func TestDisplayInPTY(t *testing.T) {
 		"gojm Book shop",
 		"40 samples, 1 errors",
 		"err 2.50%",
-		"p95 38 ms",
+		"p95 39 ms", // 38.95, the statistics' p95 of 1..40 ms, to the millisecond
 		"Users",
 		"100% 40/40 it │ 0/4 VUs done",
 		"summary +     40 in 00:00:01",
