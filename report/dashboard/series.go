@@ -140,6 +140,8 @@ func NewSeries(st *report.Stats) *Series {
 		tol:     opt.ApdexTolerated.Milliseconds(),
 		total:   make([]totals, maxIntervals),
 		threadW: 1,
+		first:   -1,
+		last:    -1,
 	}
 	s.labels = newTracked(maxLabels, func(name string) *labelSeries {
 		return &labelSeries{name: name, time: make([]labelSums, maxIntervals), byThread: make([]sum, threadSlots)}

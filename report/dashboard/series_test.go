@@ -3,6 +3,7 @@ package dashboard
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -175,5 +176,18 @@ func BenchmarkSeriesAdd(b *testing.B) {
 		smp.Elapsed = time.Duration(i%300) * time.Millisecond
 		smp.Label = labels[i%4]
 		s.Add(smp)
+	}
+}
+
+// A run without samples has no interval to draw.
+func TestSeriesEmpty(t *testing.T) {
+	data, err := chartJSON(NewSeries(report.NewStats(report.StatsOptions{})), time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"times":null`, `"cover":null`, `"hits":null`, `"overview":[0,0,0,0]`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the figures of no samples lack %s:\n%s", want, data)
+		}
 	}
 }
