@@ -8,6 +8,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/engine/internal/httpsampler"
+	"github.com/gojm/gojm/engine/internal/jdbc"
 	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/engine/internal/scripting"
 	"github.com/gojm/gojm/engine/internal/thread"
@@ -150,6 +151,12 @@ var elements = map[string]elementDef{
 	"HTTPSampler":      {kind: kSampler, sampler: httpsampler.Build},
 	"HTTPSampler2":     {kind: kSampler, sampler: httpsampler.Build},
 	"DebugSampler":     {kind: kSampler, sampler: sampler.BuildDebug},
+
+	// JDBC: the configuration is read by the elements that name its pool.
+	jdbc.ConfigClass:    {kind: kConfig},
+	"JDBCSampler":       {kind: kSampler, sampler: jdbc.BuildSampler},
+	"JDBCPreProcessor":  {kind: kPre, pre: jdbc.BuildPre},
+	"JDBCPostProcessor": {kind: kPost, post: jdbc.BuildPost},
 
 	"ConfigTestElement": {kind: kConfig},
 	"HeaderManager":     {kind: kConfig},
