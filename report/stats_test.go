@@ -264,3 +264,25 @@ func TestStatisticsJSONInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// A histogram reset counts afresh, as an empty one would, and counts again
+// without allocating over the range it has seen.
+func TestHistReset(t *testing.T) {
+	var h Histogram
+	for _, v := range []int64{5, 3000, denseLimit + 7} {
+		h.Add(v)
+	}
+	h.Reset()
+	if h.Count() != 0 || h.Sum() != 0 || h.Max() != 0 || !math.IsNaN(h.Percentile(50)) || h.CountBelow(denseLimit+8) != 0 {
+		t.Fatalf("after Reset: %d values, sum %d, max %d, median %v", h.Count(), h.Sum(), h.Max(), h.Percentile(50))
+	}
+	for _, v := range []int64{40, 20, 30} {
+		h.Add(v)
+	}
+	if h.Min() != 20 || h.Max() != 40 || h.Percentile(50) != 30 || h.Mean() != 30 {
+		t.Errorf("counted again: min %d, max %d, median %v, mean %v", h.Min(), h.Max(), h.Percentile(50), h.Mean())
+	}
+	if n := testing.AllocsPerRun(100, func() { h.Reset(); h.Add(2999) }); n != 0 {
+		t.Errorf("Reset and Add over a seen range allocate %v times", n)
+	}
+}

@@ -9,6 +9,11 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # xmllint: report checks the JUnit file against its schema.
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+# tmux: cmd/gojm checks the live progress on an 80-column terminal.
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
+# jmeter: cmd/gojm reads a JMeter 2.x results file with JMeter 2.13's own
+# jmeter.properties (/usr/share/jmeter/bin/jmeter.properties).
+[ -f /usr/share/jmeter/bin/jmeter.properties ] || need+=(jmeter)
 # influxd, prometheus: the Backend Listener (report/influx, cmd/gojm) and
 # --prometheus (report/prom, cmd/gojm) tests run against the real servers.
 command -v influxd >/dev/null 2>&1 || need+=(influxdb)

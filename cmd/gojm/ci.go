@@ -126,7 +126,7 @@ func startLive(f *ciFlags, stdout, stderr io.Writer, quiet bool, p *engine.Plan,
 		fmt.Fprintf(stderr, "gojm: Prometheus metrics at http://%s/metrics\n", e.Addr())
 	}
 	if !quiet && progress.IsTerminal(stdout) {
-		l.display = progress.New(terminal(stdout), progress.Options{Title: p.Name, Groups: l.groups, Start: l.start})
+		l.display = progress.New(terminal(stdout), progress.Options{Title: p.Name, Groups: l.groups, Start: l.start, Stats: stats.Options()})
 	}
 	return l, nil
 }
@@ -138,6 +138,17 @@ func (l *live) out(w io.Writer) io.Writer {
 		return l.display.Writer()
 	}
 	return w
+}
+
+// notices is where messages during the run go (the stop message of a
+// Ctrl-C among them): above the progress block when one is drawn and
+// stderr is the same terminal, so that the block's next redraw does not
+// overwrite them and they stay on screen.
+func (l *live) notices(stderr io.Writer) io.Writer {
+	if l.display != nil && progress.IsTerminal(stderr) {
+		return l.display.Writer()
+	}
+	return stderr
 }
 
 // sinks are the live sinks, to follow the Stats in the run's sinks.
@@ -159,7 +170,7 @@ func (l *live) sinks() []report.Sink {
 // collector's goroutine.
 func (l *live) lost(t report.Threshold) {
 	err := fmt.Errorf("threshold %q can no longer pass", t.Text)
-	fmt.Fprintf(l.stderr, "gojm: stopping (--abort-on-fail): %v\n", err)
+	fmt.Fprintf(l.notices(l.stderr), "gojm: stopping (--abort-on-fail): %v\n", err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.stopped = err

@@ -20,6 +20,7 @@ import (
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
+	"github.com/gojm/gojm/report/dashboard"
 )
 
 // planFlags say which plan to load and how to compile it: the file, its
@@ -274,13 +275,17 @@ type runOutputs struct {
 	graphs     []graph
 	stats      *report.Stats
 	summaryOut io.Writer
-	charts     *chart.Charts // nil without an output folder
-	dashboard  bool          // -e with an output folder: write the HTML dashboard
-	live       *live
-	server     *serverWatch               // nil without --watch
-	started    atomic.Pointer[engine.Run] // the run, once it has started
-	split      *split                     // this process's part of the run
-	jtlPath    string                     // the results file, or ""
+	charts     *chart.Charts     // nil without an output folder
+	series     *dashboard.Series // the dashboard's charts; nil without -e
+	// appended is the results file when the run appended to one that had
+	// rows: the end outputs then cover every row in it, as JMeter's report
+	// generator, which reads the file, does.
+	appended string
+	live     *live
+	server   *serverWatch               // nil without --watch
+	started  atomic.Pointer[engine.Run] // the run, once it has started
+	split    *split                     // this process's part of the run
+	jtlPath  string                     // the results file, or ""
 }
 
 // openRunOutputs decides where results go and opens every output before the
@@ -328,6 +333,11 @@ func resultPaths(f *runFlags, jmeterStyle bool) (outDir, jtlPath string, err err
 		if f.out != "" {
 			os.RemoveAll(f.out)
 		}
+	} else if jmeterStyle && f.out != "" {
+		// As JMeter 5.6: the dashboard's folder must be new or empty.
+		if entries, err := os.ReadDir(f.out); err == nil && len(entries) > 0 {
+			return "", "", &exitErr{exitUsage, fmt.Errorf("cannot write to the output folder %s: it is not empty (-f deletes it first, as in JMeter)", f.out)}
+		}
 	}
 	if outDir != "" {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
@@ -351,6 +361,7 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 	if jtlPath != "" {
 		if st, err := os.Stat(jtlPath); err == nil && st.Size() > 0 {
 			fmt.Fprintf(stderr, "gojm: %s exists: appending this run's results to it, as JMeter does (-f deletes it first)\n", jtlPath)
+			o.appended = jtlPath
 		}
 		w, err := o.files.Open(jtlPath, saveCfg, o.p.SampleVars)
 		if err != nil {
@@ -390,7 +401,11 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 		o.charts = chart.New(o.p.Name, o.stats)
 		o.sinks = append(o.sinks, o.charts)
 	}
-	o.dashboard = f.dashboard && o.outDir != ""
+	// With -e, the HTML dashboard's interactive charts (outputs.go).
+	if f.dashboard && o.outDir != "" {
+		o.series = dashboard.NewSeries(o.stats)
+		o.sinks = append(o.sinks, o.series)
+	}
 	return nil
 }
 
@@ -476,7 +491,18 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run, sig *interrupts)
 	if err := o.split.record(o, o.jtlPath); err != nil {
 		return err
 	}
-	if err := writeCharts(o.outDir, o.charts, o.graphs, sig.hurried); err != nil {
+	stats, charts, series, pageSummary := o.stats, o.charts, o.series, summary.String()
+	if o.appended != "" {
+		var err error
+		if stats, charts, series, pageSummary, err = o.wholeFile(); err != nil {
+			return err
+		}
+		// statistics.json covers every row of the file, as the dashboard.
+		if err := writeSummaryFiles(o.outDir, summary.String(), stats); err != nil {
+			return err
+		}
+	}
+	if err := writeCharts(o.outDir, charts, o.graphs, sig.hurried); err != nil {
 		return err
 	}
 	if sig.hurried() {
@@ -484,13 +510,43 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run, sig *interrupts)
 		return nil
 	}
 	// With -e, the HTML dashboard from the same statistics (outputs.go).
-	if o.dashboard {
-		if err := writeRunDashboard(o.outDir, o.p, summary.String(), o.stats); err != nil {
-			return err
-		}
+	if err := writeRunDashboard(o.outDir, o.p, pageSummary, stats, series); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "\nResults in %s\n", o.outDir)
 	return nil
+}
+
+// wholeFile reads the results file this run appended to, once the run has
+// flushed and closed it, into new statistics, charts and dashboard sinks:
+// statistics.json, the charts and the dashboard then cover every row of the
+// file, the earlier runs' too, as JMeter's report generator does. The end
+// report on stdout and in summary.txt stays this run's.
+func (o *runOutputs) wholeFile() (*report.Stats, *chart.Charts, *dashboard.Series, string, error) {
+	f, err := os.Open(o.appended)
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	defer f.Close()
+	stats := report.NewStats(o.stats.Options())
+	if in := o.stats.Interrupted(); in != nil { // the file does not tell; the run does
+		stats.SetInterrupted(*in)
+	}
+	charts := chart.New(o.p.Name, stats)
+	sinks := report.Sinks{stats, charts}
+	var series *dashboard.Series
+	if o.series != nil {
+		series = dashboard.NewSeries(stats)
+		sinks = append(sinks, series)
+	}
+	if err := report.ReadJTL(f, o.appended, sinks, report.ReadOptions{Properties: o.p.Props.Snapshot()}); err != nil {
+		return nil, nil, nil, "", fmt.Errorf("reading back the results file for the dashboard: %w", err)
+	}
+	var text strings.Builder
+	if err := report.WriteEndReport(&text, stats, report.ABInfo{}); err != nil {
+		return nil, nil, nil, "", err
+	}
+	return stats, charts, series, text.String(), nil
 }
 
 // summariserInterval is JMeter's summariser.interval property (seconds).

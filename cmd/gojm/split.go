@@ -312,8 +312,8 @@ func (o *runOutputs) mergedReport(stdout io.Writer, dir string, hurried func() b
 		fmt.Fprintf(stdout, "\nResults in %s (charts and dashboard skipped; each segment's in its segment-i folder)\n", dir)
 		return nil
 	}
-	if o.dashboard {
-		if err := writeRunDashboard(dir, o.p, summary.String(), m.stats); err != nil {
+	if o.series != nil { // -e: the dashboard over the merged statistics and rows
+		if err := writeRunDashboard(dir, o.p, summary.String(), m.stats, m.series); err != nil {
 			return err
 		}
 	}
