@@ -66,7 +66,7 @@ func Regex(p string, t Target) (string, error) {
 	}
 	re2 := t == RE2
 	var b strings.Builder
-	inClass := 0       // nesting of character classes (Java's unions nest)
+	inClass := 0        // nesting of character classes (Java's unions nest)
 	afterQuant := false // the previous token was a quantifier
 	for i := 0; i < len(p); i++ {
 		ch := p[i]
