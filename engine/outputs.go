@@ -136,3 +136,22 @@ func (c *compiler) refuseWith(e *jmx.Element, depth int, reason string) {
 	c.recordTree(e, depth, Refused, reason)
 	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: fmt.Errorf("%w: %s; disable or remove the element, or run with --skip-unsupported to run the plan without it", ErrUnsupported, reason)})
 }
+
+// checkListenerFiles refuses, before the run, a results file the plan may
+// not write (outside the folders its file policy allows, the plan itself,
+// a file it reads). It runs once the whole plan has compiled, when every
+// file the plan reads is known.
+func (c *compiler) checkListenerFiles() {
+	byIndex := make([]*jmx.Element, len(c.compiled.Listeners))
+	for e, i := range c.listener {
+		byIndex[i] = e
+	}
+	for i, l := range c.compiled.Listeners {
+		if l.Filename == "" || byIndex[i] == nil {
+			continue
+		}
+		if err := c.compiled.Files.CheckWrite(l.Filename); err != nil {
+			c.Fail(byIndex[i], fmt.Errorf("the results file: %w", err))
+		}
+	}
+}
