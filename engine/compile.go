@@ -195,7 +195,11 @@ func (c *compiler) frame(siblings []*jmx.Element, depth int) frame {
 				f = append(f, e)
 			}
 		case kIgnored:
-			c.recordTree(e, depth, Ignored, d.note)
+			if d.reportOnly {
+				c.reportOnly(e, depth, d.note)
+			} else {
+				c.recordTree(e, depth, Ignored, d.note)
+			}
 		}
 	}
 	return f
@@ -239,8 +243,14 @@ func (c *compiler) Fail(e *jmx.Element, err error) {
 	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: err})
 }
 
-// refuse records an element gojm cannot run: an error unless skipping.
+// refuse records an element gojm cannot run: an error unless skipping. A
+// listener of a plugin gojm does not know only reports: the plan runs
+// without it.
 func (c *compiler) refuse(e *jmx.Element, depth int) {
+	if listenerClass(e.Class) && len(e.Children) == 0 {
+		c.reportOnly(e, depth, fmt.Sprintf("%s is a listener gojm does not have: %s", e.Class, reportsOnly))
+		return
+	}
 	reason := fmt.Sprintf("%s is not supported by gojm", e.Class)
 	if c.skip {
 		c.recordTree(e, depth, Refused, reason+" (skipped)")
