@@ -1,11 +1,53 @@
 package engine
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gojm/gojm/jmx"
 )
+
+// A Thread Group whose scheduler has a duration of 0 or empty, or a
+// negative startup delay, starts none of its threads, as in JMeter 5.6
+// (ThreadGroup.start throws "Invalid duration", the engine logs it and runs
+// the other groups): the plan runs, with a warning naming the group. A
+// duration known only at run time is told of then. JMeter 2.13 instead ran
+// one iteration of such a group (recorded: it read the missing end time as
+// the start).
+func TestSchedulerWithoutDuration(t *testing.T) {
+	empty := strings.Replace(xGroup("Empty", groupOpts{loops: "2", scheduler: true}, xJava("empty", 0, "")),
+		`<stringProp name="ThreadGroup.duration">0</stringProp>`, `<stringProp name="ThreadGroup.duration"></stringProp>`, 1)
+	plan := xPlan("",
+		xGroup("Zero", groupOpts{loops: "2", scheduler: true}, xJava("zero", 0, "")),
+		empty,
+		xGroup("Negative delay", groupOpts{loops: "2", scheduler: true, duration: 5, delay: -1}, xJava("negative", 0, "")),
+		xGroup("Delayed, negative delay", groupOpts{scheduler: true, duration: 5, delay: -1, delayed: true}, xJava("delayed", 0, "")),
+		xGroup("Plain", groupOpts{}, xJava("plain", 0, "")),
+	)
+	p, err := compilePlanXML(t, plan, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	for _, w := range p.Warnings {
+		warned = append(warned, w.Path)
+		if !strings.Contains(w.Message, "none of the group's threads starts, as in JMeter 5.6") {
+			t.Errorf("warning %q does not say what happens", w)
+		}
+	}
+	if want := []string{"P › Zero", "P › Empty", "P › Negative delay"}; !slices.Equal(warned, want) {
+		t.Errorf("warnings for %q, want %q", warned, want)
+	}
+	m := runPlanXML(t, plan, nil)
+	if got, want := labels(m, ""), []string{"delayed", "plain"}; !slices.Equal(sorted(got), want) {
+		t.Errorf("samples %q, want %q", got, want)
+	}
+}
 
 // Elements that only report (a plugin's listener gojm does not know, the
 // Mailer Visualizer, the Prometheus Listener) never refuse a run: each is
@@ -56,4 +98,36 @@ func elementStatus(p *Plan, path string) *ElementStatus {
 		}
 	}
 	return nil
+}
+
+// A duration known only at run time (a property a setUp group sets) is
+// told of when the group starts, in the run's log.
+func TestSchedulerDurationAtRunTime(t *testing.T) {
+	plan := xPlan("",
+		xGroup("Set", groupOpts{kind: "SetupThreadGroup"}, xJava("${__setProperty(d,0)}set", 0, "")),
+		strings.Replace(xGroup("Timed", groupOpts{scheduler: true}, xJava("timed", 0, "")),
+			`<stringProp name="ThreadGroup.duration">0</stringProp>`, `<stringProp name="ThreadGroup.duration">${__P(d,5)}</stringProp>`, 1),
+	)
+	src, err := jmx.Read(strings.NewReader(plan), "test.jmx", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	p, err := compile(src, Options{Log: slog.New(slog.NewTextHandler(&log, nil))}, testElements)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Warnings) != 0 {
+		t.Errorf("warned as the plan compiled: %q", p.Warnings)
+	}
+	sink := &memSink{}
+	if err := Start(context.Background(), p, sink, RunOptions{}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := labels(sink, ""); !slices.Equal(got, []string{"set"}) {
+		t.Errorf("samples %q, want the setUp group's only", got)
+	}
+	if !strings.Contains(log.String(), "P › Timed: the scheduler's duration is 0 s") {
+		t.Errorf("log %q does not name the group and its duration", log.String())
+	}
 }

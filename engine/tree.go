@@ -366,4 +366,5 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	}
 	c.compiled.groups = append(c.compiled.groups, g)
 	c.countUsers(g)
+	c.checkSchedule(e, g)
 }
