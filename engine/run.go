@@ -10,6 +10,7 @@ import (
 
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/group"
+	"github.com/gojm/gojm/internal/segment"
 	"github.com/gojm/gojm/report"
 )
 
@@ -24,6 +25,30 @@ type RunOptions struct {
 	// and sampler data), for XML results files that save them; it costs a
 	// copy of every response body.
 	Detail bool
+	// Segment is the part of a split run this process runs (the whole
+	// run when unset): its thread groups start only the threads and
+	// arrivals it owns, and only its segment 0 runs the setUp and
+	// tearDown groups.
+	Segment segment.Segment
+	// ThreadPrefix starts every thread name (a split run's host).
+	ThreadPrefix string
+	// Seed, when not 0, seeds the run's random sources, so that the
+	// segments of a split run draw the same schedules.
+	Seed uint64
+	// SetUpDone, when set, is called once the setUp phase has ended (or
+	// would have: a segment other than 0 runs none), with the properties
+	// as they are then; the properties it returns are set before the main
+	// groups start. A split run's segment 0 publishes its properties
+	// there, and the others wait for them; an error stops the run.
+	SetUpDone func(ctx context.Context, props map[string]string) (map[string]string, error)
+	// MainDone, when set, is called once the main groups have ended,
+	// before the tearDown phase: a split run's segment 0 waits there for
+	// the others' main groups, so that tearDown runs after all of them.
+	MainDone func(ctx context.Context) error
+	// OnStop, when set, is called once, the first time the run is
+	// stopped (by the plan, Stop or Abort), with the cause: a split run's
+	// segment tells the others to stop there.
+	OnStop func(cause error)
 }
 
 // Run is a plan being run.
@@ -45,14 +70,27 @@ type Run struct {
 	userAbort atomic.Bool
 	// groups are the plan's groups in this run, in Plan.groups order.
 	groups []*group.Run
+	// setUpDone and mainDone are RunOptions.SetUpDone and MainDone.
+	setUpDone func(ctx context.Context, props map[string]string) (map[string]string, error)
+	mainDone  func(ctx context.Context) error
+	onStop    func(cause error)
+	stopOnce  sync.Once
 }
 
 // Start runs p in the background, sending every sample to sink. Cancelling
 // ctx aborts the run as Abort does.
 func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run {
-	r := &Run{plan: p, base: ctx, done: make(chan struct{})}
-	r.el = element.NewRun(p.Plan, uint64(time.Now().UnixNano()), func(cause error) { r.Stop(cause) }, func(cause error) { r.stopNow(cause) })
+	r := &Run{plan: p, base: ctx, done: make(chan struct{}), setUpDone: opt.SetUpDone, mainDone: opt.MainDone, onStop: opt.OnStop}
+	seed := opt.Seed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	r.el = element.NewRun(p.Plan, seed, func(cause error) { r.Stop(cause) }, func(cause error) { r.stopNow(cause) })
 	r.el.Detail = opt.Detail
+	if opt.Segment.Seq != nil {
+		r.el.Segment = opt.Segment
+	}
+	r.el.ThreadPrefix = opt.ThreadPrefix
 	for _, g := range p.groups {
 		r.groups = append(r.groups, group.NewRun(g, p.Plan, r.el, r.fail))
 	}
@@ -77,6 +115,9 @@ func (r *Run) Stop(cause error) {
 		td(cause)
 	}
 	r.stop(cause)
+	if r.onStop != nil {
+		r.stopOnce.Do(func() { r.onStop(cause) })
+	}
 }
 
 // Abort ends the run now: running requests are cancelled too, and no
@@ -167,7 +208,12 @@ func (r *Run) run() {
 	defer close(r.done)
 	base := group.NewRun(&group.Group{Name: "", Path: r.plan.Name}, r.plan.Plan, r.el, r.fail).NewVU(0, r.soft, r.hard)
 	setUserVariables(base, r.plan.udv)
+	// A split run's setUp and tearDown groups run once, in segment 0.
+	first := r.el.Segment.Index == 0
 	phase := func(kind group.Phase, soft, hard context.Context) {
+		if kind != group.Main && !first {
+			return
+		}
 		var wg sync.WaitGroup
 		for _, g := range r.groups {
 			if g.Group.Phase != kind {
@@ -189,9 +235,24 @@ func (r *Run) run() {
 		wg.Wait()
 	}
 	phase(group.SetUp, r.soft, r.hard)
+	if r.setUpDone != nil && r.soft.Err() == nil {
+		props, err := r.setUpDone(r.soft, r.plan.Props.Snapshot())
+		if err != nil {
+			r.fail(err)
+			r.Stop(err)
+		}
+		for k, v := range props {
+			r.plan.Props.Set(k, v)
+		}
+	}
 	mainGroups := r.soft.Err() == nil
 	if mainGroups {
 		phase(group.Main, r.soft, r.hard)
+	}
+	if r.mainDone != nil {
+		if err := r.mainDone(r.base); err != nil {
+			r.fail(err)
+		}
 	}
 	if !r.userAbort.Load() && (r.soft.Err() == nil || mainGroups && r.plan.TearDownOnShutdown) {
 		// tearDown groups run under a stop of their own, so that a stopped

@@ -200,3 +200,25 @@ func TestCoordinatedOmission(t *testing.T) {
 		t.Errorf("samples slower than 100 ms: closed model %d, open model %d; want 2 and 10", closedSlow, openSlow)
 	}
 }
+
+// TestPluginGroupsAreMainGroups checks that a thread group of a plugin's
+// (here the Open Model's) runs beside JMeter's Thread Group in the main
+// phase, after setUp, not before it.
+func TestPluginGroupsAreMainGroups(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		open := `<elementProp name="ThreadGroup.main_controller" elementType="OpenModelThreadGroupController"/>` +
+			sp("ThreadGroup.on_sample_error", "continue") + sp("OpenModelThreadGroup.schedule", "rate(1/sec) even_arrivals(1 sec)")
+		plan := xPlan("",
+			xGroup("setUp", groupOpts{kind: "SetupThreadGroup"}, xJava("prepare", 500, "")),
+			xGroup("Users", groupOpts{}, xJava("user", 10, "")),
+			xmlEl(openModelClass, "Open", open, plugDummy("arrival", 10)))
+		t0 := time.Now()
+		starts := map[string]int64{}
+		for _, s := range runPlanXML(t, plan, nil).samples {
+			starts[s.Label] = s.Start.Sub(t0).Milliseconds()
+		}
+		if starts["prepare"] != 0 || starts["user"] != 500 || starts["arrival"] != 500 {
+			t.Errorf("first samples at %v (ms from the start); want prepare at 0, then user and arrival together at 500", starts)
+		}
+	})
+}

@@ -36,20 +36,22 @@ func TestABReportHandWorked(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		"Server Hostname:        127.0.0.1\nServer Port:            443\n\nDocument Path:          /x?y=1\n\n",
-		"Concurrency Level:      2\n",
-		"Time taken for tests:   0.070 seconds\n", // first start 0, last end 30+40
-		"Complete requests:      4\nFailed requests:        0\nTotal transferred:      4096 bytes\n",
-		"Requests per second:    57.14 [#/sec] (mean)\n",
-		"Time per request:       35.000 [ms] (mean)\n",
-		"Time per request:       17.500 [ms] (mean, across all concurrent requests)\n",
+		"Concurrency Level:      2 (the most threads active at once)\n",
+		"Time taken for tests:   0.070 seconds (the first sample's start to the last one's end)\n", // 0 to 30+40
+		"Complete requests:      4 (samples, Transaction Controller samples not counted)\nFailed requests:        0\n" +
+			"Total transferred:      4096 bytes (received, headers included)\n",
+		"Requests per second:    57.14 [#/sec] (mean: complete requests / time taken)\n",
+		"Time per request:       35.000 [ms] (mean: concurrency × time taken / complete requests; think time included)\n",
+		"Time per request:       17.500 [ms] (mean, across all concurrent requests: time taken / complete requests)\n",
 		"Transfer rate:          57.14 [Kbytes/sec] received\n",
-		// mean 2.5 → 3 (ab rounds half up), sd √(5/3), median stats[2]
-		"Connect:        1    3   1.3      3       4\n",
-		"Processing:     9   23  11.6     27      36\n",
-		"Waiting:        5   13   6.5     15      20\n",
-		"Total:         10   25  12.9     30      40\n",
-		"  50%     30\n  66%     30\n  75%     40\n",
-		" 100%     40 (longest request)\n",
+		// The statistics table's definitions: population deviation, the
+		// dashboard's median (interpolated between the 2nd and 3rd of 4).
+		"Connect:                           1   2.50     1.12    2.50    4\n",
+		"Processing (elapsed − connect):    9  22.50    10.06   22.50   36\n",
+		"Waiting (latency):                 5  12.50     5.59   12.50   20\n",
+		"Total (elapsed):                  10  25.00    11.18   25.00   40\n",
+		"  50%      25.00\n  66%      33.00\n  75%      37.50\n  80%      40.00\n",
+		" 100%         40 (longest request)\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q:\n%s", want, got)
@@ -65,8 +67,10 @@ func TestABReportEmpty(t *testing.T) {
 	if err := WriteABReport(&out, NewStats(StatsOptions{}), ABInfo{}); err != nil {
 		t.Fatal(err)
 	}
-	want := "Concurrency Level:      1\nTime taken for tests:   0.000 seconds\nComplete requests:      0\n" +
-		"Failed requests:        0\nTotal transferred:      0 bytes\n"
+	want := "Concurrency Level:      1 (the most threads active at once)\n" +
+		"Time taken for tests:   0.000 seconds (the first sample's start to the last one's end)\n" +
+		"Complete requests:      0 (samples, Transaction Controller samples not counted)\n" +
+		"Failed requests:        0\nTotal transferred:      0 bytes (received, headers included)\nTotal sent:             0 bytes\n"
 	if out.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", out.String(), want)
 	}

@@ -1,10 +1,7 @@
 package report
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 )
@@ -16,14 +13,24 @@ const DefaultAlpha = 0.05
 // TestMethod names the significance test of a comparison, for output.
 const TestMethod = "Mann-Whitney U test (two-sided; normal approximation with tie and continuity correction)"
 
+// ErrorTestMethod names the test of a change in the error rate.
+const ErrorTestMethod = "two-proportion z-test (two-sided, pooled)"
+
+// A percentile is trustworthy when at least minBeyond samples lie beyond
+// it (p99 wants 1,000 samples); a rate when it counts minRateSamples.
+const (
+	minBeyond      = 10
+	minRateSamples = 20
+)
+
 // CompareRun is one run of a comparison: its name and its statistics.
 type CompareRun struct {
 	Name  string
 	Stats *Stats
 }
 
-// Comparison is the table of several runs side by side: a row per label
-// and run, each later run measured against the first.
+// Comparison is several runs side by side: a row per label and run, each
+// later run measured against the first.
 type Comparison struct {
 	Runs  []string // run names, the first one the baseline
 	Alpha float64  // significance level
@@ -33,54 +40,73 @@ type Comparison struct {
 	Rows []ComparisonRow
 }
 
-// ComparisonRow is one run's figures for one label. Times are in ms; a
-// figure that does not exist (no samples) is NaN.
-type ComparisonRow struct {
-	Label      string
-	Run        string
-	Samples    int64
+// Figures are the statistics of one label in one run that a comparison
+// shows. Times are in ms; a figure that does not exist (no samples) is NaN.
+type Figures struct {
 	Throughput float64 // samples per second
 	Mean       float64
 	Median     float64
 	P90        float64
+	P95        float64
 	P99        float64
-	Errors     int64
-	ErrorPct   float64
-	// Change is the change of each figure against the first run's row of
-	// the same label, in percent of the first run's figure; nil for the
+	ErrorPct   float64 // errors in percent of the samples
+}
+
+// Change is how one figure moved against the first run: Abs in the
+// figure's unit, Rel in percent of the first run's figure (NaN from zero,
+// or where either figure does not exist).
+type Change struct {
+	Abs, Rel float64
+}
+
+// Changes holds the change of each figure of a row against the first run.
+type Changes struct {
+	Samples, Throughput, Mean, Median, P90, P95, P99 Change
+	// ErrorPct is the error rate's change in percentage points; its Rel
+	// is left NaN (a relative change of a rate reads as a rate).
+	ErrorPct Change
+}
+
+// Verdict says what a row's comparison with the first run decides.
+type Verdict struct {
+	// Direction is "slower", "faster" or "" when the response times do not
+	// differ beyond noise (or could not be compared).
+	Direction string
+	// Text is the line that says so, with the figures that decide it:
+	// "search: after slower than before — median +1.47 ms (+42.8%), …".
+	Text string
+}
+
+// ComparisonRow is one run's figures for one label.
+type ComparisonRow struct {
+	Label   string
+	Run     string
+	Samples int64
+	Errors  int64
+	Figures
+	// Change against the first run's row of the same label; nil for the
 	// first run.
-	Change *RowChange
+	Change *Changes
 	// Test compares this run's response times with the first run's; nil
 	// for the first run, or when either has no samples of the label.
 	Test *MannWhitney
+	// ErrorTest compares the error rates; nil when Test is, or when
+	// neither run had an error.
+	ErrorTest *TwoProportions
+	// Verdict is set for every row but the first run's.
+	Verdict *Verdict
+	// Warnings name the figures of this row that rest on too few samples:
+	// a percentile with fewer than 10 samples beyond it, a rate from fewer
+	// than 20 samples.
+	Warnings []Warning
 }
 
-// RowChange holds the change of each figure of a row against the first
-// run, in percent; NaN where the first run's figure is zero (and this
-// run's is not) or missing.
-type RowChange struct {
-	Samples, Throughput, Mean, Median, P90, P99, Errors float64
+// Warning is a figure that rests on too few samples, with how many it
+// wants.
+type Warning struct {
+	Figure string `json:"figure"` // "median", "p90", "p95", "p99", "Req/s"
+	Wanted int64  `json:"samplesWanted"`
 }
-
-// MannWhitney is the outcome of a Mann-Whitney U test of two runs'
-// response times (first run A with N1 samples, this run B with N2).
-type MannWhitney struct {
-	N1, N2 int64
-	// U counts the pairs (a, b) in which b is slower than a, ties counting
-	// one half: N1·N2/2 when neither run tends to be slower.
-	U float64
-	// Z is U standardised under the null hypothesis (with tie and
-	// continuity correction); positive when B tends to be slower.
-	Z float64
-	// P is the two-sided p-value from the normal approximation.
-	P float64
-	// PSlower is U/(N1·N2): the probability that a sample of B is slower
-	// than one of A (ties one half), 0.5 when neither is.
-	PSlower float64
-}
-
-// Significant reports whether the difference is beyond noise at level alpha.
-func (m *MannWhitney) Significant(alpha float64) bool { return m.P < alpha }
 
 // Compare builds the comparison of runs against the first one at
 // significance level alpha (DefaultAlpha when not in (0, 1)).
@@ -102,6 +128,7 @@ func Compare(runs []CompareRun, alpha float64) *Comparison {
 	}
 	for i, label := range labels {
 		var base *LabelStats
+		var baseRow ComparisonRow
 		for j, r := range runs {
 			l := r.Stats.Total()
 			if i > 0 {
@@ -112,22 +139,18 @@ func Compare(runs []CompareRun, alpha float64) *Comparison {
 			}
 			row := comparisonRow(r.Name, label, l)
 			if j == 0 {
-				base = l
+				base, baseRow = l, row
 			} else {
-				b := comparisonRow("", label, base)
-				row.Change = &RowChange{
-					Samples:    change(float64(b.Samples), float64(row.Samples)),
-					Throughput: change(b.Throughput, row.Throughput),
-					Mean:       change(b.Mean, row.Mean),
-					Median:     change(b.Median, row.Median),
-					P90:        change(b.P90, row.P90),
-					P99:        change(b.P99, row.P99),
-					Errors:     change(float64(b.Errors), float64(row.Errors)),
-				}
+				row.Change = changes(&baseRow, &row)
 				if base.Count > 0 && l.Count > 0 {
 					mw := MannWhitneyU(base, l)
 					row.Test = &mw
+					if base.Errors+l.Errors > 0 {
+						et := TwoProportionTest(base.Errors, base.Count, l.Errors, l.Count)
+						row.ErrorTest = &et
+					}
 				}
+				row.Verdict = verdict(&baseRow, &row, alpha)
 			}
 			c.Rows = append(c.Rows, row)
 		}
@@ -136,200 +159,119 @@ func Compare(runs []CompareRun, alpha float64) *Comparison {
 }
 
 func comparisonRow(run, label string, l *LabelStats) ComparisonRow {
-	row := ComparisonRow{
-		Label: label, Run: run, Samples: l.Count, Errors: l.Errors,
-		Throughput: math.NaN(), Mean: math.NaN(), Median: math.NaN(), P90: math.NaN(), P99: math.NaN(),
-		ErrorPct: math.NaN(),
+	row := ComparisonRow{Label: label, Run: run, Samples: l.Count, Errors: l.Errors}
+	nan := math.NaN()
+	row.Figures = Figures{nan, nan, nan, nan, nan, nan, nan}
+	if l.Count == 0 {
+		return row
 	}
-	if l.Count > 0 {
-		row.Throughput = l.Throughput()
-		row.Mean = l.Mean()
-		row.Median = l.Median()
-		row.P90 = l.Percentile(90)
-		row.P99 = l.Percentile(99)
-		row.ErrorPct = l.ErrorPct()
+	ps := l.Percentiles([]float64{50, 90, 95, 99})
+	row.Figures = Figures{Throughput: l.Throughput(), Mean: l.Mean(), Median: ps[0], P90: ps[1], P95: ps[2], P99: ps[3],
+		ErrorPct: l.ErrorPct()}
+	for _, p := range []struct {
+		name string
+		q    float64
+	}{{"median", 50}, {"p90", 90}, {"p95", 95}, {"p99", 99}} {
+		// Rounded to a thousandth: 100 samples have 10 beyond p90.
+		if beyond := math.Round(float64(l.Count)*(100-p.q)*10) / 1000; beyond < minBeyond {
+			row.Warnings = append(row.Warnings, Warning{p.name, int64(math.Ceil(minBeyond*100/(100-p.q) - 1e-9))})
+		}
+	}
+	if l.Count < minRateSamples {
+		row.Warnings = append(row.Warnings, Warning{"Req/s", minRateSamples})
 	}
 	return row
 }
 
-// change is (b−a)/a in percent: 0 from zero to zero, NaN from zero to
-// anything else or when either is not finite.
-func change(a, b float64) float64 {
-	if a == 0 && b == 0 {
-		return 0
-	}
-	if a == 0 || math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
-		return math.NaN()
-	}
-	return (b - a) / a * 100
-}
-
-// MannWhitneyU tests whether the elapsed times of b tend to be larger or
-// smaller than those of a. It is exact in its counting: the rank sums
-// come from the per-millisecond counts of both labels, ties sharing their
-// mean rank, so no sample is left out however many there are. The p-value
-// uses the normal approximation, with the variance corrected for ties:
-//
-//	σ² = n₁n₂/12 · ((N+1) − Σ(t³−t)/(N(N−1)))
-//
-// where t is the number of samples at each distinct millisecond, and a
-// continuity correction of ½ on U. Both labels must have samples.
-func MannWhitneyU(a, b *LabelStats) MannWhitney {
-	va, ca := histValues(&a.elapsed)
-	vb, cb := histValues(&b.elapsed)
-	n1, n2 := float64(a.elapsed.n), float64(b.elapsed.n)
-	// Walk the merged distinct values: below counts the samples of a
-	// strictly below the current value.
-	var u, ties, below float64
-	i, j := 0, 0
-	for i < len(va) || j < len(vb) {
-		var v int64
-		switch {
-		case j >= len(vb) || i < len(va) && va[i] < vb[j]:
-			v = va[i]
-		default:
-			v = vb[j]
-		}
-		var ta, tb float64
-		if i < len(va) && va[i] == v {
-			ta = float64(ca[i])
-			i++
-		}
-		if j < len(vb) && vb[j] == v {
-			tb = float64(cb[j])
-			j++
-		}
-		u += tb * (below + ta/2)
-		t := ta + tb
-		ties += t*t*t - t
-		below += ta
-	}
-	m := MannWhitney{N1: int64(n1), N2: int64(n2), U: u, P: 1, PSlower: u / (n1 * n2)}
-	nn := n1 + n2
-	variance := n1 * n2 / 12 * ((nn + 1) - ties/(nn*(nn-1)))
-	if variance <= 0 || nn < 2 {
-		return m
-	}
-	d := u - n1*n2/2
+// change is b against a: the difference and (b−a)/a in percent; Rel is 0
+// from zero to zero and NaN from zero to anything else.
+func change(a, b float64) Change {
+	c := Change{Abs: b - a, Rel: math.NaN()}
 	switch {
-	case d > 0.5:
-		d -= 0.5
-	case d < -0.5:
-		d += 0.5
+	case math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0):
+		c.Abs = math.NaN()
+	case a == 0 && b == 0:
+		c.Rel = 0
+	case a != 0:
+		c.Rel = (b - a) / a * 100
+	}
+	return c
+}
+
+func changes(a, b *ComparisonRow) *Changes {
+	ch := &Changes{
+		Samples:    change(float64(a.Samples), float64(b.Samples)),
+		Throughput: change(a.Throughput, b.Throughput),
+		Mean:       change(a.Mean, b.Mean),
+		Median:     change(a.Median, b.Median),
+		P90:        change(a.P90, b.P90),
+		P95:        change(a.P95, b.P95),
+		P99:        change(a.P99, b.P99),
+		ErrorPct:   change(a.ErrorPct, b.ErrorPct),
+	}
+	ch.ErrorPct.Rel = math.NaN()
+	return ch
+}
+
+// verdict decides b against a: slower or faster when the Mann-Whitney test
+// says the response times differ beyond noise (which way by the
+// probability that one of b's samples is slower than one of a's), with the
+// median's and the mean's change, and the error rate's change when either
+// run had errors.
+func verdict(a, b *ComparisonRow, alpha float64) *Verdict {
+	v := &Verdict{}
+	ch := b.Change
+	switch m := b.Test; {
+	case m == nil && a.Samples == 0:
+		v.Text = fmt.Sprintf("%s: only in %s", b.Label, b.Run)
+	case m == nil:
+		v.Text = fmt.Sprintf("%s: not in %s", b.Label, b.Run)
+	case m.Significant(alpha):
+		v.Direction = "slower"
+		if m.PSlower < 0.5 {
+			v.Direction = "faster"
+		}
+		v.Text = fmt.Sprintf("%s: %s %s than %s — median %s, mean %s, %s",
+			b.Label, b.Run, v.Direction, a.Run, changeText(ch.Median, " ms"), changeText(ch.Mean, " ms"), pText(m.P))
 	default:
-		d = 0
+		v.Text = fmt.Sprintf("%s: no difference beyond noise between %s and %s (%s; median %s)",
+			b.Label, a.Run, b.Run, pText(m.P), changeText(ch.Median, " ms"))
 	}
-	m.Z = d / math.Sqrt(variance)
-	m.P = math.Erfc(math.Abs(m.Z) / math.Sqrt2)
-	return m
+	if et := b.ErrorTest; et != nil {
+		v.Text += fmt.Sprintf("; errors %s → %s (%s pp, %s)", fixed(a.ErrorPct, 2)+"%", fixed(b.ErrorPct, 2)+"%",
+			signed(ch.ErrorPct.Abs, 2), pText(et.P))
+	}
+	return v
 }
 
-// histValues lists the distinct values of h in increasing order with
-// their counts.
-func histValues(h *msHist) ([]int64, []uint64) {
-	var vs []int64
-	var cs []uint64
-	h.each(func(v int64, c uint64) bool {
-		vs = append(vs, v)
-		cs = append(cs, c)
-		return true
-	})
-	return vs, cs
+// changeText is "+1.47 ms (+42.8%)", or "+1.47 ms (from 0)".
+func changeText(c Change, unit string) string {
+	if math.IsNaN(c.Abs) {
+		return "-"
+	}
+	rel := "from 0"
+	if !math.IsNaN(c.Rel) {
+		rel = signedPct(c.Rel)
+	}
+	return signed(c.Abs, 2) + unit + " (" + rel + ")"
 }
 
-// Percentiles returns the percentiles ps (each in (0, 100], increasing) of
-// the elapsed times in one pass over the counts, estimated as Percentile
-// does; NaNs without samples.
-func (l *LabelStats) Percentiles(ps []float64) []float64 {
-	out := make([]float64, len(ps))
-	h := &l.elapsed
-	if h.n == 0 {
-		for i := range out {
-			out[i] = math.NaN()
-		}
-		return out
+// signed formats v with prec decimals and its sign: "+1.47", "-0.20", "0.00".
+func signed(v float64, prec int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
 	}
-	vs, cs := histValues(h)
-	// valueAt returns the k-th smallest value; k never decreases between
-	// calls, so a cursor walks the counts once.
-	idx, cum := 0, cs[0]
-	valueAt := func(k uint64) float64 {
-		for cum < k && idx+1 < len(vs) {
-			idx++
-			cum += cs[idx]
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if s[0] == '-' {
+		if s == "-"+strconv.FormatFloat(0, 'f', prec, 64) {
+			return s[1:]
 		}
-		return float64(vs[idx])
+		return s
 	}
-	n := float64(h.n)
-	for i, p := range ps {
-		pos := p / 100 * (n + 1)
-		if p >= 100 {
-			pos = n
-		}
-		switch {
-		case pos < 1:
-			out[i] = float64(h.min)
-		case pos >= n:
-			out[i] = float64(h.max)
-		default:
-			f := math.Floor(pos)
-			lo := valueAt(uint64(f))
-			hi := valueAt(uint64(f) + 1)
-			out[i] = lo + (pos-f)*(hi-lo)
-		}
+	if v == 0 || s == strconv.FormatFloat(0, 'f', prec, 64) {
+		return s
 	}
-	return out
-}
-
-// WriteComparison writes c as aligned text: a row per label and run with
-// samples, throughput, mean, median, p90, p99 and errors, each later run's
-// change against the first in percent, and whether its response times
-// differ from the first run's beyond noise.
-func WriteComparison(w io.Writer, c *Comparison) error {
-	bw := bufio.NewWriter(w)
-	if len(c.Runs) > 0 {
-		fmt.Fprintf(bw, "Compared with %q (the first run); Δ is the change in %% of its figure. Times in ms.\n", c.Runs[0])
-	}
-	fmt.Fprintf(bw, "Beyond noise: %s on the response times, against the first run, significant when p < %s.\n\n",
-		TestMethod, strconv.FormatFloat(c.Alpha, 'g', -1, 64))
-	rows := [][]string{{"Label", "Run", "Samples", "Req/s", "Δ", "Mean", "Δ", "Median", "Δ", "p90", "Δ", "p99", "Δ",
-		"Errors", "Error%", "Δ", "Beyond noise"}}
-	for i, r := range c.Rows {
-		label := r.Label
-		if i > 0 && c.Rows[i-1].Label == r.Label {
-			label = ""
-		}
-		row := []string{label, r.Run, strconv.FormatInt(r.Samples, 10),
-			fixed(r.Throughput, 2), "", fixed(r.Mean, 2), "", fixed(r.Median, 2), "",
-			fixed(r.P90, 2), "", fixed(r.P99, 2), "",
-			strconv.FormatInt(r.Errors, 10), fixedPct(r.ErrorPct), "", ""}
-		if ch := r.Change; ch != nil {
-			row[4], row[6], row[8], row[10], row[12], row[15] =
-				signedPct(ch.Throughput), signedPct(ch.Mean), signedPct(ch.Median), signedPct(ch.P90),
-				signedPct(ch.P99), signedPct(ch.Errors)
-			row[16] = "-"
-		}
-		if t := r.Test; t != nil {
-			verdict := "no"
-			if t.Significant(c.Alpha) {
-				verdict = "yes"
-			}
-			row[16] = verdict + " (p" + formatP(t.P) + ")"
-		}
-		rows = append(rows, row)
-	}
-	writeAligned(bw, rows, 2)
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("comparison: %w", err)
-	}
-	return nil
-}
-
-func fixedPct(v float64) string {
-	if s := fixed(v, 2); s != "-" {
-		return s + "%"
-	}
-	return "-"
+	return "+" + s
 }
 
 // signedPct formats a change in percent with its sign: "+12.3%", "-4.0%".
@@ -337,106 +279,13 @@ func signedPct(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "-"
 	}
-	s := strconv.FormatFloat(v, 'f', 1, 64)
-	if s == "-0.0" {
-		s = "0.0"
-	}
-	if v >= 0 && s[0] != '-' {
-		s = "+" + s
-	}
-	return s + "%"
+	return signed(v, 1) + "%"
 }
 
-// formatP formats a p-value after "p": "=0.042", "<0.001".
-func formatP(p float64) string {
+// pText formats a p-value: "p = 0.042", "p < 0.001".
+func pText(p float64) string {
 	if p < 0.001 {
-		return "<0.001"
+		return "p < 0.001"
 	}
-	return "=" + strconv.FormatFloat(p, 'f', 3, 64)
-}
-
-// comparisonJSON is the JSON form of a Comparison; figures that do not
-// exist are null.
-type comparisonJSON struct {
-	Baseline string    `json:"baseline"`
-	Test     string    `json:"test"`
-	Alpha    float64   `json:"alpha"`
-	Runs     []string  `json:"runs"`
-	Rows     []rowJSON `json:"rows"`
-}
-
-type rowJSON struct {
-	Label      string      `json:"label"`
-	Run        string      `json:"run"`
-	Samples    int64       `json:"samples"`
-	Throughput *float64    `json:"throughput"`
-	Mean       *float64    `json:"mean"`
-	Median     *float64    `json:"median"`
-	P90        *float64    `json:"p90"`
-	P99        *float64    `json:"p99"`
-	Errors     int64       `json:"errors"`
-	ErrorPct   *float64    `json:"errorPct"`
-	Change     *changeJSON `json:"change,omitempty"`
-	Test       *testJSON   `json:"mannWhitney,omitempty"`
-}
-
-type changeJSON struct {
-	Samples    *float64 `json:"samples"`
-	Throughput *float64 `json:"throughput"`
-	Mean       *float64 `json:"mean"`
-	Median     *float64 `json:"median"`
-	P90        *float64 `json:"p90"`
-	P99        *float64 `json:"p99"`
-	Errors     *float64 `json:"errors"`
-}
-
-type testJSON struct {
-	U           float64 `json:"u"`
-	Z           float64 `json:"z"`
-	P           float64 `json:"p"`
-	PSlower     float64 `json:"probSlower"`
-	Significant bool    `json:"significant"`
-}
-
-// num returns a pointer to v, or nil when v is not finite.
-func num(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
-// WriteComparisonJSON writes c as JSON: baseline, test, alpha, runs, and
-// rows with label, run, samples, throughput, mean, median, p90, p99,
-// errors, errorPct, change (per figure, in percent; absent for the first
-// run) and mannWhitney (u, z, p, probSlower, significant; absent for the
-// first run). Figures that do not exist are null.
-func WriteComparisonJSON(w io.Writer, c *Comparison) error {
-	out := comparisonJSON{Test: TestMethod, Alpha: c.Alpha, Runs: c.Runs, Rows: []rowJSON{}}
-	if len(c.Runs) > 0 {
-		out.Baseline = c.Runs[0]
-	}
-	for _, r := range c.Rows {
-		j := rowJSON{
-			Label: r.Label, Run: r.Run, Samples: r.Samples, Errors: r.Errors,
-			Throughput: num(r.Throughput), Mean: num(r.Mean), Median: num(r.Median),
-			P90: num(r.P90), P99: num(r.P99), ErrorPct: num(r.ErrorPct),
-		}
-		if ch := r.Change; ch != nil {
-			j.Change = &changeJSON{
-				Samples: num(ch.Samples), Throughput: num(ch.Throughput), Mean: num(ch.Mean),
-				Median: num(ch.Median), P90: num(ch.P90), P99: num(ch.P99), Errors: num(ch.Errors),
-			}
-		}
-		if t := r.Test; t != nil {
-			j.Test = &testJSON{U: t.U, Z: t.Z, P: t.P, PSlower: t.PSlower, Significant: t.Significant(c.Alpha)}
-		}
-		out.Rows = append(out.Rows, j)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("comparison JSON: %w", err)
-	}
-	return nil
+	return "p = " + strconv.FormatFloat(p, 'f', 3, 64)
 }

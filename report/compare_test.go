@@ -50,13 +50,12 @@ func handRuns() []CompareRun {
 
 func TestCompareByHand(t *testing.T) {
 	c := Compare(handRuns(), 0)
-	nan := math.NaN()
 	type row struct {
 		label, run                   string
 		samples, errors              int64
 		rps, mean, median, p90, p99  float64
-		dRps, dMean, dMedian, dP90   float64
-		dErrors                      float64
+		dRps, dMean, dMedian, dP90   float64 // in percent
+		dMedianMs, dErrorPP          float64
 		u, p                         float64 // NaN: no test
 		significant, hasChange, test bool
 	}
@@ -71,13 +70,13 @@ func TestCompareByHand(t *testing.T) {
 		// σ² = 56/12 · (16 − 210/(15·14)) = 70; z = (36.5 − 28 − ½)/√70
 		// = 0.956, p = 0.339.
 		{label: "Total", run: "after", samples: 8, errors: 1, rps: 4, mean: 81.25, median: 85, p90: 100, p99: 100,
-			dRps: -300.0 / 7, dMean: (81.25 - 400.0/7) / (400.0 / 7) * 100, dMedian: 112.5, dP90: 0, dErrors: nan,
+			dRps: -300.0 / 7, dMean: (81.25 - 400.0/7) / (400.0 / 7) * 100, dMedian: 112.5, dP90: 0, dMedianMs: 45, dErrorPP: 12.5,
 			u: 36.5, p: 0.33897984397912206, hasChange: true, test: true},
 		{label: "x", run: "before", samples: 4, rps: 4, mean: 25, median: 25, p90: 40, p99: 40},
 		// Every after beats every before: U = 20 = n₁n₂; no ties,
 		// σ² = 20/12 · 10; z = (20 − 10 − ½)/√16.67 = 2.327, p = 0.020.
 		{label: "x", run: "after", samples: 5, errors: 1, rps: 2.5, mean: 70, median: 70, p90: 90, p99: 90,
-			dRps: -37.5, dMean: 180, dMedian: 180, dP90: 125, dErrors: nan,
+			dRps: -37.5, dMean: 180, dMedian: 180, dP90: 125, dMedianMs: 45, dErrorPP: 20,
 			u: 20, p: 0.019964453305216057, significant: true, hasChange: true, test: true},
 		{label: "y", run: "before", samples: 3, rps: 3, mean: 100, median: 100, p90: 100, p99: 100},
 		// All six values tie: no variance, p = 1.
@@ -99,8 +98,8 @@ func TestCompareByHand(t *testing.T) {
 			continue
 		}
 		if ch := r.Change; ch != nil {
-			if !near(ch.Throughput, w.dRps) || !near(ch.Mean, w.dMean) || !near(ch.Median, w.dMedian) ||
-				!near(ch.P90, w.dP90) || !near(ch.Errors, w.dErrors) {
+			if !near(ch.Throughput.Rel, w.dRps) || !near(ch.Mean.Rel, w.dMean) || !near(ch.Median.Rel, w.dMedian) ||
+				!near(ch.P90.Rel, w.dP90) || !near(ch.Median.Abs, w.dMedianMs) || !near(ch.ErrorPct.Abs, w.dErrorPP) {
 				t.Errorf("row %d change %+v", i, *ch)
 			}
 		}
@@ -123,14 +122,59 @@ func TestCompareByHand(t *testing.T) {
 		Rows []struct {
 			Label, Run string
 			Median     *float64
-			Change     *struct{ Errors *float64 }
+			Change     *struct {
+				Median         struct{ Abs, Rel *float64 }
+				ErrorPctPoints *float64
+			}
+			Verdict *struct{ Direction, Text string }
 		}
 	}
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 		t.Fatalf("JSON does not decode: %v", err)
 	}
-	if r := back.Rows[1]; r.Median == nil || *r.Median != 85 || r.Change == nil || r.Change.Errors != nil {
-		t.Errorf("JSON row 1: median %v, change %+v (errors from 0 must be null)", r.Median, r.Change)
+	if r := back.Rows[1]; r.Median == nil || *r.Median != 85 || r.Change == nil || *r.Change.Median.Abs != 45 ||
+		*r.Change.Median.Rel != 112.5 || *r.Change.ErrorPctPoints != 12.5 || r.Verdict == nil || r.Verdict.Direction != "" {
+		t.Errorf("JSON row 1: median %v, change %+v, verdict %+v", r.Median, r.Change, r.Verdict)
+	}
+	// The verdicts, decided: x is slower beyond noise, the Total and y not.
+	for i, want := range map[int]string{
+		1: "Total: no difference beyond noise between before and after (p = 0.339; median +45.00 ms (+112.5%)); errors 0.00% → 12.50% (+12.50 pp, p = 0.333)",
+		3: "x: after slower than before — median +45.00 ms (+180.0%), mean +45.00 ms (+180.0%), p = 0.020; errors 0.00% → 20.00% (+20.00 pp, p = 0.343)",
+		5: "y: no difference beyond noise between before and after (p = 1.000; median 0.00 ms (0.0%))",
+	} {
+		if got := c.Rows[i].Verdict.Text; got != want {
+			t.Errorf("verdict of row %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+	if w := c.Rows[0].Warnings; len(w) != 5 || w[3] != (Warning{"p99", 1000}) {
+		t.Errorf("warnings of 7 samples: %v", w)
+	}
+}
+
+// The verdict follows the data: a run slower by 2 ms on 5,000 samples is
+// slower beyond noise, a faster one faster, the same distribution drawn
+// twice is not different; no warning with this many samples.
+func TestCompareVerdicts(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	run := func(shift float64) *Stats {
+		st := NewStats(StatsOptions{})
+		for i := range 5000 {
+			st.Add(&Sample{Start: t0.Add(ms(int64(i))), Elapsed: ms(int64(20 + shift + r.NormFloat64()*4)), Label: "search", Success: true})
+		}
+		return st
+	}
+	c := Compare([]CompareRun{{"A", run(0)}, {"B", run(2)}, {"C", run(-2)}, {"D", run(0)}}, 0)
+	want := map[string]string{"B": "slower", "C": "faster", "D": ""}
+	for _, row := range c.Rows {
+		if row.Label != "search" || row.Run == "A" {
+			continue
+		}
+		if row.Verdict.Direction != want[row.Run] {
+			t.Errorf("%s: %q", row.Run, row.Verdict.Text)
+		}
+		if len(row.Warnings) != 0 {
+			t.Errorf("%s: warnings %v", row.Run, row.Warnings)
+		}
 	}
 }
 
@@ -147,10 +191,11 @@ func TestCompareMissingLabel(t *testing.T) {
 	if !slices.Equal(labels, want) {
 		t.Errorf("rows %q, want %q", labels, want)
 	}
-	if r := c.Rows[5]; r.Test != nil || !math.IsNaN(r.Mean) || !math.IsNaN(r.Change.Mean) {
+	if r := c.Rows[5]; r.Test != nil || !math.IsNaN(r.Mean) || !math.IsNaN(r.Change.Mean.Abs) || r.Verdict.Text != "only-a: not in b" {
 		t.Errorf("missing label row %+v", r)
 	}
-	if r := c.Rows[7]; r.Change == nil || !math.IsNaN(r.Change.Samples) || r.Test != nil {
+	if r := c.Rows[7]; r.Change == nil || r.Change.Samples.Abs != 1 || !math.IsNaN(r.Change.Samples.Rel) || r.Test != nil ||
+		r.Verdict.Text != "only-b: only in b" {
 		t.Errorf("label new in b: %+v", r)
 	}
 	if c.Alpha != 0.01 {

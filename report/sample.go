@@ -1,6 +1,9 @@
 package report
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Sample is one result: one row of a JTL file. The engine fills one per
 // sampler execution (failures included); the JTL decoder fills them from a
@@ -73,3 +76,16 @@ func (s *Sample) End() time.Time { return s.Start.Add(s.Elapsed) }
 
 // StartMillis is the start time in milliseconds since the epoch, as JTL files write it.
 func (s *Sample) StartMillis() int64 { return s.Start.UnixMilli() }
+
+// AbortedMessage starts the response message of a sample that gojm itself
+// cut short (a second Ctrl-C, the stop grace running out, the end of an
+// Open Model schedule): the engine writes it, and a JTL read back keeps it,
+// so that such samples are counted apart from the server's and the
+// network's failures wherever the results are read.
+const AbortedMessage = "Aborted by gojm"
+
+// ClientAborted reports whether s failed because gojm cut it short: its
+// response message starts with AbortedMessage.
+func (s *Sample) ClientAborted() bool {
+	return !s.Success && strings.HasPrefix(s.Message, AbortedMessage)
+}

@@ -15,9 +15,12 @@ import (
 // first-seen order, each with the fields transaction, sampleCount,
 // errorCount, errorPct, meanResTime, medianResTime, minResTime, maxResTime,
 // pct1ResTime..pct3ResTime (the configured percentiles), throughput,
-// receivedKBytesPerSec and sentKBytesPerSec. Numbers are written as Java
-// (Jackson) writes them: doubles always with a fraction or an exponent,
-// errorPct as a float, NaN and infinities as strings.
+// receivedKBytesPerSec and sentKBytesPerSec, then gojm's own: abortedCount
+// (the failed samples gojm itself cut short, counted in errorCount too) and,
+// in "Total" when the run was interrupted, interruptedBy (the signal) and
+// interruptedAfterMs. Numbers are written as Java (Jackson) writes them:
+// doubles always with a fraction or an exponent, errorPct as a float, NaN
+// and infinities as strings.
 func WriteStatisticsJSON(w io.Writer, st *Stats) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("{")
@@ -45,6 +48,13 @@ func WriteStatisticsJSON(w io.Writer, st *Stats) error {
 			{"throughput", jsonNumber(java.DoubleString(l.Throughput()))},
 			{"receivedKBytesPerSec", jsonNumber(java.DoubleString(l.ReceivedKBPerSec()))},
 			{"sentKBytesPerSec", jsonNumber(java.DoubleString(l.SentKBPerSec()))},
+			{"abortedCount", strconv.FormatInt(l.Aborted, 10)},
+		}
+		if in := st.Interrupted(); in != nil && i == 0 {
+			fields = append(fields, []struct{ k, v string }{
+				{"interruptedBy", jsonString(in.Signal)},
+				{"interruptedAfterMs", strconv.FormatInt(in.After.Milliseconds(), 10)},
+			}...)
 		}
 		for j, f := range fields {
 			if j > 0 {

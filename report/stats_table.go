@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -69,47 +68,6 @@ func StatsOptionsFromProperties(props map[string]string) (StatsOptions, error) {
 // PercentileName is the column name of percentile p: "p90", "p99.9".
 func PercentileName(p float64) string { return "p" + strconv.FormatFloat(p, 'f', -1, 64) }
 
-// WriteStatisticsTable writes the statistics table of JMeter's dashboard
-// as aligned text: one row per label in first-seen order, then the Total,
-// with samples, errors, error %, mean, min, max, standard deviation,
-// median, the three configured percentiles (all in ms), throughput
-// (samples/s), received and sent KB/s, and APDEX. Figures that do not
-// exist (a mean without samples, a rate over no time) are written "-".
-func WriteStatisticsTable(w io.Writer, st *Stats) error {
-	p := st.opt.Percentiles
-	head := []string{"Label", "Samples", "Errors", "Error%", "Mean", "Min", "Max", "StdDev", "Median",
-		PercentileName(p[0]), PercentileName(p[1]), PercentileName(p[2]), "Req/s", "KB/s in", "KB/s out", "APDEX"}
-	rows := [][]string{head}
-	for _, l := range append(append([]*LabelStats(nil), st.Labels()...), st.Total()) {
-		rows = append(rows, []string{
-			l.Label,
-			strconv.FormatInt(l.Count, 10),
-			strconv.FormatInt(l.Errors, 10),
-			fixed(l.ErrorPct(), 2) + "%",
-			fixed(l.Mean(), 2),
-			intOrDash(l.Count, l.Min()),
-			intOrDash(l.Count, l.Max()),
-			fixed(nanIfEmpty(l.Count, l.StdDev()), 2),
-			fixed(l.Median(), 2),
-			fixed(l.Percentile(p[0]), 2),
-			fixed(l.Percentile(p[1]), 2),
-			fixed(l.Percentile(p[2]), 2),
-			fixed(l.Throughput(), 2),
-			fixed(l.ReceivedKBPerSec(), 2),
-			fixed(l.SentKBPerSec(), 2),
-			fixed(l.Apdex(), 3),
-		})
-	}
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "Statistics (times in ms, percentiles exact over all samples; APDEX T=%d ms, F=%d ms)\n",
-		st.sat, st.tol)
-	writeAligned(bw, rows, 1)
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("statistics table: %w", err)
-	}
-	return nil
-}
-
 // fixed formats v with prec decimals, or "-" when it is not finite.
 func fixed(v float64, prec int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -135,6 +93,20 @@ func nanIfEmpty(n int64, v float64) float64 {
 // writeAligned writes rows as columns two spaces apart: the first left
 // columns left-aligned, the others right-aligned.
 func writeAligned(w *bufio.Writer, rows [][]string, left int) {
+	var cols int
+	for _, r := range rows {
+		cols = max(cols, len(r))
+	}
+	leftAligned := make([]bool, cols)
+	for i := range min(left, cols) {
+		leftAligned[i] = true
+	}
+	writeAlignedLeft(w, rows, leftAligned)
+}
+
+// writeAlignedLeft writes rows as columns two spaces apart, column i
+// left-aligned where left[i], right-aligned otherwise.
+func writeAlignedLeft(w *bufio.Writer, rows [][]string, left []bool) {
 	var widths []int
 	for _, r := range rows {
 		for i, c := range r {
@@ -151,7 +123,7 @@ func writeAligned(w *bufio.Writer, rows [][]string, left int) {
 				line.WriteString("  ")
 			}
 			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if i < left {
+			if i < len(left) && left[i] {
 				line.WriteString(c)
 				line.WriteString(pad)
 			} else {

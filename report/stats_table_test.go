@@ -6,19 +6,21 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
 // tableRows splits a text table into its rows' cells (two spaces or more
-// apart), keyed by the first cell; the title line is left out.
+// apart), keyed by the first cell; the title line and a line without
+// columns under the table are left out.
 func tableRows(t *testing.T, text string) map[string][]string {
 	t.Helper()
 	sep := regexp.MustCompile(`  +`)
 	rows := map[string][]string{}
 	for i, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		if i == 0 {
+		if i == 0 || !sep.MatchString(line) {
 			continue
 		}
 		cells := sep.Split(strings.TrimSpace(line), -1)
@@ -29,7 +31,7 @@ func tableRows(t *testing.T, text string) map[string][]string {
 
 // The statistics table of two small files, every figure worked out by
 // hand (the arithmetic is in the comments).
-func TestStatisticsTable(t *testing.T) {
+func TestLabelTable(t *testing.T) {
 	tests := []struct {
 		name, file, props string
 		opt               StatsOptions
@@ -103,13 +105,21 @@ func TestStatisticsTable(t *testing.T) {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			if err := WriteStatisticsTable(&buf, st); err != nil {
+			if err := WriteLabelTable(&buf, st); err != nil {
 				t.Fatal(err)
 			}
 			rows := tableRows(t, buf.String())
 			for label, want := range tt.want {
-				if got := rows[label]; !slices.Equal(got, want) {
-					t.Errorf("%s:\n got %q\nwant %q", label, got, want)
+				if got := rows[label]; !slices.Equal(got, labelTableCells(want)) {
+					t.Errorf("%s:\n got %q\nwant %q", label, got, labelTableCells(want))
+				}
+				// The figures the table does not show.
+				l := st.Total()
+				if label != "Total" {
+					l = st.Label(label)
+				}
+				if got := []string{strconv.FormatInt(l.Errors, 10), fixed(nanIfEmpty(l.Count, l.StdDev()), 2)}; !slices.Equal(got, []string{want[1], want[6]}) {
+					t.Errorf("%s: errors and deviation %q, want %q", label, got, []string{want[1], want[6]})
 				}
 			}
 			if len(rows) != len(tt.want)+1 { // + the header
@@ -120,12 +130,23 @@ func TestStatisticsTable(t *testing.T) {
 	}
 }
 
-func TestStatisticsTableEmpty(t *testing.T) {
+// labelTableCells picks the label table's columns from the figures of a
+// test's want: Samples Errors Error% Mean Min Max StdDev Median p90 p95 p99
+// Req/s KB/s-in KB/s-out APDEX.
+func labelTableCells(want []string) []string {
+	var out []string
+	for _, i := range []int{0, 2, 3, 7, 8, 9, 10, 4, 5, 11, 12, 13, 14} {
+		out = append(out, want[i])
+	}
+	return out
+}
+
+func TestLabelTableEmpty(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteStatisticsTable(&buf, NewStats(StatsOptions{})); err != nil {
+	if err := WriteLabelTable(&buf, NewStats(StatsOptions{})); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"0", "0", "0.00%", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"}
+	want := []string{"0", "0.00%", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"}
 	if got := tableRows(t, buf.String())["Total"]; !slices.Equal(got, want) {
 		t.Errorf("empty Total row %q, want %q", got, want)
 	}

@@ -66,6 +66,9 @@ func checkStats(t *testing.T, st *Stats, wants []statsWant) {
 func legacyPercentile(sorted []int64, p float64) float64 {
 	n := len(sorted)
 	pos := p / 100 * float64(n+1)
+	if p == 0 {
+		return float64(sorted[0])
+	}
 	if p == 100 {
 		pos = float64(n)
 	}
@@ -84,20 +87,43 @@ func TestHistExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{1, 2, 3, 10, 999, 20000} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
-			var h msHist
+			// h counts every value; a and b each half of them, merged into m.
+			var h, a, b, m Histogram
 			vals := make([]int64, n)
 			for i := range vals {
-				v := int64(r.ExpFloat64() * 300)
+				v := int64(r.ExpFloat64() * 3000)
 				if i%97 == 0 {
 					v = denseLimit + int64(r.IntN(5000)) // the sparse range
 				}
 				vals[i] = v
 				h.Add(v)
+				if i%2 == 0 {
+					a.Add(v)
+				} else {
+					b.Add(v)
+				}
 			}
+			m.Merge(&a)
+			m.Merge(&b)
 			slices.Sort(vals)
-			for _, p := range []float64{1, 10, 50, 66.6, 90, 95, 99, 99.9, 100} {
-				if got, want := h.Percentile(p), legacyPercentile(vals, p); got != want {
+			ps := []float64{0, 1, 10, 50, 66.6, 90, 95, 99, 99.9, 100}
+			all := h.Percentiles(ps)
+			for i, p := range ps {
+				want := legacyPercentile(vals, p)
+				if got := h.Percentile(p); got != want {
 					t.Errorf("p%v = %v, want %v", p, got, want)
+				}
+				if all[i] != want {
+					t.Errorf("Percentiles: p%v = %v, want %v", p, all[i], want)
+				}
+				if got := m.Percentile(p); got != want {
+					t.Errorf("merged: p%v = %v, want %v", p, got, want)
+				}
+			}
+			for _, v := range []int64{0, vals[0], vals[n/2], vals[n-1], vals[n-1] + 1, denseLimit + 10} {
+				want, _ := slices.BinarySearch(vals, v)
+				if got := h.CountBelow(v); got != int64(want) {
+					t.Errorf("CountBelow(%d) = %d, want %d", v, got, want)
 				}
 			}
 			for _, k := range []int{1, n / 2, n} {

@@ -16,18 +16,26 @@ const DefaultSummariserInterval = 30 * time.Second
 const summariserWindow = 5
 
 // running is JMeter's SummariserRunningSample: counts and times of a
-// period, times in ms.
+// period, times in ms. first and last are the earliest start and the
+// latest end of its samples.
 type running struct {
 	count, errors, sum int64
 	min, max           int64
 	start, end         int64
+	first, last        int64
 }
 
 func (r *running) reset(now int64) {
 	*r = running{min: math.MaxInt64, max: math.MinInt64, start: now, end: now}
 }
 
-func (r *running) add(elapsed int64, ok bool, now int64) {
+func (r *running) add(start, elapsed int64, ok bool, now int64) {
+	if r.count == 0 || start < r.first {
+		r.first = start
+	}
+	if r.count == 0 || start+elapsed > r.last {
+		r.last = start + elapsed
+	}
 	r.count++
 	if !ok {
 		r.errors++
@@ -39,6 +47,14 @@ func (r *running) add(elapsed int64, ok bool, now int64) {
 }
 
 func (r *running) merge(o *running, now int64) {
+	if o.count > 0 {
+		if r.count == 0 || o.first < r.first {
+			r.first = o.first
+		}
+		if r.count == 0 || o.last > r.last {
+			r.last = o.last
+		}
+	}
 	r.count += o.count
 	r.errors += o.errors
 	r.sum += o.sum
@@ -53,8 +69,14 @@ func (r *running) merge(o *running, now int64) {
 //	summary =    100 in 00:01:05 =    1.5/s Avg:    11 Min:     2 Max:    80 Err:     1 (1.00%)
 //
 // A "+" line covers the samples since the previous one and a "=" line all
-// samples so far (printed only once it differs from the "+" line). As in
-// JMeter 5.6 a report is due when the time in whole seconds since the
+// samples so far (printed only once it differs from the "+" line). The
+// samples are the rows the statistics count (StatsOptions.EachRow: the
+// Transaction Controller samples left out, sub-results counted with
+// SubResults), and a "=" line gives the Total's figures: its time is from
+// the first sample's start to the last one's end, its rate the samples over
+// that time (where JMeter's summariser counts from the test's start to the
+// last report), its Avg the mean rounded to the millisecond (JMeter's
+// truncates). As in JMeter 5.6 a report is due when the time in whole seconds since the
 // epoch is more than 5 s after the last report and within 5 s after a
 // multiple of the interval; it is checked when a sample arrives and on
 // each Tick while samples are pending. Close prints the last "+" line (if
@@ -71,6 +93,9 @@ type Summariser struct {
 	// IncludeTransactions counts Transaction Controller samples, i.e.
 	// summariser.ignore_transaction_controller_sample_result=false.
 	IncludeTransactions bool
+	// SubResults counts sub-results as samples of their own, as the
+	// statistics do (StatsOptions.SubResults).
+	SubResults bool
 
 	w        io.Writer
 	interval int64 // seconds
@@ -118,15 +143,20 @@ func (sm *Summariser) advance(ms int64) {
 	}
 }
 
-// Add counts s and prints the due lines.
+// Add counts the rows of s and prints the due lines.
 func (sm *Summariser) Add(s *Sample) {
-	if !sm.IncludeTransactions && isTransaction(s) {
+	StatsOptions{SubResults: sm.SubResults}.EachRow(s, sm.row)
+}
+
+func (sm *Summariser) row(s *Sample, inTotal bool) {
+	if !inTotal && !sm.IncludeTransactions {
 		return
 	}
-	sm.begin(s.Start.UnixMilli())
+	start := s.Start.UnixMilli()
+	sm.begin(start)
 	elapsed := millis(s.Elapsed)
-	sm.advance(s.Start.UnixMilli() + elapsed)
-	sm.delta.add(elapsed, s.Success, sm.now)
+	sm.advance(start + elapsed)
+	sm.delta.add(start, elapsed, s.Success, sm.now)
 	sm.check()
 }
 
@@ -192,7 +222,11 @@ func formatSummary(b []byte, name string, r *running, kind byte) []byte {
 	b = appendRight(b, strconv.FormatInt(r.count, 10), 6)
 	b = append(b, " in "...)
 	var elapsed int64
-	if r.count > 0 {
+	switch {
+	case r.count == 0:
+	case kind == '=':
+		elapsed = r.last - r.first
+	default:
 		elapsed = r.end - r.start
 	}
 	sec := (elapsed + 500) / 1000
@@ -206,7 +240,7 @@ func formatSummary(b []byte, name string, r *running, kind byte) []byte {
 	}
 	var avg int64
 	if r.count > 0 {
-		avg = r.sum / r.count
+		avg = (2*r.sum + r.count) / (2 * r.count) // rounded half up
 	}
 	b = append(b, "/s Avg: "...)
 	b = appendRight(b, strconv.FormatInt(avg, 10), 5)

@@ -13,6 +13,8 @@ command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 # --prometheus (report/prom, cmd/gojm) tests run against the real servers.
 command -v influxd >/dev/null 2>&1 || need+=(influxdb)
 command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
+# podman: cmd/gojm builds the container image of the Containerfile.
+command -v podman >/dev/null 2>&1 || command -v buildah >/dev/null 2>&1 || need+=(podman)
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq >/dev/null 2>&1
   # All at once, else one by one so that one missing package costs only its tests.

@@ -5,8 +5,9 @@
 # engine's tests once more without it: race builds run the same raw
 # transport and spin but make the socket reads and writes through package
 # syscall, so that the detector sees them; other builds make raw system
-# calls (engine/httpx/sysio_*.go). Tests that read ../shared skip with a
-# message where it is absent.
+# calls (engine/httpx/sysio_*.go); and the charts' once more, where the
+# test of ten million samples runs (the race detector would make it take a
+# minute). Tests that read ../shared skip with a message where it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
@@ -21,4 +22,7 @@ fi
 go vet ./...
 go tool staticcheck ./...
 go test -race -count=1 -timeout 20m ./...
-go test -count=1 -timeout 10m ./engine/httpx ./engine ./cmd/gojm
+go test -count=1 -timeout 10m ./engine/httpx ./engine ./cmd/gojm ./report/chart
+# deploy/k8s is a module of its own: it checks the Kubernetes manifest
+# against Kubernetes' API types, which the main module does not depend on.
+(cd deploy/k8s && go vet ./... && go test -count=1 ./...)

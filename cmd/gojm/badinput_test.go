@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gojm/gojm/examples/target"
 )
 
 // testPlan is a one-user, one-iteration plan: before the thread group come
@@ -118,7 +116,7 @@ func TestBadInput(t *testing.T) {
 // A results file that exists is appended to, as JMeter does, and gojm
 // says so; -f starts it afresh.
 func TestExistingResultsFileIsAppended(t *testing.T) {
-	_, port := startTarget(t, target.Options{CountOnly: true})
+	port := targetPort(t)
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "ok.jmx")
 	if err := os.WriteFile(plan, []byte(testPlan("1", "", "/fast")), 0o644); err != nil {

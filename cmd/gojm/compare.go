@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -145,28 +143,6 @@ func readRuns(files, names []string, opt report.StatsOptions, props map[string]s
 	return runs, errors.Join(errs...)
 }
 
-// comparePercentiles are the points of the percentile curves, finer in
-// the tail.
-var comparePercentiles = func() []float64 {
-	var ps []float64
-	add := func(from, to, step float64) {
-		for i := 0; ; i++ {
-			p := from + float64(i)*step
-			if p > to+step/2 {
-				return
-			}
-			ps = append(ps, math.Round(p*1000)/1000)
-		}
-	}
-	add(0, 90, 1)
-	add(90.5, 99, 0.5)
-	add(99.1, 99.9, 0.1)
-	add(99.91, 100, 0.01)
-	return ps
-}()
-
-func ms2d(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
-
 // writeCompareOutputs writes the table (text and JSON) and the charts:
 // mean and median of each run's Total, of each label (up to
 // maxCompareLabelsInChart labels) when there are several, and the
@@ -196,21 +172,15 @@ func writeCompareOutputs(dir, title string, runs []report.CompareRun, text, js [
 	for _, r := range runs {
 		t := r.Stats.Total()
 		if t.Count > 0 {
-			totals = append(totals, chart.Summary{Run: r.Name, Mean: ms2d(t.Mean()), Median: ms2d(t.Median())})
+			totals = append(totals, chart.Summary{Run: r.Name, Mean: t.Mean(), Median: t.Median()})
 		} else {
 			totals = append(totals, chart.Summary{Run: r.Name})
 		}
-		c := chart.PercentileCurve{Run: r.Name}
-		if t.Count > 0 {
-			for i, v := range t.Percentiles(comparePercentiles) {
-				c.Points = append(c.Points, chart.PercentilePoint{Percentile: comparePercentiles[i], Value: ms2d(v)})
-			}
-		}
-		curves = append(curves, c)
+		curves = append(curves, chart.CurveOf(r.Name, t))
 		for _, label := range labels {
 			s := chart.Summary{Run: r.Name, Label: label}
 			if l := r.Stats.Label(label); l != nil && l.Count > 0 {
-				s.Mean, s.Median = ms2d(l.Mean()), ms2d(l.Median())
+				s.Mean, s.Median = l.Mean(), l.Median()
 			}
 			byLabel = append(byLabel, s)
 		}

@@ -48,7 +48,8 @@ func TestCompareGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	golden(t, "compare.txt", stdout.String())
-	for _, want := range []string{"x      before", "after         5   2.50  -37.5%", "yes (p=0.020)", "no (p=0.339)", "Mann-Whitney U test"} {
+	for _, want := range []string{"x      before", "  x: after slower than before — median +45.00 ms (+180.0%)",
+		"  Total: no difference beyond noise between before and after (p = 0.339;", "Mann-Whitney U test"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("table lacks %q", want)
 		}
@@ -67,13 +68,15 @@ func TestCompareGolden(t *testing.T) {
 				P           float64
 				Significant bool
 			}
+			Verdict *struct{ Direction string }
 		}
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &js); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, stdout.String())
 	}
 	if js.Baseline != "v1" || len(js.Rows) != 6 || js.Rows[3].Run != "v2" || js.Rows[3].Label != "x" ||
-		js.Rows[3].MannWhitney == nil || !js.Rows[3].MannWhitney.Significant || js.Rows[2].MannWhitney != nil {
+		js.Rows[3].MannWhitney == nil || !js.Rows[3].MannWhitney.Significant || js.Rows[2].MannWhitney != nil ||
+		js.Rows[3].Verdict == nil || js.Rows[3].Verdict.Direction != "slower" {
 		t.Errorf("JSON %+v", js)
 	}
 }

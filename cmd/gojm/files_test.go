@@ -43,7 +43,7 @@ func groupPlan(planLevel, kids string) string {
 
 // httpSampler is an HTTP Request to path on the host and port properties,
 // with extra properties (an upload).
-func httpSampler(name, path, extra string) string {
+func postSampler(name, path, extra string) string {
 	return fmt.Sprintf(`<HTTPSamplerProxy testclass="HTTPSamplerProxy" testname="%s">
   <stringProp name="HTTPSampler.domain">${__P(host,127.0.0.1)}</stringProp>
   <stringProp name="HTTPSampler.port">${__P(port,1)}</stringProp>
@@ -93,7 +93,7 @@ func TestPlanReadsAndWritesOnlyWhereAllowed(t *testing.T) {
 		secret:                                  "hunter2\n",
 		filepath.Join(outside, "script.groovy"): "vars.put('x', '1')",
 		included: groupPlan(`<TestFragmentController testclass="TestFragmentController" testname="F"/><hashTree>`+
-			httpSampler("lib", "/lib", "")+`</hashTree>`, ""),
+			postSampler("lib", "/lib", "")+`</hashTree>`, ""),
 	} {
 		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
 			t.Fatal(err)
@@ -108,18 +108,18 @@ func TestPlanReadsAndWritesOnlyWhereAllowed(t *testing.T) {
 		flags   []string
 		refused []string // what stderr says; nil: the plan runs
 	}{
-		{"CSV Data Set by absolute path", groupPlan(csvDataSet("Data", secret), httpSampler("s", "/a", "")), nil,
+		{"CSV Data Set by absolute path", groupPlan(csvDataSet("Data", secret), postSampler("s", "/a", "")), nil,
 			[]string{"Plan › Data: CSV Data Set file: reading " + secret + " is not allowed", "--allow-read " + outside}},
-		{"CSV Data Set by ../", groupPlan(csvDataSet("Data", rel), httpSampler("s", "/a", "")), nil,
+		{"CSV Data Set by ../", groupPlan(csvDataSet("Data", rel), postSampler("s", "/a", "")), nil,
 			[]string{"Plan › Data: CSV Data Set file: reading " + secret, "--allow-read " + outside}},
-		{"CSV Data Set allowed", groupPlan(csvDataSet("Data", secret), httpSampler("s", "/a", "")), []string{"--allow-read", outside}, nil},
-		{"/etc/passwd through __StringFromFile", groupPlan("", httpSampler("s", "/a?p=${__StringFromFile(/etc/passwd)}", "")), nil,
+		{"CSV Data Set allowed", groupPlan(csvDataSet("Data", secret), postSampler("s", "/a", "")), []string{"--allow-read", outside}, nil},
+		{"/etc/passwd through __StringFromFile", groupPlan("", postSampler("s", "/a?p=${__StringFromFile(/etc/passwd)}", "")), nil,
 			[]string{"Plan › Users › s: HTTPSampler.path: bad ${…} expression", "reading /etc/passwd is not allowed", "--allow-read /etc"}},
-		{"/proc/self/environ through __FileToString", groupPlan("", httpSampler("s", "/a?e=${__FileToString(/proc/self/environ)}", "")), []string{"--allow-all-files"},
+		{"/proc/self/environ through __FileToString", groupPlan("", postSampler("s", "/a?e=${__FileToString(/proc/self/environ)}", "")), []string{"--allow-all-files"},
 			[]string{"reading /proc/self/environ is not allowed: files under /proc are never read as data"}},
-		{"a device through __CSVRead", groupPlan("", httpSampler("s", "/a?z=${__CSVRead(/dev/zero,0)}", "")), []string{"--allow-all-files"},
+		{"a device through __CSVRead", groupPlan("", postSampler("s", "/a?z=${__CSVRead(/dev/zero,0)}", "")), []string{"--allow-all-files"},
 			[]string{"reading /dev/zero is not allowed: files under /dev are never read as data"}},
-		{"an upload", groupPlan("", httpSampler("up", "/a", upload(secret))), nil,
+		{"an upload", groupPlan("", postSampler("up", "/a", upload(secret))), nil,
 			[]string{"Plan › Users › up: file to upload: reading " + secret + " is not allowed"}},
 		{"a script file", groupPlan("", `<JSR223Sampler testclass="JSR223Sampler" testname="Script">
   <stringProp name="scriptLanguage">groovy</stringProp><stringProp name="filename">`+filepath.Join(outside, "script.groovy")+`</stringProp></JSR223Sampler><hashTree/>`), nil,
@@ -127,14 +127,14 @@ func TestPlanReadsAndWritesOnlyWhereAllowed(t *testing.T) {
 		{"an included plan", groupPlan("", `<IncludeController testclass="IncludeController" testname="Inc">
   <stringProp name="IncludeController.includepath">`+included+`</stringProp></IncludeController><hashTree/>`), nil,
 			[]string{"Plan › Users › Inc: included plan: reading " + included + " is not allowed"}},
-		{"a listener outside", groupPlan(resultFile("Log", filepath.Join(outside, "r.jtl")), httpSampler("s", "/a", "")), nil,
+		{"a listener outside", groupPlan(resultFile("Log", filepath.Join(outside, "r.jtl")), postSampler("s", "/a", "")), nil,
 			[]string{"Plan › Log: the results file: writing " + filepath.Join(outside, "r.jtl") + " is not allowed", "--allow-write " + outside}},
-		{"a listener allowed", groupPlan(resultFile("Log", filepath.Join(outside, "r.jtl")), httpSampler("s", "/a", "")), []string{"--allow-write", outside}, nil},
-		{"a listener over the plan", groupPlan(resultFile("Log", "%PLAN%"), httpSampler("s", "/a", "")), []string{"--allow-all-files"},
+		{"a listener allowed", groupPlan(resultFile("Log", filepath.Join(outside, "r.jtl")), postSampler("s", "/a", "")), []string{"--allow-write", outside}, nil},
+		{"a listener over the plan", groupPlan(resultFile("Log", "%PLAN%"), postSampler("s", "/a", "")), []string{"--allow-all-files"},
 			[]string{"Plan › Log: the results file: writing %PLAN% is not allowed: it is the plan itself"}},
-		{"a listener over an input", groupPlan(resultFile("Log", filepath.Join(planDir, "users.csv"))+csvDataSet("Data", "users.csv"), httpSampler("s", "/a", "")),
+		{"a listener over an input", groupPlan(resultFile("Log", filepath.Join(planDir, "users.csv"))+csvDataSet("Data", "users.csv"), postSampler("s", "/a", "")),
 			[]string{"--allow-all-files"}, []string{"writing " + filepath.Join(planDir, "users.csv") + " is not allowed: the plan reads it"}},
-		{"-l over the plan", groupPlan("", httpSampler("s", "/a", "")), []string{"-l", "%PLAN%"},
+		{"-l over the plan", groupPlan("", postSampler("s", "/a", "")), []string{"-l", "%PLAN%"},
 			[]string{"the results file: writing %PLAN% is not allowed: it is the plan itself; choose another with -l"}},
 	}
 	for i, c := range cases {

@@ -66,6 +66,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return reportCmd(args[1:], stdout, stderr)
 	case "compare":
 		return compareCmd(args[1:], stdout, stderr)
+	case "k8s":
+		return k8sCmd(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "gojm", version())
 		return nil
@@ -89,6 +91,8 @@ Usage:
   gojm report RESULTS.jtl [-o DIR] statistics, charts and an HTML dashboard from any JTL
   gojm compare A.jtl B.jtl... [--name A --name B...] [-o DIR] [--json]
                                    compare runs: change in % and Mann-Whitney significance
+  gojm k8s manifest PLAN.jmx --segments N
+                                   a Kubernetes Job that runs the plan split over N pods
   gojm version
   gojm -n -t PLAN.jmx -l OUT.jtl [-J name=value]...   JMeter's non-GUI command line
 

@@ -103,12 +103,11 @@ func runStatsOptions(props map[string]string, subResults bool, log *slog.Logger)
 type dashboardPage struct {
 	title   string // plan or run name
 	source  string // the JTL, or the plan of a live run
-	summary string // the ab-style report
+	summary string // the end report
 	stats   *report.Stats
-	errors  *dashboard.Errors
 }
 
-// writeDashboard writes DIR/index.html over the statistics, errors and
+// writeDashboard writes DIR/index.html over the statistics and
 // every PNG chart already in dir.
 func writeDashboard(dir string, p dashboardPage) error {
 	charts, err := pngCharts(dir)
@@ -117,7 +116,7 @@ func writeDashboard(dir string, p dashboardPage) error {
 	}
 	return dashboard.Write(dir, dashboard.Page{
 		Title: p.title, Source: p.source, Generated: time.Now(),
-		Stats: p.stats, Errors: p.errors, Summary: p.summary, Charts: charts,
+		Stats: p.stats, Summary: p.summary, Charts: charts,
 	})
 }
 
@@ -202,22 +201,10 @@ func msFlag(name, v string) (time.Duration, error) {
 	return 0, &exitErr{exitUsage, fmt.Errorf("--%s %q: want milliseconds (500) or a duration (1.5s)", name, v)}
 }
 
-// dashboardErrors returns the sink gathering the dashboard's error tables
-// during a run, or nil when no dashboard is asked for.
-func dashboardErrors(on, subResults bool) *dashboard.Errors {
-	if !on {
-		return nil
-	}
-	return dashboard.NewErrors(subResults)
-}
-
 // writeRunDashboard writes the dashboard of a live run into dir, once its
-// charts are written; it does nothing when errs is nil (no -e).
-func writeRunDashboard(dir string, p *engine.Plan, summary string, stats *report.Stats, errs *dashboard.Errors) error {
-	if errs == nil {
-		return nil
-	}
+// charts are written.
+func writeRunDashboard(dir string, p *engine.Plan, summary string, stats *report.Stats) error {
 	return writeDashboard(dir, dashboardPage{
-		title: p.Name, source: "run of " + p.File, summary: summary, stats: stats, errors: errs,
+		title: p.Name, source: "run of " + p.File, summary: summary, stats: stats,
 	})
 }

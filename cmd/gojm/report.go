@@ -17,9 +17,10 @@ import (
 )
 
 // reportCmd reads any JTL (gojm's or JMeter's, CSV with or without a
-// header, or XML) and writes the ab-style report and the statistics table
-// to stdout and, with -o, summary.txt, statistics.json, every chart and the
-// HTML dashboard to a folder.
+// header, or XML) and writes the end report a run prints (the table per
+// label, the errors, the ab-style block) to stdout and, with -o,
+// summary.txt, statistics.json, every chart and the HTML dashboard to a
+// folder.
 func reportCmd(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("gojm report", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -76,33 +77,26 @@ func reportCmd(args []string, stdout, stderr io.Writer) error {
 	stats := report.NewStats(opt)
 	sinks := report.Sinks{stats}
 	var charts *chart.Charts
-	var errs *dashboard.Errors
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return fmt.Errorf("output folder: %w", err)
 		}
-		charts = chart.New(*title)
-		errs = dashboard.NewErrors(opt.SubResults)
-		sinks = append(sinks, charts, errs)
+		charts = chart.New(*title, stats)
+		sinks = append(sinks, charts)
 	}
 	if err := report.ReadJTL(f, jtl, sinks, report.ReadOptions{Properties: props}); err != nil {
 		return err
 	}
 
-	var ab, text strings.Builder
-	if err := report.WriteABReport(&ab, stats, report.ABInfo{}); err != nil {
-		return err
-	}
-	text.WriteString(ab.String())
-	text.WriteString("\n")
-	if err := report.WriteStatisticsTable(&text, stats); err != nil {
+	var text strings.Builder
+	if err := report.WriteEndReport(&text, stats, report.ABInfo{}); err != nil {
 		return err
 	}
 	fmt.Fprint(stdout, text.String())
 	if *out == "" {
 		return nil
 	}
-	page := dashboardPage{title: *title, source: jtl, summary: ab.String(), stats: stats, errors: errs}
+	page := dashboardPage{title: *title, source: jtl, summary: text.String(), stats: stats}
 	if err := writeReportOutputs(*out, text.String(), page, charts); err != nil {
 		return err
 	}

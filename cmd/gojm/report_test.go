@@ -135,7 +135,7 @@ func TestReportMatchesJMeter213(t *testing.T) {
 					t.Errorf("%s %d, JMeter's summary says %d (%s)", names[i], got[i], want[i], m[0])
 				}
 			}
-			ab := "Complete requests:      " + m[1] + "\nFailed requests:        " + m[5] + "\n"
+			ab := "Complete requests:      " + m[1] + " (samples, Transaction Controller samples not counted)\nFailed requests:        " + m[5] + "\n"
 			if !strings.Contains(stdout.String(), ab) {
 				t.Errorf("ab report lacks\n%s in:\n%s", ab, stdout.String())
 			}
@@ -157,7 +157,7 @@ func TestReportOutputFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(stdout.String(), string(summary)) || !strings.Contains(string(summary), "Statistics (times in ms") {
+	if !strings.HasPrefix(stdout.String(), string(summary)) || !strings.Contains(string(summary), "Statistics per label (times in ms") {
 		t.Errorf("summary.txt is not the report printed:\n%s", summary)
 	}
 	for _, f := range []string{"statistics.json", dashboard.FileIndex, chart.FileGraphResults, chart.FileResponseTimesOverTime,

@@ -21,7 +21,6 @@ import (
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
-	"github.com/gojm/gojm/report/dashboard"
 )
 
 // planFlags say which plan to load and how to compile it: the file, its
@@ -221,8 +220,8 @@ type runOutputs struct {
 	graphs     []graph
 	stats      *report.Stats
 	summaryOut io.Writer
-	charts     *chart.Charts     // nil without an output folder
-	dashErrors *dashboard.Errors // nil without -e
+	charts     *chart.Charts // nil without an output folder
+	dashboard  bool          // -e with an output folder: write the HTML dashboard
 	live       *live
 	server     *serverWatch               // nil without --watch
 	started    atomic.Pointer[engine.Run] // the run, once it has started
@@ -287,9 +286,10 @@ func resultPaths(f *runFlags, jmeterStyle bool) (outDir, jtlPath string, err err
 }
 
 // openSinks opens the sinks every sample of the run goes through, in the
-// order they need each other: the results file, the statistics (which the
-// live sinks and the end report read), the live block and thresholds, the
-// summariser, the charts and the dashboard's error tables.
+// order they need each other: the results file, the statistics (the run's
+// one statistics source, which the live sinks, the end report, the charts
+// and the dashboard read), the live block and thresholds, the summariser
+// and the charts.
 func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveConfig, stdout, stderr io.Writer, log *slog.Logger) error {
 	// -l and the plan's listeners share a file they both name.
 	if jtlPath != "" {
@@ -330,17 +330,14 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 		interval = math.MaxInt64
 	}
 	summariser := report.NewSummariser(o.summaryOut, interval, o.threads)
+	summariser.SubResults = saveCfg.SubResults // count what the statistics count
 	summariser.Start(time.Now())
 	o.sinks = append(o.sinks, summariser)
 	if o.outDir != "" {
-		o.charts = chart.New(o.p.Name)
+		o.charts = chart.New(o.p.Name, o.stats)
 		o.sinks = append(o.sinks, o.charts)
 	}
-	// With -e, the HTML dashboard's error tables (outputs.go).
-	o.dashErrors = dashboardErrors(f.dashboard && o.outDir != "", saveCfg.SubResults)
-	if o.dashErrors != nil {
-		o.sinks = append(o.sinks, o.dashErrors)
-	}
+	o.dashboard = f.dashboard && o.outDir != ""
 	return nil
 }
 
@@ -348,7 +345,7 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 // files and Graph Results charts (planListeners), then Backend Listeners
 // (ci.go). planListeners and backendListeners close them on an error.
 func (o *runOutputs) openListeners(saveCfg report.SaveConfig, log *slog.Logger) error {
-	listeners, graphs, err := planListeners(o.p, o.files, o.outDir, saveCfg)
+	listeners, graphs, err := planListeners(o.p, o.files, o.outDir, saveCfg, o.stats.Options())
 	if err != nil {
 		return err
 	}
@@ -383,13 +380,14 @@ func (o *runOutputs) runPlan(grace time.Duration, stderr io.Writer) (*engine.Run
 	return r, err
 }
 
-// endReport writes the end report once the run is over: ab's layout, the
+// endReport writes the end report once the run is over (the table per
+// label, the errors and ab's layout, report.WriteEndReport), the
 // open-model groups' dropped iterations, the watched server and the
 // thresholds, to stdout and, with an output folder, to summary.txt beside
 // statistics.json, the charts and the dashboard.
 func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	var summary strings.Builder
-	if err := report.WriteABReport(&summary, o.stats, report.ABInfo{}); err != nil {
+	if err := report.WriteEndReport(&summary, o.stats, report.ABInfo{}); err != nil {
 		return err
 	}
 	writeArrivals(&summary, r) // open-model groups: dropped iterations (arrivals.go)
@@ -408,9 +406,11 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	if err := writeOutputs(o.outDir, summary.String(), o.stats, o.charts, o.graphs); err != nil {
 		return err
 	}
-	// With -e, the HTML dashboard from the same live sinks (outputs.go).
-	if err := writeRunDashboard(o.outDir, o.p, summary.String(), o.stats, o.dashErrors); err != nil {
-		return err
+	// With -e, the HTML dashboard from the same statistics (outputs.go).
+	if o.dashboard {
+		if err := writeRunDashboard(o.outDir, o.p, summary.String(), o.stats); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "\nResults in %s\n", o.outDir)
 	return nil
@@ -434,8 +434,9 @@ type graph struct {
 }
 
 // planListeners opens the plan's own listeners: results files where the
-// plan names them, a Graph Results chart for each Graph Results listener.
-func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, base report.SaveConfig) ([]report.Sink, []graph, error) {
+// plan names them, a Graph Results chart for each Graph Results listener,
+// counting the rows the statistics count (opt).
+func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, base report.SaveConfig, opt report.StatsOptions) ([]report.Sink, []graph, error) {
 	sinks := make([]report.Sink, len(p.Listeners))
 	var graphs []graph
 	for i, l := range p.Listeners {
@@ -458,7 +459,7 @@ func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, bas
 			}
 			sinks[i] = s
 		case l.GraphResults() && outDir != "":
-			g := chart.NewGraphResults(l.Name)
+			g := chart.NewGraphResults(l.Name, opt)
 			sinks[i] = g
 			graphs = append(graphs, graph{g, filepath.Join(outDir, "graph-results-"+fileSafe(l.Name)+".png")})
 		}
@@ -487,6 +488,12 @@ func writeOutputs(dir, summary string, stats *report.Stats, charts *chart.Charts
 		}
 	}
 	for _, g := range graphs {
+		// A listener that saw every sample of the run would draw
+		// graph-results.png again: it counts the same rows, so as many
+		// means the same ones.
+		if charts != nil && g.g.Count() == charts.Graph.Count() {
+			continue
+		}
 		if err := g.g.WritePNG(g.file); err != nil {
 			return fmt.Errorf("graph results: %w", err)
 		}

@@ -33,14 +33,15 @@ func BenchmarkSinkChain(b *testing.B) {
 			}
 			start := time.Now()
 			log := slog.New(slog.NewTextHandler(io.Discard, nil))
+			stats := report.NewStats(runStatsOptions(nil, cfg.SubResults, log))
 			sinks := report.Sinks{
 				jtl,
-				report.NewStats(runStatsOptions(nil, cfg.SubResults, log)),
+				stats,
 				report.NewSummariser(io.Discard, 30*time.Second, func() (int, int, int) { return 10, 10, 0 }),
 				progress.NewMeter(start),
 			}
 			if withCharts {
-				sinks = append(sinks, chart.New("benchmark"))
+				sinks = append(sinks, chart.New("benchmark", stats))
 			}
 			samples := make([]report.Sample, 1024)
 			for i := range samples {

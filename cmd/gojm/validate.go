@@ -28,6 +28,8 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	f.register(fs)
 	fs.Lookup("testfile").Usage = "the plan to check (JMeter's -t)"
 	fs.Lookup("skip-unsupported").Usage = "exit 0 when gojm run --skip-unsupported would run the plan without its refused elements"
+	var sched scheduleFlags
+	sched.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
@@ -63,6 +65,11 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if refused > 0 && !skip {
 		return &exitErr{exitUnsupported, fmt.Errorf("%s: %d element(s) cannot run; disable them, or run with --skip-unsupported", f.plan, refused)}
+	}
+	if sched.on {
+		if err := sched.print(stdout, p); err != nil {
+			return err
+		}
 	}
 	if n := len(p.Warnings); n > 0 {
 		fmt.Fprintf(stdout, "%s: the plan can run, with %d warning(s) (--strict refuses them)\n", f.plan, n)

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptrace"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -75,6 +76,10 @@ type Request struct {
 	Auth *Credentials
 	// Resolve overrides the system resolver; nil: the system's.
 	Resolve Resolver
+	// Source is the local address to connect from (JMeter's "Source
+	// address"); the zero Addr lets the system choose. A connection made
+	// from another address is not reused for the request.
+	Source netip.Addr
 }
 
 // Result is what one exchange measured. Durations are monotonic.
@@ -131,6 +136,7 @@ type Lane struct {
 	// what dials started for the lane's requests read
 	dialTimeout atomic.Int64
 	resolver    atomic.Pointer[resolverRef]
+	source      atomic.Pointer[netip.Addr] // nil: any
 
 	req      *Request
 	vals     []string // header values of the request in flight
@@ -201,7 +207,13 @@ var dialer = &net.Dialer{KeepAlive: 30 * time.Second}
 func dialLane(ctx context.Context, network, addr string) (net.Conn, error) {
 	l, _ := ctx.Value(laneKey{}).(*Lane)
 	var resolve Resolver
+	d := dialer
 	if l != nil {
+		if src := l.source.Load(); src != nil {
+			dd := *dialer
+			dd.LocalAddr = &net.TCPAddr{IP: src.AsSlice()}
+			d = &dd
+		}
 		if to := l.dialTimeout.Load(); to > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, time.Duration(to))
@@ -211,7 +223,7 @@ func dialLane(ctx context.Context, network, addr string) (net.Conn, error) {
 			resolve = ref.r
 		}
 	}
-	conn, err := dial(ctx, dialer, network, addr, resolve)
+	conn, err := dial(ctx, d, network, addr, resolve)
 	if err != nil {
 		return nil, err
 	}
@@ -358,6 +370,14 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 			l.resolver.Store(nil)
 		} else {
 			l.resolver.Store(&resolverRef{req.Resolve}) // only when the resolver changes
+		}
+	}
+	if cur := l.source.Load(); (cur == nil) != !req.Source.IsValid() || cur != nil && *cur != req.Source {
+		if req.Source.IsValid() {
+			src := req.Source
+			l.source.Store(&src) // only when the source changes
+		} else {
+			l.source.Store(nil)
 		}
 	}
 	l.firstB, l.gotConn, l.reused = time.Time{}, time.Time{}, false

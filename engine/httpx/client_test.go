@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -447,5 +448,45 @@ func TestMaxBodyIsExact(t *testing.T) {
 	}
 	if len(res.Body) != 1000 || res.Bytes < 5000 {
 		t.Errorf("kept %d bytes (want 1000), counted %d (want at least 5000)", len(res.Body), res.Bytes)
+	}
+}
+
+// TestSourceAddress connects from the address a request names, and keeps
+// a connection for the requests from that address only.
+func TestSourceAddress(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, r.RemoteAddr)
+	}))
+	defer srv.Close()
+	c := New(Options{})
+	from := func(src string) (host string, reused bool) {
+		t.Helper()
+		var res Result
+		req := &Request{Method: "GET", URL: srv.URL, KeepAlive: true, KeepBody: func(string) bool { return true }}
+		if src != "" {
+			req.Source = netip.MustParseAddr(src)
+		}
+		c.Do(context.Background(), req, &res)
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		h, _, _ := net.SplitHostPort(string(res.Body))
+		return h, res.Connect == 0
+	}
+	for i, tt := range []struct {
+		src, host string
+		reused    bool
+	}{
+		{"127.0.0.2", "127.0.0.2", false},
+		{"127.0.0.2", "127.0.0.2", true},
+		{"127.0.0.3", "127.0.0.3", false},
+		{"", "127.0.0.1", false},
+		{"", "127.0.0.1", true},
+		{"127.0.0.2", "127.0.0.2", true}, // the pool kept the first one
+	} {
+		host, reused := from(tt.src)
+		if host != tt.host || reused != tt.reused {
+			t.Errorf("request %d from %q: the server saw %s (reused %t), want %s (reused %t)", i, tt.src, host, reused, tt.host, tt.reused)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/netip"
 	"net/textproto"
 	"net/url"
 	"runtime"
@@ -87,6 +88,7 @@ type h1conn struct {
 	t      *h1
 	scheme string
 	addr   string        // host:port dialled
+	src    netip.Addr    // the local address asked for; zero: any
 	nc     net.Conn      // what requests go over (a *tls.Conn for https)
 	br     *bufio.Reader // reads through the connection's Read
 	limit  int64         // bytes the connection may still read (response heads are capped)
@@ -378,8 +380,12 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 	if now.IsZero() {
 		now = time.Now()
 	}
+	var src netip.Addr
 	if l != nil {
-		if pc := l.idle; pc != nil && pc.scheme == scheme && pc.addr == addr {
+		if p := l.source.Load(); p != nil {
+			src = *p
+		}
+		if pc := l.idle; pc != nil && pc.scheme == scheme && pc.addr == addr && pc.src == src {
 			l.idle = nil
 			if pc.usable(now) {
 				pc.arm(ctx)
@@ -389,7 +395,7 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 		}
 	}
 	for {
-		pc := t.take(scheme, addr)
+		pc := t.take(scheme, addr, src)
 		if pc == nil {
 			break
 		}
@@ -440,19 +446,19 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 			nc = tc
 		}
 	}
-	pc := &h1conn{t: t, scheme: scheme, addr: addr, nc: nc, limit: math.MaxInt64, quiet: true}
+	pc := &h1conn{t: t, scheme: scheme, addr: addr, src: src, nc: nc, limit: math.MaxInt64, quiet: true}
 	pc.br = bufio.NewReaderSize(pc, h1ReadBuffer)
 	pc.arm(ctx)
 	return pc, nil
 }
 
 // take removes and returns the pool's most recently used idle connection
-// to addr, or nil.
-func (t *h1) take(scheme, addr string) *h1conn {
+// to addr from src, or nil.
+func (t *h1) take(scheme, addr string, src netip.Addr) *h1conn {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for i := len(t.idle) - 1; i >= 0; i-- {
-		if pc := t.idle[i]; pc.scheme == scheme && pc.addr == addr {
+		if pc := t.idle[i]; pc.scheme == scheme && pc.addr == addr && pc.src == src {
 			t.idle = slices.Delete(t.idle, i, i+1)
 			return pc
 		}

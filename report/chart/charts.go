@@ -9,18 +9,21 @@ import (
 )
 
 // Charts is the sink behind every chart of one run: Graph Results and the
-// Timeline, fed the same samples.
+// Timeline, fed the same samples as the run's statistics.
 type Charts struct {
 	Graph    *GraphResults
 	Timeline *Timeline
 }
 
 // New returns the charts of one run; title (a plan or run name, may be
-// empty) is printed under each chart's title.
-func New(title string) *Charts {
+// empty) is printed under each chart's title. st is the run's one
+// statistics source, fed the same samples as the charts (before them):
+// every figure of a legend or a note is one of its figures, over the same
+// rows.
+func New(title string, st *report.Stats) *Charts {
 	return &Charts{
-		Graph:    NewGraphResults(title),
-		Timeline: NewTimeline(TimelineConfig{Title: title}),
+		Graph:    NewGraphResults(title, st.Options()),
+		Timeline: NewTimeline(TimelineConfig{Title: title, Stats: st}),
 	}
 }
 
@@ -45,6 +48,13 @@ func (c *Charts) WriteAll(dir string) ([]string, error) {
 	}
 	names, err := c.Timeline.WriteAll(dir)
 	return append([]string{FileGraphResults}, names...), err
+}
+
+// Captions returns the text of every chart WriteAll writes, in its order:
+// titles, legends and notes, for pages that show the charts and for tests
+// that hold their figures to the statistics.
+func (c *Charts) Captions() []Caption {
+	return append([]Caption{c.Graph.Caption(FileGraphResults)}, c.Timeline.Captions()...)
 }
 
 var (

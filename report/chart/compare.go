@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/gojm/gojm/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -15,18 +14,18 @@ import (
 )
 
 // Summary is the mean and median of one label in one run, a row of a
-// comparison.
+// comparison, in ms as the statistics give them.
 type Summary struct {
 	Run    string // run name, e.g. the JTL file's base name
-	Label  string // sampler label; "" or "TOTAL" for the run as a whole
-	Mean   time.Duration
-	Median time.Duration
+	Label  string // sampler label; "" for the run as a whole
+	Mean   float64
+	Median float64
 }
 
 // PercentilePoint is one point of a percentile curve.
 type PercentilePoint struct {
-	Percentile float64       // 0 to 100
-	Value      time.Duration // response time at that percentile
+	Percentile float64 // 0 to 100
+	Value      float64 // response time at that percentile, ms
 }
 
 // PercentileCurve is the response-time percentile curve of one run.
@@ -35,23 +34,20 @@ type PercentileCurve struct {
 	Points []PercentilePoint // by increasing Percentile
 }
 
-// CurveFromHistogram returns the percentile curve of a histogram whose
-// values are in unit (time.Microsecond for a histogram of microseconds,
-// time.Millisecond for milliseconds), through percentiles 0 to 100 with the
-// tail (99 to 100) drawn finely.
-func CurveFromHistogram(run string, h *hdrhistogram.Histogram, unit time.Duration) PercentileCurve {
+// CurveOf is the percentile curve of one label's statistics (or their
+// Total) through percentiles 0 to 100, the tail (99 to 100) drawn finely,
+// with the statistics' one percentile definition.
+func CurveOf(run string, l *report.LabelStats) PercentileCurve {
 	c := PercentileCurve{Run: run}
-	if h == nil || h.TotalCount() == 0 {
+	if l == nil || l.Count == 0 {
 		return c
 	}
-	for _, q := range percentileSteps() {
-		c.Points = append(c.Points, PercentilePoint{Percentile: q, Value: time.Duration(h.ValueAtQuantile(q)) * unit})
+	steps := percentileSteps()
+	for i, v := range l.Percentiles(steps) {
+		c.Points = append(c.Points, PercentilePoint{Percentile: steps[i], Value: v})
 	}
 	return c
 }
-
-// ms converts a duration to float milliseconds.
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // WriteMeanMedianComparison draws grouped bars of mean and median response
 // time: one group per label (one group in all when rows carry no labels),
@@ -81,8 +77,8 @@ func WriteMeanMedianComparison(path, title string, rows []Summary) error {
 		median[i] = make(plotter.Values, len(labels))
 	}
 	for _, r := range rows {
-		mean[runIdx[r.Run]][labelIdx[r.Label]] = ms(r.Mean)
-		median[runIdx[r.Run]][labelIdx[r.Label]] = ms(r.Median)
+		mean[runIdx[r.Run]][labelIdx[r.Label]] = r.Mean
+		median[runIdx[r.Run]][labelIdx[r.Label]] = r.Median
 	}
 
 	sub := fmt.Sprintf("%d runs", len(runs))
@@ -147,9 +143,7 @@ func WriteMeanMedianComparison(path, title string, rows []Summary) error {
 		p.X.Tick.Label.YAlign = draw.YTop
 	}
 	p.X.Tick.Label.Color = colorText
-	if p.Y.Max > 0 {
-		p.Y.Max *= 1.08 // room for the value labels
-	}
+	padY(p) // room for the value labels
 	f.add(p, 1)
 	return f.writePNG(path)
 }
@@ -160,8 +154,7 @@ func barLabels(v plotter.Values, offset vg.Length) *plotter.Labels {
 	text := make([]string, len(v))
 	for i, y := range v {
 		xy[i] = plotter.XY{X: float64(i), Y: y}
-		text[i] = formatMs(y)
-		text[i] = text[i][:len(text[i])-3] // the axis says ms
+		text[i] = formatNumber(y, 2) // as the table writes it; the axis says ms
 	}
 	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: text})
 	if err != nil {
@@ -193,15 +186,16 @@ func WritePercentileComparison(path, title string, curves []PercentileCurve) err
 	for i, c := range curves {
 		pts := make(plotter.XYs, len(c.Points))
 		for j, pt := range c.Points {
-			pts[j] = plotter.XY{X: pt.Percentile, Y: ms(pt.Value)}
+			pts[j] = plotter.XY{X: pt.Percentile, Y: pt.Value}
 		}
 		tail.add(pts)
-		name := shorten(c.Run, 32)
+		name := shorten(c.Run, 24)
 		if len(c.Points) > 0 {
-			name += fmt.Sprintf(" (p50 %s, p99 %s)", formatMs(at(c, 50)), formatMs(at(c, 99)))
+			name += fmt.Sprintf(" (median %s, p99 %s)", msFigure(at(c, 50)), msFigure(at(c, 99)))
 		}
 		addSeries(f, p, name, pts, seriesColor(i), 2, false)
 	}
+	padY(p)
 	tail.cut(f, p)
 	f.add(p, 1)
 	return f.writePNG(path)
@@ -230,18 +224,19 @@ func (t *tail) cut(f *figure, p *plot.Plot) {
 	}
 }
 
-// at interpolates a curve at percentile q, in ms.
+// at is a curve's value at percentile q, in ms: the point's own when the
+// curve has one there (CurveOf's have at 50 and 99), else interpolated.
 func at(c PercentileCurve, q float64) float64 {
 	pts := c.Points
 	for i, pt := range pts {
 		if pt.Percentile >= q {
 			if i == 0 || pt.Percentile == q {
-				return ms(pt.Value)
+				return pt.Value
 			}
 			a := pts[i-1]
 			f := (q - a.Percentile) / (pt.Percentile - a.Percentile)
-			return ms(a.Value) + f*(ms(pt.Value)-ms(a.Value))
+			return a.Value + f*(pt.Value-a.Value)
 		}
 	}
-	return ms(pts[len(pts)-1].Value)
+	return pts[len(pts)-1].Value
 }

@@ -2,10 +2,11 @@ package chart
 
 import (
 	"image/color"
-	"math"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/gojm/gojm/report"
 )
 
 func TestWriteMeanMedianComparison(t *testing.T) {
@@ -16,8 +17,8 @@ func TestWriteMeanMedianComparison(t *testing.T) {
 			for j, l := range labels {
 				out = append(out, Summary{
 					Run: run, Label: l,
-					Mean:   time.Duration(40+10*j+5*i) * time.Millisecond,
-					Median: time.Duration(30+8*j+4*i) * time.Millisecond,
+					Mean:   float64(40 + 10*j + 5*i),
+					Median: float64(30 + 8*j + 4*i),
 				})
 			}
 		}
@@ -55,11 +56,11 @@ func TestWriteMeanMedianComparison(t *testing.T) {
 func TestWritePercentileComparison(t *testing.T) {
 	var curves []PercentileCurve
 	for i, run := range []string{"before", "after"} {
-		h := newHistogram(3)
+		st := report.NewStats(report.StatsOptions{})
 		for v := int64(1); v <= 1000; v++ {
-			_ = h.RecordValue(v * int64(i+1)) // ms
+			st.Add(&report.Sample{Start: base, Elapsed: time.Duration(v*int64(i+1)) * time.Millisecond, Label: "x"})
 		}
-		curves = append(curves, CurveFromHistogram(run, h, time.Millisecond))
+		curves = append(curves, CurveOf(run, st.Total()))
 	}
 	path := filepath.Join(t.TempDir(), "compare-percentiles.png")
 	if err := WritePercentileComparison(path, "", curves); err != nil {
@@ -79,12 +80,12 @@ func TestComparisonNeedsData(t *testing.T) {
 	}
 }
 
-func TestCurveFromHistogram(t *testing.T) {
-	h := newHistogram(3)
+func TestCurveOf(t *testing.T) {
+	st := report.NewStats(report.StatsOptions{})
 	for v := int64(1); v <= 10000; v++ {
-		_ = h.RecordValue(v) // µs
+		st.Add(&report.Sample{Start: base, Elapsed: time.Duration(v) * time.Millisecond, Label: "x"})
 	}
-	c := CurveFromHistogram("run", h, time.Microsecond)
+	c := CurveOf("run", st.Total())
 	if c.Run != "run" || len(c.Points) == 0 {
 		t.Fatalf("curve %q with %d points", c.Run, len(c.Points))
 	}
@@ -97,13 +98,13 @@ func TestCurveFromHistogram(t *testing.T) {
 			t.Fatalf("point %d (%v) does not follow %v", i, c.Points[i], c.Points[i-1])
 		}
 	}
-	if got := at(c, 50); math.Abs(got-5) > 0.01 {
-		t.Errorf("median %v ms, want 5", got)
+	// The statistics' own figures, not an estimate of them.
+	for _, q := range []float64{50, 99, 100} {
+		if got, want := at(c, q), st.Total().Percentile(q); got != want {
+			t.Errorf("p%v %v ms, want %v", q, got, want)
+		}
 	}
-	if got := at(c, 100); math.Abs(got-10) > 0.01 {
-		t.Errorf("maximum %v ms, want 10", got)
-	}
-	if empty := CurveFromHistogram("none", newHistogram(2), time.Microsecond); len(empty.Points) != 0 {
-		t.Errorf("empty histogram gave %d points", len(empty.Points))
+	if empty := CurveOf("none", report.NewStats(report.StatsOptions{}).Total()); len(empty.Points) != 0 {
+		t.Errorf("no samples gave %d points", len(empty.Points))
 	}
 }

@@ -3,32 +3,14 @@ package chart
 import (
 	"fmt"
 	"math"
-	"time"
+	"strconv"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/gojm/gojm/report"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
-
-// Histogram range shared by the package: microseconds from 1 µs to one
-// hour; longer samples count as one hour.
-const (
-	histLowest  = 1
-	histHighest = int64(time.Hour / time.Microsecond)
-)
-
-// newHistogram returns a histogram of microseconds with the given
-// significant digits.
-func newHistogram(digits int) *hdrhistogram.Histogram {
-	return hdrhistogram.New(histLowest, histHighest, digits)
-}
-
-// micros is d in whole microseconds, clamped to the histogram range.
-func micros(d time.Duration) int64 {
-	return min(max(int64(d/time.Microsecond), 0), histHighest)
-}
 
 // maxCheckpoints bounds the points of the running lines: the running
 // statistics are recorded every stride samples, and when the table is full
@@ -47,18 +29,23 @@ type checkpoint struct {
 // GraphResults is JMeter's Graph Results listener as a sink: every sample's
 // elapsed time as a point against its number, failures marked, with the
 // running average, median, standard deviation and throughput as lines.
-// Points are downsampled past a few thousand samples (see MaxPoints); the
-// lines are computed over every sample. Memory is fixed at construction.
+// Its samples are the rows the statistics count in their Total
+// (StatsOptions.EachRow: Transaction Controller samples left out, as from
+// every figure over the whole run), in whole milliseconds, and the figures
+// of its legend are the statistics' own definitions: over the samples the
+// listener saw, they are the Total's figures. Points are downsampled past
+// a few thousand samples (see MaxPoints); the lines are computed over
+// every sample. Memory is fixed at construction but for the histogram of
+// elapsed times, which grows with their range.
 type GraphResults struct {
 	title string
+	opt   report.StatsOptions
 
-	n        int64
-	failures int64
-	mean, m2 float64 // Welford's running mean and sum of squares, in ms
-	latest   float64 // last sample, ms
-	hist     *hdrhistogram.Histogram
-	first    time.Time // earliest start
-	last     time.Time // latest end
+	n, failures int64
+	mean, m2    float64 // Welford's running mean and sum of squares of the running deviation, in ms
+	latest      int64   // last sample, ms
+	hist        report.Histogram
+	first, last int64 // earliest start and latest end, ms since the epoch
 
 	points pointStore
 
@@ -68,32 +55,39 @@ type GraphResults struct {
 }
 
 // NewGraphResults returns an empty Graph Results sink; title (a plan or run
-// name, may be empty) is printed under the chart's title.
-func NewGraphResults(title string) *GraphResults {
-	g := &GraphResults{title: title, hist: newHistogram(3), stride: 1}
+// name, may be empty) is printed under the chart's title, and opt says
+// which rows count (the statistics' options).
+func NewGraphResults(title string, opt report.StatsOptions) *GraphResults {
+	g := &GraphResults{title: title, opt: opt, stride: 1}
 	g.points.init()
 	return g
 }
 
-// Add records one sample. Its sub-samples are not plotted, as in JMeter.
-func (g *GraphResults) Add(s *report.Sample) {
-	g.n++
-	ms := float64(s.Elapsed) / float64(time.Millisecond)
-	d := ms - g.mean
-	g.mean += d / float64(g.n)
-	g.m2 += d * (ms - g.mean)
-	g.latest = ms
-	_ = g.hist.RecordValue(micros(s.Elapsed)) // in range by construction
-	if g.n == 1 || s.Start.Before(g.first) {
-		g.first = s.Start
+// Add records the rows of one sample that the Total counts.
+func (g *GraphResults) Add(s *report.Sample) { g.opt.EachRow(s, g.row) }
+
+func (g *GraphResults) row(s *report.Sample, inTotal bool) {
+	if !inTotal {
+		return
 	}
-	if end := s.End(); g.n == 1 || end.After(g.last) {
+	g.n++
+	ms := s.Elapsed.Milliseconds()
+	d := float64(ms) - g.mean
+	g.mean += d / float64(g.n)
+	g.m2 += d * (float64(ms) - g.mean)
+	g.latest = ms
+	g.hist.Add(ms)
+	start := s.Start.UnixMilli()
+	if g.n == 1 || start < g.first {
+		g.first = start
+	}
+	if end := start + ms; g.n == 1 || end > g.last {
 		g.last = end
 	}
 	if !s.Success {
 		g.failures++
 	}
-	g.points.add(g.n, ms, s.Success)
+	g.points.add(g.n, float64(ms), s.Success)
 	if g.n&(g.stride-1) == 0 { // the stride is a power of two
 		g.checkpoint()
 	}
@@ -120,29 +114,48 @@ func (g *GraphResults) checkpoint() {
 			return
 		}
 	}
-	g.cps[g.ncp] = g.current()
+	g.cps[g.ncp] = g.running()
 	g.ncp++
 }
 
-// current is the running statistics now.
-func (g *GraphResults) current() checkpoint {
-	c := checkpoint{seq: g.n, mean: g.mean}
+// running is the running statistics now, as the lines draw them.
+func (g *GraphResults) running() checkpoint {
+	c := checkpoint{seq: g.n, mean: g.hist.Mean()}
 	if g.n > 0 {
-		c.median = float64(g.hist.ValueAtQuantile(50)) / 1000
+		c.median = g.hist.Percentile(50)
 		c.deviation = math.Sqrt(g.m2 / float64(g.n))
-		if span := g.last.Sub(g.first); span > 0 {
-			c.throughput = float64(g.n) / span.Minutes()
+		if g.last > g.first {
+			c.throughput = g.throughput() * 60
 		}
 	}
 	return c
 }
 
-// series returns the checkpoints followed by the current state.
+// final is the statistics over every sample, as the statistics compute
+// them: the last point of the lines and the legend.
+func (g *GraphResults) final() checkpoint {
+	c := g.running()
+	if g.n > 0 {
+		c.deviation = g.hist.StdDev()
+	}
+	return c
+}
+
+// throughput is samples per second over the first start to the last end,
+// as report.LabelStats.Throughput computes it.
+func (g *GraphResults) throughput() float64 {
+	return float64(g.n) / float64(g.last-g.first) * 1000
+}
+
+// series returns the checkpoints followed by the statistics now.
 func (g *GraphResults) series() []checkpoint {
 	out := make([]checkpoint, 0, g.ncp+1)
 	out = append(out, g.cps[:g.ncp]...)
-	if g.n > 0 && (g.ncp == 0 || out[g.ncp-1].seq != g.n) {
-		out = append(out, g.current())
+	if g.n > 0 {
+		if g.ncp > 0 && out[g.ncp-1].seq == g.n {
+			out = out[:g.ncp-1]
+		}
+		out = append(out, g.final())
 	}
 	return out
 }
@@ -152,13 +165,17 @@ func (g *GraphResults) WritePNG(path string) error {
 	return g.figure().writePNG(path)
 }
 
+// Caption is the text of the chart as it stands.
+func (g *GraphResults) Caption(file string) Caption { return g.figure().caption(file) }
+
 func (g *GraphResults) figure() *figure {
-	sub := fmt.Sprintf("%s samples", formatNumber(float64(g.n), 0))
+	sub := samplesText(g.n)
 	if g.failures > 0 {
-		sub += fmt.Sprintf(", %s failed (%.2f%%)", formatNumber(float64(g.failures), 0), 100*float64(g.failures)/float64(g.n))
+		sub += fmt.Sprintf(", %s failed (%s%%)", formatNumber(float64(g.failures), 0),
+			strconv.FormatFloat(float64(g.failures)*100/float64(g.n), 'f', 2, 64))
 	}
-	if span := g.last.Sub(g.first); g.n > 0 && span > 0 {
-		sub += ", over " + span.Round(time.Second).String()
+	if g.n > 0 && g.last > g.first {
+		sub += fmt.Sprintf(", over %.3f s", float64(g.last-g.first)/1000)
 	}
 	if g.title != "" {
 		sub = g.title + " — " + sub
@@ -168,21 +185,17 @@ func (g *GraphResults) figure() *figure {
 	top := newPlot("", "Elapsed time (ms)")
 	bottom := newPlot("Sample number", "Throughput (/min)")
 	bottom.Y.Tick.Marker = niceTicks{n: 3}
-	top.X.Min, bottom.X.Min = 0, 0
-	top.Y.Min, bottom.Y.Min = 0, 0
-	if g.n > 0 {
-		top.X.Max, bottom.X.Max = float64(g.n), float64(g.n)
-	}
+	top.X.Tick.Marker = niceTicks{integer: true}
+	bottom.X.Tick.Marker = niceTicks{integer: true}
 
 	// Cut the elapsed axis above a few far outliers so the bulk stays
 	// readable; points above it are drawn on its top edge as triangles.
 	var yCut float64
 	if g.n > 0 {
-		p99 := float64(g.hist.ValueAtQuantile(99)) / 1000
-		mx := float64(g.hist.Max()) / 1000
+		p99 := g.hist.Percentile(99)
+		mx := float64(g.hist.Max())
 		if mx > 4*p99 && p99 > 0 {
 			yCut = 1.5 * p99
-			top.Y.Max = yCut
 			f.notes = append(f.notes, fmt.Sprintf("Axis cut at %s; slowest %s (▲ on top edge)", formatMs(yCut), formatMs(mx)))
 		}
 	}
@@ -207,6 +220,7 @@ func (g *GraphResults) figure() *figure {
 		top.Add(&plotter.Scatter{XYs: over, GlyphStyle: draw.GlyphStyle{Color: colorData, Radius: vg.Points(2.5), Shape: draw.TriangleGlyph{}}})
 	}
 	top.Add(failed)
+	f.series = append(f.series, series{"data", append(append(append(plotter.XYs(nil), ok...), bad...), over...)})
 
 	cps := g.series()
 	avg := make(plotter.XYs, len(cps))
@@ -228,21 +242,45 @@ func (g *GraphResults) figure() *figure {
 	tputLine := xyLine(tput, colorThroughput, 2.2)
 	top.Add(devLine, medLine, avgLine)
 	bottom.Add(tputLine)
+	if len(cps) == 1 { // a line through one point draws nothing: mark it
+		for _, l := range []*plotter.Line{devLine, medLine, avgLine, tputLine} {
+			dot := &plotter.Scatter{XYs: l.XYs, GlyphStyle: draw.GlyphStyle{Color: l.Color, Radius: l.Width * 1.5, Shape: draw.CircleGlyph{}}}
+			if l == tputLine {
+				bottom.Add(dot)
+			} else {
+				top.Add(dot)
+			}
+		}
+	}
+	f.series = append(f.series, series{"average", avg}, series{"median", med}, series{"deviation", dev}, series{"throughput", tput})
+
+	// Room on every side: sample 1 and the last are not on the frame, and
+	// nothing touches the top.
+	for _, p := range []*plot.Plot{top, bottom} {
+		p.X.Min, p.Y.Min = 0, 0
+		p.X.Max = float64(g.n)
+		padX(p, 1)
+		padY(p)
+	}
 	if yCut > 0 {
 		top.Y.Max = yCut // lines above it leave the plot, their values are in the legend
 	}
 
-	now := g.current()
-	f.addLegend(fmt.Sprintf("Data (%s samples)", formatNumber(float64(g.n), 0)), data)
+	now := g.final()
+	f.addLegend("Data ("+samplesText(g.n)+")", data)
 	if g.failures > 0 {
 		f.addLegend(fmt.Sprintf("Failed (%s)", formatNumber(float64(g.failures), 0)), failed)
 	}
-	f.addLegend("Average "+formatMs(now.mean), avgLine)
-	f.addLegend("Median "+formatMs(now.median), medLine)
-	f.addLegend("Deviation "+formatMs(now.deviation), devLine)
-	f.addLegend("Throughput "+formatRate(now.throughput)+"/min", tputLine)
+	f.addLegend("Average "+msFigure(now.mean), avgLine)
+	f.addLegend("Median "+msFigure(now.median), medLine)
+	f.addLegend("Deviation "+msFigure(now.deviation), devLine)
+	rate := "–"
+	if g.n > 0 && g.last > g.first {
+		rate = formatNumber(g.throughput()*60, 0) + "/min (" + rateFigure(g.throughput()) + "/s)"
+	}
+	f.addLegend("Throughput "+rate, tputLine)
 	if g.n > 0 {
-		f.notes = append(f.notes, "Latest sample "+formatMs(g.latest))
+		f.notes = append(f.notes, "Latest sample "+msFigure(float64(g.latest)))
 	} else {
 		f.notes = append(f.notes, emptyNote)
 	}

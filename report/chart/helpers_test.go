@@ -180,6 +180,9 @@ func (sy synthetic) each(fn func(*report.Sample)) {
 		s.AllThreads = 1 + i*(sy.threads-1)/max(sy.n-1, 1)
 		s.GrpThreads = max(1, s.AllThreads/sy.groups)
 		s.Transaction = sy.txnEach > 0 && i%sy.txnEach == 0
+		for _, sub := range subs { // within their parent
+			sub.Start, sub.Elapsed, sub.ThreadName = s.Start, s.Elapsed/2, s.ThreadName
+		}
 		s.Sub = subs
 		fn(&s)
 	}

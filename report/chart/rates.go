@@ -11,28 +11,21 @@ import (
 type Rates struct {
 	Start        time.Time     // start of bucket 0
 	Step         time.Duration // width of each bucket
-	Throughput   []float64     // top-level samples completed per second
+	Throughput   []float64     // samples of the Total started per second
 	MeanResponse []float64     // mean elapsed ms; NaN where a bucket has no sample
 }
 
-// Rates returns the throughput and mean response time per bucket so far.
+// Rates returns the throughput and mean response time of the Total's
+// samples per bucket so far.
 func (t *Timeline) Rates() Rates {
-	r := Rates{Start: t.origin, Step: t.width}
+	r := Rates{Start: time.UnixMilli(t.origin), Step: t.width}
 	sec := t.width.Seconds()
 	for i := 0; i < t.used; i++ {
-		var n, sum int64
-		for _, ls := range t.labels.list {
-			n += ls.time[i].n
-			sum += ls.time[i].elapsed
-		}
-		if t.labels.other != nil {
-			n += t.labels.other.time[i].n
-			sum += t.labels.other.time[i].elapsed
-		}
-		r.Throughput = append(r.Throughput, float64(t.buckets[i].top)/sec)
+		n, sum := t.buckets[i].hits, t.buckets[i].elapsed
+		r.Throughput = append(r.Throughput, float64(t.buckets[i].hits)/sec)
 		mean := math.NaN()
 		if n > 0 {
-			mean = float64(sum) / float64(n) / 1000
+			mean = float64(sum) / float64(n)
 		}
 		r.MeanResponse = append(r.MeanResponse, mean)
 	}

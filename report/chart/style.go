@@ -107,7 +107,7 @@ func newPlotGrid(xLabel, yLabel string, vertical bool) *plot.Plot {
 		a.Tick.LineStyle.Width = vg.Points(0.75)
 		a.Tick.Length = vg.Points(4)
 		a.Tick.Marker = niceTicks{}
-		a.Padding = vg.Points(2)
+		a.Padding = vg.Points(6) // points at the axis's ends stay off the frame
 	}
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
@@ -123,8 +123,12 @@ func newPlotGrid(xLabel, yLabel string, vertical bool) *plot.Plot {
 
 // niceTicks places about n (default 7) major ticks on round values (1, 2,
 // 2.5 or 5 times a power of ten) with minor ticks between, and labels them
-// with thousands separators instead of exponents.
-type niceTicks struct{ n int }
+// with thousands separators instead of exponents. On an axis of counts
+// (integer) every tick is a whole number.
+type niceTicks struct {
+	n       int
+	integer bool
+}
 
 // Ticks implements plot.Ticker.
 func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -136,6 +140,9 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		n = 7
 	}
 	step, minors, decimals := niceStep((hi - lo) / float64(n))
+	if t.integer {
+		step, minors, decimals = integerStep(step, minors)
+	}
 	minor := step / float64(minors)
 	var ticks []plot.Tick
 	first := math.Ceil(lo/minor-1e-9) * minor
@@ -184,6 +191,42 @@ func niceStep(raw float64) (step float64, minors, decimals int) {
 	return step, minors, decimals
 }
 
+// integerStep turns a tick step into one for an axis of counts: at least
+// 1, and minor ticks only where they fall on whole numbers.
+func integerStep(step float64, minors int) (float64, int, int) {
+	if step < 1 {
+		return 1, 1, 0
+	}
+	step = math.Round(step)
+	if m := step / float64(minors); m != math.Trunc(m) {
+		minors = 1
+		for _, k := range []int{5, 4, 2} {
+			if math.Mod(step, float64(k)) == 0 {
+				minors = k
+				break
+			}
+		}
+	}
+	return step, minors, 0
+}
+
+// padY leaves headroom above the highest point of p (autoscaled from its
+// data): a tenth of the range, so that no bar or point touches the frame.
+// An axis with nothing above its minimum gets a range of 1.
+func padY(p *plot.Plot) {
+	if p.Y.Max <= p.Y.Min {
+		p.Y.Max = p.Y.Min + 1
+		return
+	}
+	p.Y.Max += (p.Y.Max - p.Y.Min) * 0.1
+}
+
+// padX leaves room right of the last point of p: 2% of the range, at
+// least one unit on an axis of counts.
+func padX(p *plot.Plot, unit float64) {
+	p.X.Max += max((p.X.Max-p.X.Min)*0.02, unit)
+}
+
 // formatNumber formats v with the given decimals and a comma every three
 // digits: 1234567.5 → "1,234,567.5".
 func formatNumber(v float64, decimals int) string {
@@ -226,16 +269,30 @@ func formatMs(ms float64) string {
 	}
 }
 
-// formatRate formats a rate with three significant figures at least.
-func formatRate(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 100:
-		return formatNumber(v, 0)
-	case a >= 10:
-		return formatNumber(v, 1)
-	default:
-		return formatNumber(v, 2)
+// samplesText is "1 sample", "5,010 samples".
+func samplesText(n int64) string {
+	if n == 1 {
+		return "1 sample"
 	}
+	return formatNumber(float64(n), 0) + " samples"
+}
+
+// msFigure formats a response time as the statistics tables do: two
+// decimals, so that a chart's figure reads as the table's.
+func msFigure(ms float64) string {
+	if math.IsNaN(ms) || math.IsInf(ms, 0) {
+		return "–"
+	}
+	return formatNumber(ms, 2) + " ms"
+}
+
+// rateFigure formats a rate per second as the statistics tables do: two
+// decimals.
+func rateFigure(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	return formatNumber(v, 2)
 }
 
 // shorten cuts s to at most n runes by taking out its middle, where long
@@ -269,8 +326,28 @@ type figure struct {
 	subtitle string
 	panels   []panel
 	legend   plot.Legend
+	names    []string // the legend's entries, as written
 	notes    []string // grey lines printed under the legend
-	entries  int      // legend entries
+	series   []series // every line drawn, for tests and captions
+}
+
+// series is one line of a figure with its points.
+type series struct {
+	name string
+	pts  plotter.XYs
+}
+
+// Caption is the text of a chart: what it says besides its pixels.
+type Caption struct {
+	File     string // the PNG's file name
+	Title    string
+	Subtitle string
+	Legend   []string // the legend's entries, in order
+	Notes    []string // the lines under the legend
+}
+
+func (f *figure) caption(file string) Caption {
+	return Caption{File: file, Title: f.title, Subtitle: f.subtitle, Legend: f.names, Notes: f.notes}
 }
 
 func newFigure(title, subtitle string) *figure {
@@ -288,8 +365,9 @@ func (f *figure) add(p *plot.Plot, weight float64) {
 
 // addLegend adds an entry to the figure's legend.
 func (f *figure) addLegend(name string, thumbs ...plot.Thumbnailer) {
-	f.legend.Add(shorten(name, 44), thumbs...)
-	f.entries++
+	name = shorten(name, 44)
+	f.legend.Add(name, thumbs...)
+	f.names = append(f.names, name)
 }
 
 // canvasSize is the figure size in points for Width×Height pixels at dpi.
@@ -324,7 +402,7 @@ func (f *figure) render() *vgimg.Canvas {
 	body.Max.Y = top
 
 	// Legend column.
-	if len(f.notes) > 0 || f.entries > 0 {
+	if len(f.notes) > 0 || len(f.names) > 0 {
 		lw := f.legend.Rectangle(body).Size().X
 		note := textStyle(sansFont, 9, colorSubtle)
 		for _, s := range f.notes {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/gojm/gojm/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -61,6 +61,15 @@ func (t *Timeline) WriteAll(dir string) ([]string, error) {
 	return names, nil
 }
 
+// Captions returns the text of every Timeline chart, in WriteAll's order.
+func (t *Timeline) Captions() []Caption {
+	var out []Caption
+	for _, c := range timelineCharts {
+		out = append(out, c.draw(t).caption(c.file))
+	}
+	return out
+}
+
 // subtitle is the line under every Timeline chart's title.
 func (t *Timeline) subtitle(extra string) string {
 	s := extra
@@ -71,73 +80,104 @@ func (t *Timeline) subtitle(extra string) string {
 }
 
 // Neighbouring buckets are drawn together until an over-time line has at
-// most maxDisplayPoints points, and, while it has more than
-// minDisplayPoints, until its points average samplesPerPoint samples: a
-// long run stays readable and a sparse one is not all spikes.
+// most maxDisplayPoints points averaging samplesPerPoint rows each, or one
+// point: a long run stays readable, and a short or sparse one is not all
+// spikes.
 const (
 	maxDisplayPoints = 150
-	minDisplayPoints = 12
 	samplesPerPoint  = 20
 )
 
-// view is how the over-time charts group the Timeline's buckets.
+// drawWidths are the widths a drawn bucket may have, in ms.
+var drawWidths = func() []int64 {
+	var ws []int64
+	for _, d := range []time.Duration{
+		time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond,
+		20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond,
+		500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second,
+		15 * time.Second, 20 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute,
+		10 * time.Minute, 15 * time.Minute, 20 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour,
+		3 * time.Hour, 6 * time.Hour, 12 * time.Hour, 24 * time.Hour,
+	} {
+		ws = append(ws, d.Milliseconds())
+	}
+	return ws
+}()
+
+// view is how the over-time charts group the Timeline's buckets: drawn
+// bucket i holds the rows that started in [origin + i·width, origin +
+// (i+1)·width), the first also those that started before origin; the last
+// is the one that holds the latest start, and its time runs on to the last
+// end.
 type view struct {
-	k        int           // stored buckets per drawn bucket
-	width    time.Duration // width of a drawn bucket
-	n        int           // drawn buckets
-	unit     time.Duration // unit of the time axis
-	unitName string
-	lastSpan time.Duration // part of the last drawn bucket the run has covered
+	k        int   // stored buckets per drawn bucket
+	width    int64 // ms
+	n        int   // drawn buckets
+	origin   int64 // ms since the epoch
+	from, to int64 // the time axis: the first row's start to the last row's end
 }
 
 func (t *Timeline) view() view {
-	v := view{k: 1}
-	for {
-		n := (t.used + v.k - 1) / v.k
-		if n <= maxDisplayPoints && (n <= minDisplayPoints || t.n >= int64(n)*samplesPerPoint) {
-			break
+	stored := max(t.width.Milliseconds(), 1)
+	v := view{origin: t.origin, from: t.first, to: t.last}
+	extent := max(t.latest-t.origin, 0) + 1
+	pick := func(w int64) bool {
+		n := int((extent + w - 1) / w)
+		if n > maxDisplayPoints || n > 1 && t.n < int64(n)*samplesPerPoint {
+			return false
 		}
-		v.k *= 2
+		v.k, v.width, v.n = int(w/stored), w, n
+		return true
 	}
-	v.width = t.width * time.Duration(v.k)
-	v.n = (t.used + v.k - 1) / v.k
-	span := time.Duration(v.n) * v.width
-	switch {
-	case span <= 3*time.Minute:
-		v.unit, v.unitName = time.Second, "s"
-	case span <= 3*time.Hour:
-		v.unit, v.unitName = time.Minute, "min"
-	default:
-		v.unit, v.unitName = time.Hour, "h"
+	for _, w := range drawWidths {
+		if w >= stored && w%stored == 0 && pick(w) {
+			return v
+		}
 	}
-	if v.n > 0 {
-		v.lastSpan = t.latest.Sub(t.origin) - time.Duration(v.n-1)*v.width
+	w := stored
+	for !pick(w) {
+		w *= 2
 	}
 	return v
 }
 
-// x is the middle of drawn bucket i in the axis unit.
-func (v view) x(i int) float64 {
-	return (float64(i) + 0.5) * float64(v.width) / float64(v.unit)
+// cover is the part of drawn bucket i inside the span [a, b] (ms since
+// the epoch), as the start and end of that part; the first bucket reaches
+// back to a, the last forward to b.
+func (v view) cover(i int, a, b int64) (lo, hi int64) {
+	lo, hi = v.origin+int64(i)*v.width, v.origin+int64(i+1)*v.width
+	if i == 0 {
+		lo = a
+	}
+	if i == v.n-1 {
+		hi = b
+	}
+	return max(lo, a), min(hi, b)
 }
 
-// rateBuckets is how many drawn buckets the per-second charts use: the
-// last is left out when the run covered less than half of it.
-func (v view) rateBuckets() int {
-	if v.n > 1 && v.lastSpan < v.width/2 {
-		return v.n - 1
-	}
-	return v.n
+// x is a time (ms since the epoch) on the time axis: seconds since from.
+func (v view) x(ms float64) float64 { return (ms - float64(v.from)) / 1000 }
+
+// mid is the x of the middle of drawn bucket i's part of the run.
+func (v view) mid(i int) float64 {
+	lo, hi := v.cover(i, v.from, v.to)
+	return v.x(float64(lo+hi) / 2)
 }
 
-// perSecond is the rate of n events in drawn bucket i; the last bucket's
-// rate is over the part of it the run covered.
-func (v view) perSecond(i int, n int64) float64 {
-	d := v.width
-	if i == v.n-1 && v.lastSpan >= v.width/2 && v.lastSpan < v.width {
-		d = v.lastSpan
+// rates is n events per drawn bucket as a rate per second over the part
+// of each bucket inside the span [a, b]: their mean weighted by those
+// parts is the events over b − a. A bucket with no part of the span has
+// no point.
+func (v view) rates(counts []int64, a, b int64) plotter.XYs {
+	var pts plotter.XYs
+	for i, c := range counts {
+		lo, hi := v.cover(i, a, b)
+		if hi <= lo {
+			continue
+		}
+		pts = append(pts, plotter.XY{X: v.x(float64(lo+hi) / 2), Y: float64(c) * 1000 / float64(hi-lo)})
 	}
-	return float64(n) / d.Seconds()
+	return pts
 }
 
 // regroup sums every k neighbouring buckets of s into n buckets.
@@ -165,24 +205,29 @@ func widthText(d time.Duration) string {
 	}
 }
 
-// timePlot is a plot with the elapsed-time axis of the run.
+// timePlot is a plot with the run's wall-clock time axis.
 func (t *Timeline) timePlot(v view, yLabel string) *plot.Plot {
-	p := newPlot("Elapsed time since the first sample ("+v.unitName+")", yLabel)
-	p.X.Min = 0
+	base := time.UnixMilli(v.from)
+	p := newPlot(clockAxisLabel(base, time.UnixMilli(v.to), t.cfg.Location), yLabel)
+	p.X.Tick.Marker = clockTicks{base: base, loc: t.cfg.Location}
+	p.X.Min, p.X.Max = 0, max(v.x(float64(v.to)), 0.001)
 	p.Y.Min = 0
-	if v.n > 0 {
-		p.X.Max = float64(time.Duration(v.n)*v.width) / float64(v.unit)
-	}
 	return p
+}
+
+// finishTimePlot leaves headroom and keeps the time axis on the run.
+func finishTimePlot(p *plot.Plot, v view) {
+	padY(p)
+	p.X.Min, p.X.Max = 0, max(v.x(float64(v.to)), 0.001)
 }
 
 // shownLabels returns the labels drawn individually (the busiest
 // MaxLabels, in order of first appearance) and, when others exist, one
-// series merging them all.
-func (t *Timeline) shownLabels() (shown []*labelSeries, other *labelSeries) {
+// series merging them all, with the names of the labels it merges.
+func (t *Timeline) shownLabels() (shown []*labelSeries, other *labelSeries, merged map[string]bool) {
 	all := t.labels.all()
 	if len(all) <= t.cfg.MaxLabels {
-		return all, nil
+		return all, nil, nil
 	}
 	idx := make([]int, len(t.labels.list))
 	for i := range idx {
@@ -197,9 +242,8 @@ func (t *Timeline) shownLabels() (shown []*labelSeries, other *labelSeries) {
 		shown = append(shown, t.labels.list[i])
 	}
 	other = t.newLabel("")
-	merged := 0
+	merged = map[string]bool{}
 	fold := func(l *labelSeries) {
-		merged++
 		other.n += l.n
 		for i := range other.time {
 			other.time[i] = other.time[i].plus(l.time[i])
@@ -207,25 +251,26 @@ func (t *Timeline) shownLabels() (shown []*labelSeries, other *labelSeries) {
 		for i := range other.threads {
 			other.threads[i] = other.threads[i].plus(l.threads[i])
 		}
-		other.hist.Merge(l.hist)
 	}
 	for i, l := range t.labels.list {
 		if !keep[i] {
 			fold(l)
+			merged[l.name] = true
 		}
 	}
 	if t.labels.other != nil {
 		fold(t.labels.other)
 		other.name = "Other labels"
 	} else {
-		other.name = fmt.Sprintf("Other (%d labels)", merged)
+		other.name = fmt.Sprintf("Other (%d labels)", len(merged))
 	}
-	return shown, other
+	return shown, other, merged
 }
 
-// labelColors returns the shown series with their colours; Other is grey.
+// labelColors returns the shown series with their colours; Other, when
+// there is one, is last and grey.
 func (t *Timeline) labelColors() ([]*labelSeries, []color.RGBA) {
-	shown, other := t.shownLabels()
+	shown, other, _ := t.shownLabels()
 	cols := make([]color.RGBA, len(shown))
 	for i := range shown {
 		cols[i] = seriesColor(i)
@@ -240,6 +285,7 @@ func (t *Timeline) labelColors() ([]*labelSeries, []color.RGBA) {
 // addSeries draws a line through pts (with dots when there are few) and
 // adds it to the legend.
 func addSeries(f *figure, p *plot.Plot, name string, pts plotter.XYs, c color.Color, width float64, dashed bool) {
+	f.series = append(f.series, series{name: name, pts: pts})
 	l := xyLine(pts, c, width)
 	if dashed {
 		l.LineStyle.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
@@ -257,19 +303,20 @@ func addSeries(f *figure, p *plot.Plot, name string, pts plotter.XYs, c color.Co
 // meanOverTime draws one mean per label per bucket; pick chooses the sum.
 func (t *Timeline) meanOverTime(title, what string, pick func(labelBucket) int64) *figure {
 	v := t.view()
-	f := newFigure(title, t.subtitle(strings.ToLower(what[:1])+what[1:]+" per label, mean per "+widthText(v.width)))
+	f := newFigure(title, t.subtitle(strings.ToLower(what[:1])+what[1:]+" per label, mean per "+widthText(time.Duration(v.width)*time.Millisecond)))
 	p := t.timePlot(v, what+" (ms)")
 	series, cols := t.labelColors()
 	for k, l := range series {
 		var pts plotter.XYs
 		for i, b := range regroup(l.time, v.k, v.n) {
 			if b.n > 0 {
-				pts = append(pts, plotter.XY{X: v.x(i), Y: float64(pick(b)) / float64(b.n) / 1000})
+				pts = append(pts, plotter.XY{X: v.mid(i), Y: float64(pick(b)) / float64(b.n)})
 			}
 		}
 		addSeries(f, p, l.name, pts, cols[k], 1.8, l.name != "" && k == len(series)-1 && cols[k] == colorOther)
 	}
 	t.emptyNote(f)
+	finishTimePlot(p, v)
 	f.add(p, 1)
 	return f
 }
@@ -292,46 +339,33 @@ func (t *Timeline) connectTimesFigure() *figure {
 	return t.meanOverTime("Connect Time Over Time", "Connect time", func(b labelBucket) int64 { return b.connect })
 }
 
+// perSecond is n events over ms milliseconds, as a rate per second.
+func perSecond(n, ms int64) float64 { return float64(n) / float64(ms) * 1000 }
+
 func (t *Timeline) throughputFigure() *figure {
 	v := t.view()
-	f := newFigure("Throughput Over Time", t.subtitle("per second, averaged over "+widthText(v.width)))
+	f := newFigure("Throughput Over Time", t.subtitle("per second, over each "+widthText(time.Duration(v.width)*time.Millisecond)))
 	p := t.timePlot(v, "Throughput (/s)")
-	n := v.rateBuckets()
-	hits := make(plotter.XYs, n)
-	txn := make(plotter.XYs, n)
-	errs := make(plotter.XYs, n)
-	var totHits, totTxn, totErr int64
-	for i, b := range regroup(t.buckets, v.k, v.n)[:n] {
-		x := v.x(i)
-		tx := b.top
-		if t.txnSeen > 0 {
-			tx = b.txn
-		}
-		hits[i] = plotter.XY{X: x, Y: v.perSecond(i, b.hits)}
-		txn[i] = plotter.XY{X: x, Y: v.perSecond(i, tx)}
-		errs[i] = plotter.XY{X: x, Y: v.perSecond(i, b.errors)}
-		totHits += b.hits
-		totTxn += tx
-		totErr += b.errors
+	buckets := regroup(t.buckets, v.k, v.n)
+	hits := make([]int64, len(buckets))
+	errs := make([]int64, len(buckets))
+	txn := make([]int64, len(buckets))
+	for i, b := range buckets {
+		hits[i], errs[i], txn[i] = b.hits, b.errors, b.txn
 	}
-	// Mean rates over the whole run: first sample start to last sample start.
-	secs := t.latest.Sub(t.origin).Seconds()
-	avg := func(v int64) string {
-		if secs <= 0 {
-			return "–"
-		}
-		return formatRate(float64(v) / secs)
-	}
-	addSeries(f, p, "Hits/s (mean "+avg(totHits)+")", hits, palette[0], 1.8, false)
-	addSeries(f, p, "Transactions/s (mean "+avg(totTxn)+")", txn, colorThroughput, 1.8, false)
-	addSeries(f, p, "Errors/s (mean "+avg(totErr)+")", errs, palette[3], 1.8, false)
+	// The legend's means are the statistics' own: the Total's samples and
+	// errors over its time, the first start to the last end.
+	tot := t.stats.Total()
+	addSeries(f, p, "Hits/s (mean "+rateFigure(tot.Throughput())+")", v.rates(hits, tot.First, tot.Last), palette[0], 1.8, false)
+	addSeries(f, p, "Errors/s (mean "+rateFigure(perSecond(tot.Errors, tot.Duration()))+")", v.rates(errs, tot.First, tot.Last), palette[3], 1.8, false)
+	f.notes = append(f.notes, "Hits: the samples of the Total (sub-results", "as their own when the JTL holds them)")
 	if t.txnSeen > 0 {
+		addSeries(f, p, "Transactions/s (mean "+rateFigure(perSecond(t.txnSeen, t.txLast-t.txFirst))+")",
+			v.rates(txn, t.txFirst, t.txLast), colorThroughput, 2.2, true)
 		f.notes = append(f.notes, "Transactions: Transaction Controller samples")
-	} else {
-		f.notes = append(f.notes, "Transactions: top-level samples")
 	}
-	f.notes = append(f.notes, "Hits: every request, sub-samples included")
 	t.emptyNote(f)
+	finishTimePlot(p, v)
 	f.add(p, 1)
 	return f
 }
@@ -357,7 +391,7 @@ func classOf(code string) int {
 
 func (t *Timeline) codesFigure() *figure {
 	v := t.view()
-	f := newFigure("Response Codes per Second", t.subtitle("responses per second by code, averaged over "+widthText(v.width)))
+	f := newFigure("Response Codes per Second", t.subtitle("responses per second by code, over each "+widthText(time.Duration(v.width)*time.Millisecond)))
 	p := t.timePlot(v, "Responses (/s)")
 	codes := slices.Clone(t.codes.list)
 	slices.SortStableFunc(codes, func(a, b *countSeries) int {
@@ -369,19 +403,20 @@ func (t *Timeline) codesFigure() *figure {
 	if t.codes.other != nil {
 		codes = append(codes, t.codes.other)
 	}
+	tot := t.stats.Total()
 	used := map[int]int{}
-	n := v.rateBuckets()
 	for _, c := range codes {
-		pts := make(plotter.XYs, n)
-		for i, b := range regroup(c.time, v.k, v.n)[:n] {
-			pts[i] = plotter.XY{X: v.x(i), Y: v.perSecond(i, int64(b))}
+		counts := make([]int64, v.n)
+		for i, b := range regroup(c.time, v.k, v.n) {
+			counts[i] = int64(b)
 		}
 		cl := classOf(c.name)
 		col := codeClass[cl][used[cl]%len(codeClass[cl])]
 		used[cl]++
-		addSeries(f, p, fmt.Sprintf("%s (%s)", codeName(c.name), formatNumber(float64(c.n), 0)), pts, col, 1.8, c == t.codes.other)
+		addSeries(f, p, fmt.Sprintf("%s (%s)", codeName(c.name), formatNumber(float64(c.n), 0)), v.rates(counts, tot.First, tot.Last), col, 1.8, c == t.codes.other)
 	}
 	t.emptyNote(f)
+	finishTimePlot(p, v)
 	f.add(p, 1)
 	return f
 }
@@ -406,14 +441,15 @@ func codeName(c string) string {
 
 func (t *Timeline) threadsFigure() *figure {
 	v := t.view()
-	f := newFigure("Active Threads Over Time", t.subtitle("mean active threads per thread group, per "+widthText(v.width)))
+	f := newFigure("Active Threads Over Time", t.subtitle("mean active threads per thread group, per "+widthText(time.Duration(v.width)*time.Millisecond)))
 	p := t.timePlot(v, "Active threads")
+	p.Y.Tick.Marker = niceTicks{integer: true}
 	groups := t.groups.all()
 	for k, g := range groups {
 		var pts plotter.XYs
 		for i, b := range regroup(g.time, v.k, v.n) {
 			if b.n > 0 {
-				pts = append(pts, plotter.XY{X: v.x(i), Y: float64(b.sum) / float64(b.n)})
+				pts = append(pts, plotter.XY{X: v.mid(i), Y: float64(b.sum) / float64(b.n)})
 			}
 		}
 		name := g.name
@@ -426,12 +462,13 @@ func (t *Timeline) threadsFigure() *figure {
 		var pts plotter.XYs
 		for i, b := range regroup(t.buckets, v.k, v.n) {
 			if b.top > 0 {
-				pts = append(pts, plotter.XY{X: v.x(i), Y: float64(b.threads) / float64(b.top)})
+				pts = append(pts, plotter.XY{X: v.mid(i), Y: float64(b.threads) / float64(b.top)})
 			}
 		}
 		addSeries(f, p, "All thread groups", pts, colorAllLines, 2.2, true)
 	}
 	t.emptyNote(f)
+	finishTimePlot(p, v)
 	f.add(p, 1)
 	return f
 }
@@ -439,52 +476,82 @@ func (t *Timeline) threadsFigure() *figure {
 // percentileSteps are the percentiles the curves are drawn through.
 func percentileSteps() []float64 {
 	var ps []float64
-	for p := 0.0; p < 99; p += 0.5 {
-		ps = append(ps, p)
+	for i := range 198 { // 0 to 98.5 by halves
+		ps = append(ps, float64(i)/2)
 	}
-	for p := 99.0; p < 99.9; p += 0.1 {
-		ps = append(ps, p)
+	for i := range 9 { // 99 to 99.8 by tenths
+		ps = append(ps, 99+float64(i)/10)
 	}
 	return append(ps, 99.9, 99.99, 100)
+}
+
+// histogram is the elapsed-time histogram of a label drawn on its own: the
+// statistics' own.
+func (t *Timeline) histogram(label string) *report.Histogram {
+	if ls := t.stats.Label(label); ls != nil {
+		return ls.Elapsed()
+	}
+	return &report.Histogram{}
+}
+
+// otherHistogram merges the statistics' histograms of the labels not drawn
+// on their own: those merged into "Other" and those never tracked.
+func (t *Timeline) otherHistogram(merged map[string]bool) *report.Histogram {
+	var h report.Histogram
+	for _, ls := range t.stats.Labels() {
+		if _, tracked := t.labels.idx[ls.Label]; merged[ls.Label] || !tracked {
+			h.Merge(ls.Elapsed())
+		}
+	}
+	return &h
 }
 
 func (t *Timeline) percentilesFigure() *figure {
 	f := newFigure("Response Time Percentiles", t.subtitle("response time below which a given percentage of samples fall"))
 	p := newPlot("Percentile (%)", "Response time (ms)")
 	p.X.Min, p.X.Max, p.Y.Min = 0, 100, 0
+	_, other, merged := t.shownLabels()
 	series, cols := t.labelColors()
 	steps := percentileSteps()
-	curve := func(h interface{ ValueAtQuantile(float64) int64 }) plotter.XYs {
+	curve := func(h *report.Histogram) plotter.XYs {
 		pts := make(plotter.XYs, len(steps))
-		for i, q := range steps {
-			pts[i] = plotter.XY{X: q, Y: float64(h.ValueAtQuantile(q)) / 1000}
+		for i, v := range h.Percentiles(steps) {
+			pts[i] = plotter.XY{X: steps[i], Y: v}
 		}
 		return pts
 	}
 	var tail tail
-	if len(series) > 1 || t.n == 0 {
+	tot := t.stats.Total()
+	if len(series) > 1 {
 		for k, l := range series {
-			if l.n > 0 {
-				pts := curve(l.hist)
+			h := t.histogram(l.name)
+			if other != nil && k == len(series)-1 {
+				h = t.otherHistogram(merged)
+			}
+			if h.Count() > 0 {
+				pts := curve(h)
 				tail.add(pts)
 				addSeries(f, p, l.name, pts, cols[k], 1.6, cols[k] == colorOther)
 			}
 		}
 	}
-	if t.n > 0 {
+	if tot.Count > 0 {
 		name := "All samples"
 		if len(series) == 1 {
 			name = series[0].name
 		}
-		pts := curve(t.hist)
+		pts := curve(tot.Elapsed())
 		tail.add(pts)
 		addSeries(f, p, name, pts, colorAllLines, 2.4, false)
+		padY(p)
 		tail.cut(f, p)
-		f.notes = append(f.notes,
-			"All samples: p50 "+formatMs(float64(t.hist.ValueAtQuantile(50))/1000),
-			"p90 "+formatMs(float64(t.hist.ValueAtQuantile(90))/1000)+
-				", p95 "+formatMs(float64(t.hist.ValueAtQuantile(95))/1000)+
-				", p99 "+formatMs(float64(t.hist.ValueAtQuantile(99))/1000))
+		ps := t.stats.Options().Percentiles
+		f.notes = append(f.notes, "All samples: median "+msFigure(tot.Median()))
+		for _, q := range ps {
+			f.notes = append(f.notes, report.PercentileName(q)+" "+msFigure(tot.Percentile(q)))
+		}
+	} else {
+		padY(p)
 	}
 	t.emptyNote(f)
 	f.add(p, 1)
@@ -494,66 +561,68 @@ func (t *Timeline) percentilesFigure() *figure {
 func (t *Timeline) distributionFigure() *figure {
 	f := newFigure("Response Time Distribution", t.subtitle("number of samples per response-time range"))
 	p := newPlot("Response time (ms)", "Samples")
+	p.Y.Tick.Marker = niceTicks{integer: true}
 	p.X.Min, p.Y.Min = 0, 0
-	if t.n > 0 {
+	h := t.stats.Total().Elapsed()
+	if h.Count() > 0 {
 		// Bars up to a high percentile, or to the slowest sample when it is
 		// not far beyond: a few far outliers would squash every bar.
 		q := 100.0
-		switch c := t.hist.TotalCount(); {
+		switch c := h.Count(); {
 		case c >= 1000:
 			q = 99.9
 		case c >= 100:
 			q = 99
 		}
-		mx := float64(t.hist.Max()) / 1000
-		hi := float64(t.hist.ValueAtQuantile(q)) / 1000
+		mx := float64(h.Max())
+		hi := h.Percentile(q)
 		if mx <= 1.5*hi || hi == 0 {
 			hi = mx
 		}
-		step, _, _ := niceStep(max(hi, 0.001) / 50)
-		nb := int(math.Ceil(hi/step + 1e-9))
-		if float64(nb)*step <= hi {
-			nb++
-		}
-		all := make([]float64, nb)
-		fail := make([]float64, nb)
-		fill := func(dst []float64, bars []hdrhistogram.Bar) (over int64) {
-			for _, b := range bars {
-				mid := float64(b.From+b.To) / 2 / 1000
-				if i := int(mid / step); i < nb {
-					dst[i] += float64(b.Count)
-				} else {
-					over += b.Count
-				}
-			}
-			return over
-		}
-		over := fill(all, t.hist.Distribution())
-		fill(fail, t.failHist.Distribution())
+		// Times are whole milliseconds: a range is a whole number of them.
+		step, _, _ := niceStep(max(hi, 1) / 50)
+		step = max(math.Ceil(step), 1)
+		nb := int(hi/step) + 1 // the last range holds hi
 		okBins := make([]plotter.HistogramBin, nb)
 		failBins := make([]plotter.HistogramBin, nb)
 		for i := range nb {
 			lo, up := float64(i)*step, float64(i+1)*step
-			okBins[i] = plotter.HistogramBin{Min: lo, Max: up, Weight: all[i]}
-			failBins[i] = plotter.HistogramBin{Min: lo, Max: up, Weight: fail[i]}
+			okBins[i] = plotter.HistogramBin{Min: lo, Max: up,
+				Weight: float64(h.CountBelow(int64(up)) - h.CountBelow(int64(lo)))}
+			failBins[i] = plotter.HistogramBin{Min: lo, Max: up,
+				Weight: float64(t.failed.CountBelow(int64(up)) - t.failed.CountBelow(int64(lo)))}
+		}
+		over := h.Count() - h.CountBelow(int64(float64(nb)*step))
+		for _, b := range []struct {
+			name string
+			bins []plotter.HistogramBin
+		}{{"samples", okBins}, {"failed", failBins}} {
+			pts := make(plotter.XYs, len(b.bins))
+			for i, bin := range b.bins {
+				pts[i] = plotter.XY{X: (bin.Min + bin.Max) / 2, Y: bin.Weight}
+			}
+			f.series = append(f.series, series{b.name, pts})
 		}
 		edge := draw.LineStyle{Color: color.White, Width: vg.Points(0.5)}
 		allH := &plotter.Histogram{Bins: okBins, FillColor: palette[0], LineStyle: edge}
 		p.Add(allH)
-		f.addLegend(fmt.Sprintf("Samples (%s ms ranges)", formatNumber(step, max(0, int(-math.Floor(math.Log10(step)))))), allH)
-		if t.failHist.TotalCount() > 0 {
+		f.addLegend(fmt.Sprintf("Samples (%s ms ranges)", formatNumber(step, 0)), allH)
+		if t.failed.Count() > 0 {
 			failH := &plotter.Histogram{Bins: failBins, FillColor: colorFailure, LineStyle: edge}
 			p.Add(failH)
 			f.addLegend("of which failed", failH)
 		}
+		f.notes = append(f.notes, fmt.Sprintf("%s, %s failed", samplesText(h.Count()), formatNumber(float64(t.failed.Count()), 0)))
 		if over > 0 {
 			what := "samples"
 			if over == 1 {
 				what = "sample"
 			}
-			f.notes = append(f.notes, fmt.Sprintf("%s %s above %s not shown", formatNumber(float64(over), 0), what, formatMs(float64(nb)*step)), "(slowest "+formatMs(mx)+")")
+			f.notes = append(f.notes, fmt.Sprintf("%s %s from %s not shown", formatNumber(float64(over), 0), what, formatMs(float64(nb)*step)), "(slowest "+formatMs(mx)+")")
 		}
 	}
+	padY(p)
+	padX(p, 1)
 	t.emptyNote(f)
 	f.add(p, 1)
 	return f
@@ -562,13 +631,14 @@ func (t *Timeline) distributionFigure() *figure {
 func (t *Timeline) timeVsThreadsFigure() *figure {
 	f := newFigure("Time vs Threads", t.subtitle("mean response time by number of active threads"))
 	p := newPlot("Active threads", "Response time (ms)")
+	p.X.Tick.Marker = niceTicks{integer: true}
 	p.X.Min, p.Y.Min = 0, 0
 	curve := func(bs []sumBucket) plotter.XYs {
 		var pts plotter.XYs
 		for i, b := range bs {
 			if b.n > 0 {
 				x := float64(i*t.threadWidth) + float64(t.threadWidth-1)/2
-				pts = append(pts, plotter.XY{X: x, Y: float64(b.sum) / float64(b.n) / 1000})
+				pts = append(pts, plotter.XY{X: x, Y: float64(b.sum) / float64(b.n)})
 			}
 		}
 		return pts
@@ -579,7 +649,7 @@ func (t *Timeline) timeVsThreadsFigure() *figure {
 			addSeries(f, p, l.name, curve(l.threads), cols[k], 1.6, cols[k] == colorOther)
 		}
 	}
-	if t.n > 0 {
+	if t.stats.Total().Count > 0 {
 		name := "All samples"
 		if len(series) == 1 {
 			name = series[0].name
@@ -589,6 +659,8 @@ func (t *Timeline) timeVsThreadsFigure() *figure {
 	if t.threadWidth > 1 {
 		f.notes = append(f.notes, fmt.Sprintf("Threads grouped by %d", t.threadWidth))
 	}
+	padY(p)
+	padX(p, 1)
 	t.emptyNote(f)
 	f.add(p, 1)
 	return f

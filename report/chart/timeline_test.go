@@ -19,9 +19,9 @@ func TestChartsWriteAll(t *testing.T) {
 		run  synthetic
 	}{
 		{"ten minutes", synthetic{n: 30000, every: 20 * time.Millisecond, labels: []string{"Home", "Login", "Search", "Buy"},
-			groups: 2, threads: 40, failEach: 50, subs: 2}},
+			groups: 2, threads: 40, failEach: 50, subs: 2, txnEach: 7}},
 		{"two seconds", synthetic{n: 40, every: 50 * time.Millisecond, labels: []string{"Home", "Login", "Search", "Buy"},
-			groups: 2, threads: 4, failEach: 5}},
+			groups: 2, threads: 4, failEach: 5, txnEach: 3}},
 	}
 	want := []string{
 		"graph-results.png",
@@ -51,8 +51,9 @@ func TestChartsWriteAll(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := New("plan.jmx")
-			tc.run.feed(c)
+			st := report.NewStats(report.StatsOptions{SubResults: true})
+			c := New("plan.jmx", st)
+			tc.run.feed(report.Sinks{st, c})
 			if err := c.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +93,8 @@ func TestTimelineWriteError(t *testing.T) {
 	}
 }
 
-// Buckets double in width as the run outgrows them; no count is lost.
+// Buckets grow to the next round width as the run outgrows them; no count
+// is lost.
 func TestTimelineCompaction(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -101,11 +103,12 @@ func TestTimelineCompaction(t *testing.T) {
 	}{
 		{"fits", 15 * time.Second, time.Second},
 		{"twice", 20 * time.Second, 2 * time.Second},
-		{"long", 100 * time.Second, 8 * time.Second},
+		{"long", 100 * time.Second, 10 * time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tl := NewTimeline(TimelineConfig{Granularity: time.Second, MaxBuckets: 16})
+			st := report.NewStats(report.StatsOptions{SubResults: true})
+			tl := NewTimeline(TimelineConfig{Stats: st, Granularity: time.Second, MaxBuckets: 16})
 			n := int(tc.run / (10 * time.Millisecond))
 			synthetic{n: n, subs: 1, txnEach: 4}.feed(tl)
 			if tl.BucketWidth() != tc.wantWidth {
@@ -120,14 +123,15 @@ func TestTimelineCompaction(t *testing.T) {
 			if top != int64(n) || txn != wantTxn || hits != int64(2*n)-wantTxn {
 				t.Errorf("top %d, txn %d, hits %d; want %d, %d, %d", top, txn, hits, n, wantTxn, int64(2*n)-wantTxn)
 			}
+			// Labels hold every row, the statistics' hits every row of the Total.
 			var perLabel int64
 			for _, l := range tl.labels.all() {
 				for _, b := range l.time {
 					perLabel += b.n
 				}
 			}
-			if perLabel != int64(n) {
-				t.Errorf("label buckets hold %d samples, want %d", perLabel, n)
+			if perLabel != int64(2*n) {
+				t.Errorf("label buckets hold %d rows, want %d", perLabel, 2*n)
 			}
 			// Response codes count hits; thread groups, top-level samples.
 			var perCode, perGroup int64
@@ -151,7 +155,9 @@ func TestTimelineCompaction(t *testing.T) {
 	}
 }
 
-// A steady rate reads as that rate in every drawn bucket, the last included.
+// A steady rate reads as that rate in every drawn bucket, the first and
+// last included, and the rates weighted by the time each covers average to
+// the statistics' throughput exactly.
 func TestTimelineRates(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -165,28 +171,42 @@ func TestTimelineRates(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tl := NewTimeline(TimelineConfig{})
-			synthetic{n: tc.n, every: tc.every}.feed(tl)
-			rate := float64(time.Second) / float64(tc.every)
+			st := report.NewStats(report.StatsOptions{})
+			tl := NewTimeline(TimelineConfig{Stats: st})
+			synthetic{n: tc.n, every: tc.every}.feed(report.Sinks{st, tl})
 			v := tl.view()
 			if v.n > maxDisplayPoints {
 				t.Errorf("%d points drawn, want at most %d", v.n, maxDisplayPoints)
 			}
-			if v.n > minDisplayPoints && tc.n < v.n*samplesPerPoint {
-				t.Errorf("%d points for %d samples, want %d samples a point or at most %d points", v.n, tc.n, samplesPerPoint, minDisplayPoints)
+			if v.n > 1 && tc.n < v.n*samplesPerPoint {
+				t.Errorf("%d points for %d samples, want %d samples a point or one point", v.n, tc.n, samplesPerPoint)
 			}
-			n := v.rateBuckets()
-			for i, b := range regroup(tl.buckets, v.k, v.n)[:n] {
+			tot := st.Total()
+			counts := make([]int64, v.n)
+			for i, b := range regroup(tl.buckets, v.k, v.n) {
+				counts[i] = b.hits
+			}
+			rate := float64(time.Second) / float64(tc.every)
+			var weighted float64
+			for i := range v.n {
+				lo, hi := v.cover(i, tot.First, tot.Last)
+				if hi <= lo {
+					t.Fatalf("bucket %d of %d covers nothing of the run", i, v.n)
+				}
+				r := float64(counts[i]) * 1000 / float64(hi-lo)
+				weighted += r * float64(hi-lo)
 				// A bucket may hold one sample more or less than the rate
-				// says; the last one is measured over the part the run covered.
-				d := v.width
+				// says; the last one also holds the time the last samples took.
+				tolerance := 1000/float64(hi-lo) + 1e-9
 				if i == v.n-1 {
-					d = min(d, v.lastSpan)
+					tolerance = rate
 				}
-				tolerance := 1/d.Seconds() + 1e-9
-				if r := v.perSecond(i, b.hits); math.Abs(r-rate) > tolerance {
-					t.Errorf("bucket %d of %d (%v): %.2f hits/s, want %v ± %.2f", i, n, v.width, r, rate, tolerance)
+				if math.Abs(r-rate) > tolerance {
+					t.Errorf("bucket %d of %d (%d ms): %.2f hits/s, want %v ± %.2f", i, v.n, v.width, r, rate, tolerance)
 				}
+			}
+			if got, want := weighted/float64(tot.Duration()), tot.Throughput(); math.Abs(got-want) > 1e-9*want {
+				t.Errorf("the rates average %v/s, the statistics say %v/s", got, want)
 			}
 		})
 	}
@@ -212,7 +232,7 @@ func TestTimelineLabelLimit(t *testing.T) {
 	if len(tl.labels.list) != maxTrackedLabels || tl.labels.other == nil {
 		t.Fatalf("%d labels tracked (other: %v), want %d and an Other", len(tl.labels.list), tl.labels.other != nil, maxTrackedLabels)
 	}
-	shown, other := tl.shownLabels()
+	shown, other, _ := tl.shownLabels()
 	var names []string
 	var total int64
 	for _, l := range shown {
@@ -223,7 +243,7 @@ func TestTimelineLabelLimit(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Errorf("shown %q, want %q", names, want)
 	}
-	if other == nil || total+other.n != tl.n || other.hist.TotalCount() != other.n {
+	if other == nil || total+other.n != tl.n {
 		t.Errorf("shown + other = %d + %v samples, want %d in all", total, other, tl.n)
 	}
 }
@@ -244,8 +264,8 @@ func TestTimelineThreadAxisGrows(t *testing.T) {
 	for _, b := range tl.threadsAll {
 		n, sum = n+b.n, sum+b.sum
 	}
-	if n != 1000 || sum != 1000*1001/2*1000 {
-		t.Errorf("time vs threads holds %d samples summing %d µs, want 1000 and %d", n, sum, 1000*1001/2*1000)
+	if n != 1000 || sum != 1000*1001/2 {
+		t.Errorf("time vs threads holds %d samples summing %d ms, want 1000 and %d", n, sum, 1000*1001/2)
 	}
 }
 
@@ -319,7 +339,7 @@ func BenchmarkTimelineAdd(b *testing.B) {
 }
 
 func BenchmarkChartsAdd(b *testing.B) {
-	c := New("")
+	c := New("", report.NewStats(report.StatsOptions{}))
 	labels := []string{"Home", "Login", "Search", "Checkout"}
 	var s report.Sample
 	s.Code, s.ThreadName, s.Success = "200", "Users 1-1", true
@@ -407,11 +427,13 @@ func TestChartsOddSamples(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := New("")
+			st := report.NewStats(report.StatsOptions{})
+			c := New("", st)
 			i := 0
 			synthetic{n: 100, failEach: 7}.each(func(s *report.Sample) {
 				tc.mutate(i, s)
 				i++
+				st.Add(s)
 				c.Add(s)
 			})
 			// Drawing is what could panic; encoding is tested elsewhere.

@@ -25,8 +25,9 @@ type Page struct {
 	Generated time.Time // when the page was made
 	// Location is the time zone of the times shown; nil means local time.
 	Location *time.Location
-	Stats    *report.Stats
-	Errors   *Errors // may be nil: no error tables
+	// Stats is the run's one statistics source: the tables, the errors
+	// and every figure on the page come from it.
+	Stats *report.Stats
 	// Summary is the ab-style report, shown as text; may be empty.
 	Summary string
 	// Charts are PNG file names in the dashboard's folder, in the order
@@ -166,22 +167,22 @@ func view(p Page) pageView {
 		v.OKPct, v.KOPct = num(ok, 2)+"%", num(100-ok, 2)+"%"
 		v.OKWidth, v.KOWidth = strconv.FormatFloat(ok, 'f', 3, 64)+"%", strconv.FormatFloat(100-ok, 'f', 3, 64)+"%"
 	}
-	if e := p.Errors; e != nil && e.Count() > 0 {
+	if t.Errors > 0 {
 		v.HasErrors = true
-		for _, c := range e.ByType() {
+		all := st.ErrorsByType()
+		for _, c := range all {
 			v.ErrorTypes = append(v.ErrorTypes, errorRow{
 				Type:      c.Type,
 				Count:     strconv.FormatInt(c.Count, 10),
-				PctErrors: num(float64(c.Count)*100/float64(e.Count()), 2) + "%",
-				PctAll:    num(float64(c.Count)*100/float64(e.Samples()), 2) + "%",
+				PctErrors: num(float64(c.Count)*100/float64(t.Errors), 2) + "%",
+				PctAll:    num(float64(c.Count)*100/float64(t.Count), 2) + "%",
 			})
 		}
-		all := e.ByType()
 		if len(all) > 5 {
 			all = all[:5]
 		}
-		v.Top = append(v.Top, topOf("Total", true, e.Samples(), e.Count(), all))
-		for _, s := range e.TopBySampler(5) {
+		v.Top = append(v.Top, topOf("Total", true, t.Count, t.Errors, all))
+		for _, s := range st.TopErrorsBySampler(5) {
 			v.Top = append(v.Top, topOf(s.Label, false, s.Samples, s.Errors, s.Top))
 		}
 	}
@@ -195,7 +196,7 @@ func view(p Page) pageView {
 	return v
 }
 
-func topOf(label string, total bool, samples, errors int64, top []ErrorCount) topRow {
+func topOf(label string, total bool, samples, errors int64, top []report.ErrorCount) topRow {
 	r := topRow{Label: label, Total: total, Samples: strconv.FormatInt(samples, 10), Errors: strconv.FormatInt(errors, 10)}
 	for i, c := range top {
 		r.Cells[i] = [2]string{c.Type, strconv.FormatInt(c.Count, 10)}

@@ -18,11 +18,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// run feeds a small run to the statistics, the error tables and (when
-// charts is not nil) the charts: two pages and a login that fails, a
+var t0 = time.UnixMilli(1700000000000)
+
+// run feeds a small run to the statistics and (when charts is not nil)
+// the charts: two pages and a login that fails, a
 // label that needs escaping, and a transaction.
-func run(st *report.Stats, e *Errors, charts *chart.Charts) {
-	sinks := report.Sinks{st, e}
+func run(st *report.Stats, charts *chart.Charts) {
+	sinks := report.Sinks{st}
 	if charts != nil {
 		sinks = append(sinks, charts)
 	}
@@ -72,12 +74,11 @@ func golden(t *testing.T, name string, got []byte) {
 
 func TestWriteGolden(t *testing.T) {
 	st := report.NewStats(report.StatsOptions{ApdexSatisfied: 100 * time.Millisecond, ApdexTolerated: 400 * time.Millisecond})
-	e := NewErrors(false)
-	run(st, e, nil)
+	run(st, nil)
 	dir := t.TempDir()
 	page := Page{
 		Title: "Shop <test>", Source: "results.jtl", Generated: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Location: time.UTC, Stats: st, Errors: e, Summary: "Complete requests: 160 <ok>\n",
+		Location: time.UTC, Stats: st, Summary: "Complete requests: 160 <ok>\n",
 		Charts: []string{chart.FileGraphResults, chart.FileResponseTimesOverTime, "graph-results-Mine.png"},
 	}
 	if err := Write(dir, page); err != nil {
@@ -111,10 +112,9 @@ func TestWriteGolden(t *testing.T) {
 
 func TestWriteNoErrorsNoCharts(t *testing.T) {
 	st := report.NewStats(report.StatsOptions{})
-	e := NewErrors(false)
 	st.Add(&report.Sample{Start: t0, Elapsed: time.Millisecond, Label: "ok", Success: true, Code: "200"})
 	dir := t.TempDir()
-	if err := Write(dir, Page{Stats: st, Errors: e, Generated: t0}); err != nil {
+	if err := Write(dir, Page{Stats: st, Generated: t0}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, FileIndex))
@@ -151,15 +151,14 @@ func chromium(t *testing.T) string {
 func TestDashboardInChromium(t *testing.T) {
 	bin := chromium(t)
 	st := report.NewStats(report.StatsOptions{})
-	e := NewErrors(false)
-	charts := chart.New("Shop")
-	run(st, e, charts)
+	charts := chart.New("Shop", st)
+	run(st, charts)
 	dir := t.TempDir()
 	names, err := charts.WriteAll(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := Page{Title: "Shop", Source: "live run", Generated: time.Now(), Stats: st, Errors: e, Charts: names,
+	page := Page{Title: "Shop", Source: "live run", Generated: time.Now(), Stats: st, Charts: names,
 		Summary: "Complete requests: 160\n"}
 	if err := Write(dir, page); err != nil {
 		t.Fatal(err)

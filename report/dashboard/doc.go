@@ -5,9 +5,10 @@
 // APDEX table, the requests summary, the statistics table, the errors by
 // type and the top 5 errors by sampler, then every chart.
 //
-// Errors is the sink that gathers the error tables; the statistics come
-// from a report.Stats and the charts from report/chart, so a live run and
-// `gojm report` on its JTL produce the same page.
+// Every figure comes from the run's one statistics source, a report.Stats
+// (the statistics, APDEX and error tables), and the charts from
+// report/chart, so a live run and `gojm report` on its JTL produce the same
+// page.
 //
 // It imports report, report/chart and the standard library (html/template)
 // only, nothing of the engine, for the same reason.

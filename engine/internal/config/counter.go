@@ -39,6 +39,7 @@ type sharedCount struct {
 	mu     sync.Mutex
 	global int64
 	begun  bool
+	draws  int64 // values drawn in the whole run, every segment's
 }
 
 func BuildCounter(c element.Builder, e *jmx.Element) (element.IterationListener, error) {
@@ -86,12 +87,21 @@ func (cc *counterConfig) IterationStart(vu *element.VU) {
 	var v int64
 	if !cc.perUser {
 		sh := cc.shared.Get(vu)
+		seg := vu.Run.Segment
 		sh.mu.Lock()
-		if !sh.begun || sh.global > end {
-			sh.global, sh.begun = start, true
+		// A segment of a split run takes its stripe of the values one
+		// process would draw, so that no two segments draw the same.
+		for {
+			if !sh.begun || sh.global > end {
+				sh.global, sh.begun = start, true
+			}
+			v = sh.global
+			sh.global += incr
+			sh.draws++
+			if seg.Owns(sh.draws - 1) {
+				break
+			}
 		}
-		v = sh.global
-		sh.global += incr
 		sh.mu.Unlock()
 	} else {
 		st := cc.users.Get(vu)

@@ -168,8 +168,7 @@ func (ds *csvDataSet) IterationStart(vu *element.VU) {
 		vu.StopThread()
 		return
 	}
-	var vals []string
-	vals, err := src.file.next(ds)
+	vals, err := ds.read(src.file, vu)
 	if err != nil {
 		vu.Warnf("%s: %v", ds.path, err) // JMeter treats it as the end of the file
 		vals = nil
@@ -256,7 +255,9 @@ type csvFile struct {
 	header  []string
 	file    io.Closer
 	r       *bufio.Reader
-	tooLong bool // a line over java.MaxLine was met
+	tooLong bool       // a line over java.MaxLine was met
+	stripe  sync.Mutex // a split run's reads, striped (csv_segment.go)
+	reads   int64      // records read by every reader of the run
 }
 
 func openCSVFile(pol *files.Policy, path, enc string, delim rune, skip bool) (*csvFile, error) {

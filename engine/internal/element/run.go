@@ -1,10 +1,12 @@
 package element
 
 import (
+	"hash/fnv"
 	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
+	"github.com/gojm/gojm/internal/segment"
 	"github.com/gojm/gojm/report"
 )
 
@@ -23,8 +25,15 @@ type Run struct {
 	Active, Started, Finished atomic.Int64
 	// Out is where the users' samples go, through a batcher each.
 	Out *report.Collector
+	// Segment is the part of a split run this process runs: the thread
+	// groups start only the threads and arrivals it owns.
+	Segment segment.Segment
+	// ThreadPrefix starts every thread name: the host's name and "-" in
+	// a split run, so that names are unique across its segments.
+	ThreadPrefix string
 
 	cells   []cell
+	base    uint64 // the seed the run was made with
 	seed    atomic.Uint64
 	stop    func(cause error)
 	stopNow func(cause error)
@@ -33,9 +42,25 @@ type Run struct {
 // NewRun returns a run of p whose users draw from seed; stop ends it
 // gently, stopNow aborts running samples too.
 func NewRun(p *Plan, seed uint64, stop, stopNow func(cause error)) *Run {
-	r := &Run{Start: time.Now(), cells: make([]cell, p.nshared), stop: stop, stopNow: stopNow}
+	r := &Run{Start: time.Now(), cells: make([]cell, p.nshared), stop: stop, stopNow: stopNow, Segment: segment.Whole()}
 	r.seed.Store(seed)
+	r.base = seed
 	return r
+}
+
+// SeedFor is a seed of the run's for key, the same however many seeds
+// the run drew before: the segments of a split run, which share the
+// run's seed but start other users, draw the same schedules from it.
+func (r *Run) SeedFor(key string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	x := r.base ^ h.Sum64()
+	// splitmix64's finaliser, so that near keys give far seeds
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // StopTest ends the test gently: no new sample starts (a sampler error

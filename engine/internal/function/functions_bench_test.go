@@ -117,8 +117,8 @@ func TestJavaScriptAndJexlFromManyUsers(t *testing.T) {
 	jx, _ := c.Compile(`${__jexl3(${n} * 3)}`)
 	done := make(chan error)
 	for u := 1; u <= 8; u++ {
+		vu := fnVU(c, u, map[string]string{"n": strconv.Itoa(u)}) // users are made before they run, as a run makes them
 		go func() {
-			vu := fnVU(c, u, map[string]string{"n": strconv.Itoa(u)})
 			var err error
 			for range 200 {
 				if got, want := js.Eval(vu), strconv.Itoa(2*u); got != want && err == nil {

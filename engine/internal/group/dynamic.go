@@ -162,14 +162,18 @@ func (m *concurrencyModel) run(gr *Run, base *element.VU, soft, hard context.Con
 	m.f.warnLog(gr.plan, g)
 	st := m.dyn.Of(gr.el)
 	st.iterations = p.iterations
-	st.target.Store(int64(p.target))
+	// A split run's segment keeps its part of the concurrency: of the
+	// thread slots below the target, those it owns.
+	seg := gr.segment()
+	part := func(n float64) int64 { return seg.Of(int64(math.Max(n, 0))) }
+	st.target.Store(part(p.target))
 	beginProgress(gr, base, int(java.Round(p.target)), time.Duration((p.rampUp+p.hold)*float64(time.Second)))
 	defer gr.prog.ended.Store(true)
 	defer st.ended.Store(true)
 	if p.target <= 0 {
 		return
 	}
-	l := &launcher{g: gr, base: base, soft: soft, hard: hard, threads: int(java.Round(p.target))}
+	l := &launcher{g: gr, base: base, soft: soft, hard: hard, threads: int(part(float64(java.Round(p.target))))}
 	finished := make(chan struct{}, 1)
 	after := func(*element.VU) {
 		st.alive.Add(-1)
@@ -186,7 +190,7 @@ func (m *concurrencyModel) run(gr *Run, base *element.VU, soft, hard context.Con
 		now := time.Now()
 		if dynamic && !now.Before(nextEval) {
 			p.target = float64(n.int("target", m.f.target, 1))
-			st.target.Store(int64(p.target))
+			st.target.Store(part(p.target))
 			nextEval = nextEval.Add(time.Second)
 		}
 		el := now.Sub(t0).Seconds()
@@ -194,7 +198,7 @@ func (m *concurrencyModel) run(gr *Run, base *element.VU, soft, hard context.Con
 		if planned < 0 {
 			break
 		}
-		for st.alive.Load() < planned {
+		for st.alive.Load() < part(float64(planned)) {
 			st.alive.Add(1)
 			l.start(time.Time{}, nil, after)
 		}
@@ -400,36 +404,23 @@ func (m *arrivalsModel) run(gr *Run, base *element.VU, soft, hard context.Contex
 	}
 	beginProgress(gr, base, int(limit), time.Duration(total*float64(time.Second)))
 	defer gr.prog.ended.Store(true)
+	seg := gr.segment()
+	if limit > 0 {
+		limit = max(seg.Of(limit), 1)
+	}
 	l := &launcher{g: gr, base: base, soft: soft, hard: hard, threads: int(limit)}
 	w := newWaiter(soft)
 	t0 := time.Now()
-	at := t0
-	var k int64 // arrivals so far, on a smooth ramp
-	for w.until(at, nil) {
-		el := at.Sub(t0).Seconds()
-		var rate float64
-		if m.freeForm {
-			rate = freeRate(rows, el)
-		} else {
-			rate = p.rate(el)
+	times := m.times(p, rows)
+	// j counts the arrivals: a split run's segment takes those it owns.
+	for j := int64(0); ; j++ {
+		off, ok := times.next()
+		if !w.until(t0.Add(off), nil) || !ok {
+			break // the schedule ends at off: the last arrival had until then to begin
 		}
-		if rate < 0 {
-			break
+		if seg.Owns(j) {
+			m.dispatch(l, st, t0.Add(off), limit)
 		}
-		if smooth := !m.freeForm && p.steps == 0 && p.rampUp > 0 && el < p.rampUp; smooth {
-			// arrival k of a smooth ramp falls at √(2k/slope)
-			m.dispatch(l, st, at, limit)
-			k++
-			next := min(math.Sqrt(2*float64(k)/(p.target/p.rampUp)), p.rampUp)
-			at = t0.Add(time.Duration(next * float64(time.Second)))
-			continue
-		}
-		if rate == 0 {
-			at = at.Add(200 * time.Millisecond)
-			continue
-		}
-		m.dispatch(l, st, at, limit)
-		at = at.Add(time.Duration(float64(time.Second) / rate))
 	}
 	st.ended.Store(true)
 	close(st.over)
@@ -454,6 +445,51 @@ func (p *dynParams) rate(t float64) float64 {
 
 // dispatch hands an arrival due at to an idle thread, or a new one, or
 // drops it.
+// arrivalClock yields an Arrivals group's arrival instants, from its
+// start: on a smooth ramp arrival k falls at √(2k/slope); elsewhere they
+// follow one another at the rate of the moment, and a rate of 0 is looked
+// at again 200 ms later. When the schedule is over, next gives its end.
+type arrivalClock struct {
+	m    *arrivalsModel
+	p    dynParams
+	rows []freeRow
+	at   time.Duration
+	k    int64 // arrivals so far on a smooth ramp
+}
+
+func (m *arrivalsModel) times(p dynParams, rows []freeRow) *arrivalClock {
+	return &arrivalClock{m: m, p: p, rows: rows}
+}
+
+func (a *arrivalClock) next() (time.Duration, bool) {
+	p := &a.p
+	for {
+		el := a.at.Seconds()
+		var rate float64
+		if a.m.freeForm {
+			rate = freeRate(a.rows, el)
+		} else {
+			rate = p.rate(el)
+		}
+		switch {
+		case rate < 0:
+			return a.at, false // the end
+		case !a.m.freeForm && p.steps == 0 && p.rampUp > 0 && el < p.rampUp:
+			at := a.at
+			a.k++
+			next := min(math.Sqrt(2*float64(a.k)/(p.target/p.rampUp)), p.rampUp)
+			a.at = time.Duration(next * float64(time.Second))
+			return at, true
+		case rate == 0:
+			a.at += 200 * time.Millisecond
+		default:
+			at := a.at
+			a.at += time.Duration(float64(time.Second) / rate)
+			return at, true
+		}
+	}
+}
+
 func (m *arrivalsModel) dispatch(l *launcher, st *dynState, at time.Time, limit int64) {
 	st.stats.due.Add(1)
 	select {

@@ -12,16 +12,24 @@ import (
 
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/thread"
+	"github.com/gojm/gojm/internal/segment"
 	"github.com/gojm/gojm/jmx"
 )
 
+// Phase is when a thread group runs. Main is the zero value: a group is a
+// main group unless its row in the element table says otherwise.
 type Phase uint8
 
 const (
-	SetUp Phase = iota
-	Main
+	Main Phase = iota
+	SetUp
 	TearDown
 )
+
+// String is the phase as gojm names it: "setUp", "main" or "tearDown".
+func (p Phase) String() string {
+	return [...]string{SetUp: "setUp", Main: "main", TearDown: "tearDown"}[p]
+}
 
 // Group is a compiled Thread Group (or setUp / tearDown Thread Group).
 type Group struct {
@@ -202,7 +210,8 @@ func (gr *Run) Execute(base *element.VU, soft, hard context.Context) {
 		}
 		s.threads = 0
 	}
-	gr.el.Threads = s.threads
+	seg := gr.segment()
+	gr.el.Threads = int(seg.Of(int64(s.threads)))
 	gr.prog.begin(g, s, base) // for Status
 	defer gr.prog.ended.Store(true)
 	if s.threads == 0 {
@@ -223,7 +232,12 @@ func (gr *Run) Execute(base *element.VU, soft, hard context.Context) {
 		return soft.Err() == nil
 	}
 	var wg sync.WaitGroup
+	// startVU starts global thread i when this segment of the run owns
+	// it; the others start it in theirs, at the same instant.
 	startVU := func(i int, stopAt time.Time) {
+		if !seg.Owns(int64(i)) {
+			return
+		}
 		vu := gr.NewVU(i+1, soft, hard)
 		vu.Vars.CopyFrom(base.Vars)
 		vu.StopAt = stopAt
@@ -242,6 +256,9 @@ func (gr *Run) Execute(base *element.VU, soft, hard context.Context) {
 			stopAt = first.Add(time.Duration(s.duration) * time.Millisecond)
 		}
 		for i := 0; i < s.threads; i++ {
+			if !seg.Owns(int64(i)) {
+				continue
+			}
 			if !sleepUntil(first.Add(time.Duration(perThread*int64(i)) * time.Millisecond)) {
 				break
 			}
@@ -278,5 +295,17 @@ func (gr *Run) Execute(base *element.VU, soft, hard context.Context) {
 // evaluates its fields with).
 func (gr *Run) NewVU(num int, soft, hard context.Context) *element.VU {
 	g := gr.Group
-	return element.NewVU(gr.plan, gr.el, gr.run, num, fmt.Sprintf("%s %d-%d", g.Name, g.Index, num), soft, hard)
+	name := fmt.Sprintf("%s %d-%d", g.Name, g.Index, num)
+	if gr.run != nil {
+		name = gr.run.ThreadPrefix + name
+	}
+	return element.NewVU(gr.plan, gr.el, gr.run, num, name, soft, hard)
+}
+
+// segment is the part of the run this process runs.
+func (gr *Run) segment() segment.Segment {
+	if gr.run == nil {
+		return segment.Whole()
+	}
+	return gr.run.Segment
 }

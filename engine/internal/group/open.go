@@ -59,6 +59,26 @@ func BuildOpenModel(c element.Builder, e *jmx.Element, g *Group) (Model, error) 
 
 func (*openModel) arrivalRate() bool { return true }
 
+// read evaluates the group's schedule and the random source of its
+// arrivals: the plan's seed, or else one of the run's own for this group
+// (the same in every segment of a split run, which share the run's seed).
+func (m *openModel) read(gr *Run, base *element.VU) (*openSchedule, java.Random, error) {
+	sched, err := parseOpenSchedule(m.schedule.Eval(base))
+	var seed int64
+	if s := strings.TrimSpace(m.seed.Eval(base)); s != "" && err == nil {
+		if seed, err = strconv.ParseInt(s, 10, 64); err != nil {
+			err = fmt.Errorf("random seed %q is not a whole number", s)
+		}
+	}
+	if err != nil {
+		return nil, java.Random{}, fmt.Errorf("%s: %w", gr.Group.Path, err)
+	}
+	if seed == 0 {
+		seed = int64(gr.run.SeedFor(gr.Group.Path))
+	}
+	return sched, java.NewRandom(seed), nil
+}
+
 // openCtl is the Open Model group's main controller: one pass, then done.
 type openCtl struct{ thread.Generic }
 
@@ -85,30 +105,16 @@ type openSchedule struct {
 }
 
 func (m *openModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
-	g := gr.Group
 	base = gr.groupVU(base, soft, hard)
-	text := m.schedule.Eval(base)
-	sched, err := parseOpenSchedule(text)
-	var seed int64
-	if s := strings.TrimSpace(m.seed.Eval(base)); s != "" && err == nil {
-		if seed, err = strconv.ParseInt(s, 10, 64); err != nil {
-			err = fmt.Errorf("random seed %q is not a whole number", s)
-		}
-	}
+	sched, rnd, err := m.read(gr, base)
 	if err != nil {
-		gr.fail(fmt.Errorf("%s: %w", g.Path, err))
+		gr.fail(err)
 		return
 	}
 	limits := sched.limits()
 	beginProgress(gr, base, 0, time.Duration(sched.total*float64(time.Second)))
 	defer gr.prog.ended.Store(true)
 	stats := &gr.arrivals
-	var rnd java.Random
-	if seed != 0 {
-		rnd = java.NewRandom(seed)
-	} else {
-		rnd = java.NewRandom(int64(gr.run.Seed()))
-	}
 	gen := newOpenGen(sched, &rnd)
 	l := &launcher{g: gr, base: base, soft: soft, hard: hard}
 	running := 0
@@ -123,6 +129,8 @@ func (m *openModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 	t0 := time.Now()
 	end := t0.Add(time.Duration(sched.total * float64(time.Second)))
 	var queue []time.Time // arrivals due and not begun, in order
+	seg := gr.segment()
+	var j int64 // arrivals so far: a split run's segment takes those it owns
 	next, more := gen.next()
 	for soft.Err() == nil {
 		// threads that ended
@@ -136,11 +144,17 @@ func (m *openModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 		}
 		now := time.Now()
 		for more && !t0.Add(secs(next)).After(now) {
-			queue = append(queue, t0.Add(secs(next)))
-			stats.due.Add(1)
+			if seg.Owns(j) {
+				queue = append(queue, t0.Add(secs(next)))
+				stats.due.Add(1)
+			}
+			j++
 			next, more = gen.next()
 		}
 		limit, change := limits.at(now.Sub(t0).Seconds())
+		if seg.Split() && limit > 0 && limit < math.MaxInt {
+			limit = int(max(seg.Of(int64(limit)), 1))
+		}
 		for len(queue) > 0 && running < limit {
 			due := queue[0]
 			queue = queue[1:]

@@ -33,6 +33,10 @@ type Model interface {
 	// schedule of arrivals (an open model), whose samples are timed from
 	// each arrival's intended start.
 	arrivalRate() bool
+	// starts lists the starts run would make (Run.Schedule): those of
+	// the threads or arrivals owns says are this segment's, until emit
+	// returns false.
+	starts(gr *Run, base *element.VU, owns func(int64) bool, emit func(Planned) bool) error
 }
 
 // contexts gives the group contexts of its own below the run's, so that
@@ -61,7 +65,9 @@ type launcher struct {
 // its goroutine first, after once it has ended.
 func (l *launcher) start(stopAt time.Time, before func(th *thread.Thread), after func(vu *element.VU)) *element.VU {
 	l.n++
-	return l.startNum(l.n, stopAt, before, after)
+	// The segment's n-th user is the run's user Nth(n-1)+1: numbers stay
+	// unique across the segments of a split run.
+	return l.startNum(int(l.g.segment().Nth(int64(l.n-1)))+1, stopAt, before, after)
 }
 
 // startNum starts virtual user num.
@@ -222,12 +228,15 @@ func (m *scheduledModel) run(gr *Run, base *element.VU, soft, hard context.Conte
 	}
 	beginProgress(gr, base, len(spans), last)
 	defer gr.prog.ended.Store(true)
-	order := make([]int, len(spans))
-	for i := range order {
-		order[i] = i
+	seg := gr.segment()
+	var order []int // the threads this segment owns, by start
+	for i := range spans {
+		if seg.Owns(int64(i)) {
+			order = append(order, i)
+		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return int(spans[a].start - spans[b].start) })
-	l := &launcher{g: gr, base: base, soft: soft, hard: hard, threads: len(spans)}
+	l := &launcher{g: gr, base: base, soft: soft, hard: hard, threads: int(seg.Of(int64(len(spans))))}
 	w := newWaiter(soft)
 	t0 := time.Now()
 	for _, i := range order {

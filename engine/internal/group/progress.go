@@ -75,7 +75,7 @@ func (gr *Run) Status() Status {
 	g := gr.Group
 	st := Status{
 		Name:   g.Name,
-		Phase:  [...]string{SetUp: "setUp", Main: "main", TearDown: "tearDown"}[g.Phase],
+		Phase:  g.Phase.String(),
 		Active: int(gr.el.Active.Load()),
 		Loops:  -1,
 	}

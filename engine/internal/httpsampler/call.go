@@ -3,6 +3,7 @@ package httpsampler
 import (
 	"bytes"
 	"errors"
+	"net/netip"
 	"regexp"
 	"strconv"
 	"strings"
@@ -116,6 +117,8 @@ type httpCall struct {
 	body       []byte
 	parts      []httpx.Part
 	connectTO  time.Duration
+	source     netip.Addr // the local address to connect from
+	sourceErr  error      // why the Source address names none
 	responseTO time.Duration
 	auth       []evalAuth
 	cache      *userCache
@@ -214,6 +217,10 @@ func (c *httpCall) prepare() (method, u string, err error) {
 			c.planCT = true
 		}
 		c.headers = append(c.headers, httpx.Header{Name: hd.name, Value: v})
+	}
+	c.source, c.sourceErr = netip.Addr{}, nil
+	if h.source != nil {
+		c.source, c.sourceErr = h.source.addr(vu)
 	}
 	c.connectTO = millis(h.connectTO.Eval(vu))
 	c.responseTO = millis(h.responseTO.Eval(vu))
@@ -325,6 +332,13 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		KeepAlive:       h.keepAlive,
 		MD5:             h.md5,
 		KeepBody:        h.keep,
+		Source:          c.source,
+	}
+	if c.sourceErr != nil {
+		// JMeter fails the sample before it connects.
+		s.Start = time.Now()
+		nonHTTP(s, "java.net.UnknownHostException", c.sourceErr.Error())
+		return true
 	}
 	if !first && !following {
 		req.KeepBody = keepParsable // a resource is read only for its own resources

@@ -50,6 +50,7 @@ type httpSampler struct {
 	auth     *authManager
 	dns      *dnsManager
 	cache    *cacheManager
+	source   *sourceAddr   // nil: the system chooses
 	policy   *files.Policy // where the files to upload may be read
 	users    *element.Local[httpState]
 }
@@ -105,13 +106,11 @@ func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampl
 	field := func(name string) *element.Template {
 		return c.Template(e, name, httpField(e, defaults, name))
 	}
-	if s := strings.TrimSpace(httpField(e, defaults, "HTTPSampler.ipSource")); s != "" {
-		return nil, errors.New("a source address (IP spoofing) is not supported")
-	}
 	if s := strings.TrimSpace(httpField(e, defaults, "HTTPSampler.proxyHost")); s != "" {
 		return nil, errors.New("a proxy server is not supported")
 	}
 	h := &httpSampler{
+		source:     newSourceAddr(c, e, defaults),
 		protocol:   field("HTTPSampler.protocol"),
 		domain:     field("HTTPSampler.domain"),
 		port:       field("HTTPSampler.port"),

@@ -1,25 +1,21 @@
-package dashboard
+package report
 
 import (
 	"fmt"
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/gojm/gojm/report"
 )
 
-var t0 = time.UnixMilli(1700000000000)
-
-func sample(label, code, msg string, ok bool, failure string) *report.Sample {
-	return &report.Sample{Start: t0, Elapsed: 10 * time.Millisecond, Label: label, Code: code, Message: msg,
+func sample(label, code, msg string, ok bool, failure string) *Sample {
+	return &Sample{Start: t0, Elapsed: 10 * time.Millisecond, Label: label, Code: code, Message: msg,
 		Success: ok, FailureMessage: failure}
 }
 
 func TestErrorTypes(t *testing.T) {
 	tests := []struct {
 		name string
-		s    *report.Sample
+		s    *Sample
 		want string // "" for no error counted
 	}{
 		{"http error", sample("a", "404", "Not Found", false, ""), "404/Not Found"},
@@ -35,10 +31,10 @@ func TestErrorTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := NewErrors(false)
+			e := NewStats(StatsOptions{})
 			e.Add(tt.s)
 			var got string
-			if types := e.ByType(); len(types) == 1 {
+			if types := e.ErrorsByType(); len(types) == 1 {
 				got = types[0].Type
 			} else if len(types) > 1 {
 				t.Fatalf("%d types", len(types))
@@ -50,15 +46,15 @@ func TestErrorTypes(t *testing.T) {
 			if tt.name == "transaction" {
 				wantSamples = 0
 			}
-			if e.Samples() != wantSamples {
-				t.Errorf("%d samples, want %d", e.Samples(), wantSamples)
+			if e.Total().Count != wantSamples {
+				t.Errorf("%d samples, want %d", e.Total().Count, wantSamples)
 			}
 		})
 	}
 }
 
 func TestTopBySampler(t *testing.T) {
-	e := NewErrors(true)
+	e := NewStats(StatsOptions{SubResults: true})
 	add := func(label, code, msg string, n int) {
 		for range n {
 			e.Add(sample(label, code, msg, code == "200", ""))
@@ -73,13 +69,13 @@ func TestTopBySampler(t *testing.T) {
 	add("login", "200", "OK", 5)
 	// A page with a failed sub-result counts it under its own label.
 	page := sample("page", "200", "OK", true, "")
-	page.Sub = []*report.Sample{sample("page-0", "404", "Not Found", false, "")}
+	page.Sub = []*Sample{sample("page-0", "404", "Not Found", false, "")}
 	e.Add(page)
 
-	if e.Samples() != 10+2+3+28+5+2 || e.Count() != 2+3+28+1 {
-		t.Errorf("samples %d errors %d", e.Samples(), e.Count())
+	if e.Total().Count != 10+2+3+28+5+2 || e.Total().Errors != 2+3+28+1 {
+		t.Errorf("samples %d errors %d", e.Total().Count, e.Total().Errors)
 	}
-	top := e.TopBySampler(5)
+	top := e.TopErrorsBySampler(5)
 	var labels []string
 	for _, s := range top {
 		labels = append(labels, s.Label)
@@ -97,37 +93,37 @@ func TestTopBySampler(t *testing.T) {
 		login.Errors != 5 || !slices.Equal(login.Top, want) {
 		t.Errorf("login: %+v", login)
 	}
-	if all := e.ByType(); all[0] != (ErrorCount{"506/E", 7}) || len(all) != 10 {
+	if all := e.ErrorsByType(); all[0] != (ErrorCount{"506/E", 7}) || len(all) != 10 {
 		t.Errorf("by type: %+v", all)
 	}
 }
 
 // Beyond MaxErrorTypes distinct types, new ones are counted together.
 func TestErrorTypesBounded(t *testing.T) {
-	e := NewErrors(false)
+	e := NewStats(StatsOptions{})
 	for i := range MaxErrorTypes + 50 {
 		e.Add(sample("a", "500", fmt.Sprintf("request %d failed", i), false, ""))
 	}
-	types := e.ByType()
+	types := e.ErrorsByType()
 	if len(types) != MaxErrorTypes+1 {
 		t.Fatalf("%d types, want %d", len(types), MaxErrorTypes+1)
 	}
 	if last := types[len(types)-1]; last != (ErrorCount{OtherErrors, 50}) {
 		t.Errorf("last type %+v", last)
 	}
-	if top := e.TopBySampler(5)[0]; top.Errors != int64(MaxErrorTypes+50) {
+	if top := e.TopErrorsBySampler(5)[0]; top.Errors != int64(MaxErrorTypes+50) {
 		t.Errorf("sampler errors %d", top.Errors)
 	}
 }
 
-func BenchmarkErrorsAdd(b *testing.B) {
-	samples := []*report.Sample{
+func BenchmarkStatsAddErrors(b *testing.B) {
+	samples := []*Sample{
 		sample("home", "200", "OK", true, ""),
 		sample("search", "200", "OK", true, ""),
 		sample("login", "500", "Internal Server Error", false, ""),
 		sample("search", "200", "OK", false, "Test failed"),
 	}
-	e := NewErrors(false)
+	e := NewStats(StatsOptions{})
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

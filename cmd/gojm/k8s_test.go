@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestK8sManifest renders the manifest of a plan with a text and a binary
+// data file against its golden file; deploy/k8s decodes that file
+// strictly into Kubernetes' own types.
+func TestK8sManifest(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"k8s", "manifest", "testdata/k8s/plan/quickstart.jmx", "--segments", "4",
+		"--image", "registry.example/gojm:1", "--run-id", "20261201-120000-abcdef",
+		"--file", "data/users.csv", "--file", "data/key.bin", "--storage-class", "nfs",
+		"-J", "users=40", "--threshold", "p95<500ms"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	golden := filepath.Join("testdata", "k8s", "manifest.yaml")
+	if *update {
+		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("the manifest differs from %s (go test -update rewrites it):\n%s", golden, out.String())
+	}
+}
+
+func TestK8sManifestRefusals(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no image", []string{"testdata/k8s/plan/quickstart.jmx"}, "--image"},
+		{"a file outside the plan's folder", []string{"testdata/k8s/plan/quickstart.jmx", "--image", "i", "--file", "../../book.jtl.golden"}, "outside the plan's folder"},
+		{"a missing data file", []string{"testdata/k8s/plan/quickstart.jmx", "--image", "i", "--file", "data/none.csv"}, "none.csv"},
+		{"no segments", []string{"testdata/k8s/plan/quickstart.jmx", "--image", "i", "--segments", "0"}, "at least one segment"},
+		{"no plan", []string{"--image", "i"}, "takes one plan"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(append([]string{"k8s", "manifest"}, tt.args...), &out, &errb)
+			if code == 0 || !strings.Contains(errb.String(), tt.want) {
+				t.Errorf("exit %d, stderr %q; want a failure naming %q", code, errb.String(), tt.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("printed a manifest on a failure: %q", out.String())
+			}
+		})
+	}
+}
