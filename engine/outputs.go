@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -135,10 +136,13 @@ func (c *compiler) reportOnly(e *jmx.Element, depth int, note string) {
 	c.Warn(e, note)
 }
 
-// checkListenerFiles refuses, before the run, a results file the plan may
-// not write (outside the folders its file policy allows, the plan itself,
-// a file it reads). It runs once the whole plan has compiled, when every
-// file the plan reads is known.
+// checkListenerFiles decides, before the run, about each results file the
+// plan may not write. One outside the folders its file policy allows is
+// not written, with a warning naming the flag that allows it: the listener
+// only reports, and JMeter too runs the plan without a results file it
+// cannot open (a folder of the author's machine). The plan itself, a file
+// the plan reads, and /proc, /sys or a device are refused. It runs once
+// the whole plan has compiled, when every file the plan reads is known.
 func (c *compiler) checkListenerFiles() {
 	byIndex := make([]*jmx.Element, len(c.compiled.Listeners))
 	for e, i := range c.listener {
@@ -148,7 +152,14 @@ func (c *compiler) checkListenerFiles() {
 		if l.Filename == "" || byIndex[i] == nil {
 			continue
 		}
-		if err := c.compiled.Files.CheckWrite(l.Filename); err != nil {
+		err := c.compiled.Files.CheckWrite(l.Filename)
+		var denied *files.DeniedError
+		switch {
+		case err == nil:
+		case errors.As(err, &denied) && denied.Flag != "":
+			c.Warn(byIndex[i], fmt.Sprintf("the results file is not written: %v; the plan runs without it, which changes nothing sent or measured", err))
+			c.compiled.Listeners[i].Filename = ""
+		default:
 			c.Fail(byIndex[i], fmt.Errorf("the results file: %w", err))
 		}
 	}

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gojm/gojm/engine"
 	"github.com/gojm/gojm/examples/target"
+	"github.com/gojm/gojm/jmx"
 )
 
 // startTarget starts the example target on the loopback for one test and
@@ -41,7 +43,7 @@ func groupPlan(planLevel, kids string) string {
 `, planLevel, kids)
 }
 
-// httpSampler is an HTTP Request to path on the host and port properties,
+// postSampler is an HTTP Request to path on the host and port properties,
 // with extra properties (an upload).
 func postSampler(name, path, extra string) string {
 	return fmt.Sprintf(`<HTTPSamplerProxy testclass="HTTPSamplerProxy" testname="%s">
@@ -115,6 +117,10 @@ func TestPlanReadsAndWritesOnlyWhereAllowed(t *testing.T) {
 		{"CSV Data Set allowed", groupPlan(csvDataSet("Data", secret), postSampler("s", "/a", "")), []string{"--allow-read", outside}, nil},
 		{"/etc/passwd through __StringFromFile", groupPlan("", postSampler("s", "/a?p=${__StringFromFile(/etc/passwd)}", "")), nil,
 			[]string{"Plan › Users › s: HTTPSampler.path: bad ${…} expression", "reading /etc/passwd is not allowed", "--allow-read /etc"}},
+		{"/etc/shadow through __StringFromFile", groupPlan("", postSampler("s", "/a", "")+
+			`<HeaderManager testclass="HeaderManager" testname="H"><collectionProp name="HeaderManager.headers"><elementProp name="" elementType="Header">
+  <stringProp name="Header.name">X-S</stringProp><stringProp name="Header.value">${__StringFromFile(/etc/shadow)}</stringProp></elementProp></collectionProp></HeaderManager><hashTree/>`), nil,
+			[]string{"Plan › Users › s: header X-S: bad ${…} expression", "reading /etc/shadow is not allowed", "--allow-read /etc"}},
 		{"/proc/self/environ through __FileToString", groupPlan("", postSampler("s", "/a?e=${__FileToString(/proc/self/environ)}", "")), []string{"--allow-all-files"},
 			[]string{"reading /proc/self/environ is not allowed: files under /proc are never read as data"}},
 		{"a device through __CSVRead", groupPlan("", postSampler("s", "/a?z=${__CSVRead(/dev/zero,0)}", "")), []string{"--allow-all-files"},
@@ -127,9 +133,9 @@ func TestPlanReadsAndWritesOnlyWhereAllowed(t *testing.T) {
 		{"an included plan", groupPlan("", `<IncludeController testclass="IncludeController" testname="Inc">
   <stringProp name="IncludeController.includepath">`+included+`</stringProp></IncludeController><hashTree/>`), nil,
 			[]string{"Plan › Users › Inc: included plan: reading " + included + " is not allowed"}},
-		{"a listener outside", groupPlan(resultFile("Log", filepath.Join(outside, "r.jtl")), postSampler("s", "/a", "")), nil,
-			[]string{"Plan › Log: the results file: writing " + filepath.Join(outside, "r.jtl") + " is not allowed", "--allow-write " + outside}},
-		{"a listener allowed", groupPlan(resultFile("Log", filepath.Join(outside, "r.jtl")), postSampler("s", "/a", "")), []string{"--allow-write", outside}, nil},
+		{"a listener outside", groupPlan(resultFile("Log", filepath.Join(outside, "r.jtl")), postSampler("s", "/a", "")), []string{"--strict"},
+			[]string{"Plan › Log: the results file is not written: writing " + filepath.Join(outside, "r.jtl") + " is not allowed", "--allow-write " + outside}},
+		{"a listener allowed", groupPlan(resultFile("Log", filepath.Join(outside, "allowed.jtl")), postSampler("s", "/a", "")), []string{"--allow-write", outside}, nil},
 		{"a listener over the plan", groupPlan(resultFile("Log", "%PLAN%"), postSampler("s", "/a", "")), []string{"--allow-all-files"},
 			[]string{"Plan › Log: the results file: writing %PLAN% is not allowed: it is the plan itself"}},
 		{"a listener over an input", groupPlan(resultFile("Log", filepath.Join(planDir, "users.csv"))+csvDataSet("Data", "users.csv"), postSampler("s", "/a", "")),
@@ -143,7 +149,7 @@ func TestPlanReadsAndWritesOnlyWhereAllowed(t *testing.T) {
 			if err := os.WriteFile(plan, []byte(strings.ReplaceAll(c.plan, "%PLAN%", plan)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			before := len(srv.Requests())
+			before := int(srv.Count())
 			args := []string{"run", plan, "-o", filepath.Join(root, "results", fmt.Sprint(i)), "-J", "port=" + port}
 			for _, f := range c.flags {
 				args = append(args, strings.ReplaceAll(f, "%PLAN%", plan))
@@ -164,11 +170,35 @@ func TestPlanReadsAndWritesOnlyWhereAllowed(t *testing.T) {
 					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 				}
 			}
-			if n := len(srv.Requests()) - before; n != 0 {
+			if n := int(srv.Count()) - before; n != 0 {
 				t.Errorf("a refused plan sent %d requests", n)
 			}
 		})
 	}
+	// A listener only reports: one whose file is outside runs without it.
+	t.Run("a listener outside runs without it", func(t *testing.T) {
+		plan := filepath.Join(planDir, "listener.jmx")
+		if err := os.WriteFile(plan, []byte(groupPlan(resultFile("Log", filepath.Join(outside, "r.jtl")), postSampler("s", "/a", ""))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := int(srv.Count())
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"run", plan, "-o", filepath.Join(root, "results", "listener"), "-J", "port=" + port}, &stdout, &stderr); code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		for _, want := range []string{"the results file is not written: writing " + filepath.Join(outside, "r.jtl") + " is not allowed", `element="Plan › Log"`,
+			"--allow-write " + outside, "the plan runs without it"} {
+			if !strings.Contains(stderr.String(), want) {
+				t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+			}
+		}
+		if n := int(srv.Count()) - before; n != 1 {
+			t.Errorf("the plan sent %d requests, want 1", n)
+		}
+		if _, err := os.Stat(filepath.Join(outside, "r.jtl")); err == nil {
+			t.Error("a results file outside the allowed folders was written")
+		}
+	})
 	if b, _ := os.ReadFile(filepath.Join(planDir, "users.csv")); string(b) != "alice\n" {
 		t.Errorf("an input was written over: %q", b)
 	}
@@ -216,5 +246,18 @@ func TestBoundedInput(t *testing.T) {
 				t.Errorf("stderr %q lacks %q", stderr.String(), c.want)
 			}
 		})
+	}
+	// --no-memory-check goes past the check (the run itself is not
+	// started: it would take the memory).
+	src, err := jmx.Load(users)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := engine.Compile(src, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkMemory(p, true); err != nil {
+		t.Errorf("with --no-memory-check: %v", err)
 	}
 }
