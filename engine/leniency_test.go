@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gojm/gojm/internal/segment"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -46,6 +47,17 @@ func TestSchedulerWithoutDuration(t *testing.T) {
 	m := runPlanXML(t, plan, nil)
 	if got, want := labels(m, ""), []string{"delayed", "plain"}; !slices.Equal(sorted(got), want) {
 		t.Errorf("samples %q, want %q", got, want)
+	}
+	// gojm validate --schedule plans what the run does: no start for the
+	// groups that start none, and the delayed group's at once.
+	var planned []string
+	for _, g := range p.Schedule(segment.Whole(), 1, "", 100) {
+		for _, s := range g.Starts {
+			planned = append(planned, fmt.Sprintf("%s at %v", g.Group, s.At))
+		}
+	}
+	if want := []string{"Delayed, negative delay at 0s", "Plain at 0s"}; !slices.Equal(planned, want) {
+		t.Errorf("planned %q, want %q", planned, want)
 	}
 }
 
