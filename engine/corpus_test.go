@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -173,6 +172,6 @@ func (c *corpusTally) logTop(t *testing.T, n int) {
 		if i == n {
 			break
 		}
-		t.Log(fmt.Sprintf("  refused in %3d plans: %s", x.n, x.k))
+		t.Logf("  refused in %3d plans: %s", x.n, x.k)
 	}
 }
