@@ -15,7 +15,8 @@
 #
 # What it checks is robustness, not results: no panic, no data race (with
 # RACE=1), no run that outlives its Ctrl-C by 20 seconds, and the summary
-# printed at the end of every run that started. It prints one line per plan
+# printed at the end of every run that started (one whose Ctrl-C came
+# before it opened its results file is "early"). It prints one line per plan
 # and a tally; the outputs stay in OUT.
 #
 #   scripts/corpus-run.sh                 # CAP=10 OUT=/tmp/gojm-corpus-run
@@ -117,6 +118,8 @@ for plan in "$@"; do
     outcome=HUNG # still running 20 s after its Ctrl-C
   elif [ $rc != 0 ] && [ $rc != 124 ]; then
     outcome=refused
+  elif [ $rc = 124 ] && [ ! -e "$run/results.jtl" ]; then
+    outcome=early # the Ctrl-C came before the run started (a loaded machine)
   elif ! grep -q 'summary =' "$run/stdout"; then
     outcome=NOSUMMARY
   elif [ $rc = 124 ]; then
