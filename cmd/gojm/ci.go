@@ -89,6 +89,10 @@ type live struct {
 	exporter   *prom.Exporter
 	start      time.Time
 	planName   string
+	// judgedElsewhere is set in the segments of a split run other than
+	// 0: the thresholds hold on the merged results, which segment 0
+	// judges.
+	judgedElsewhere bool
 
 	mu      sync.Mutex
 	pending error // a stop asked for before the run was attached
@@ -206,6 +210,12 @@ func (l *live) promGroups() []prom.Group {
 // report checks the thresholds on the whole run and appends their section
 // to the end report; it writes the JUnit file when asked.
 func (l *live) report(end *strings.Builder) error {
+	if l.judgedElsewhere {
+		if len(l.thresholds) > 0 || l.f.junit != "" {
+			end.WriteString("\nThe thresholds are judged on the merged results of every segment, by segment 0.\n")
+		}
+		return nil
+	}
 	l.results = report.CheckThresholds(l.stats, l.thresholds)
 	if len(l.results) > 0 {
 		end.WriteString("\n")

@@ -63,7 +63,9 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	case "validate":
 		return validateCmd(args[1:], stdout, stderr)
 	case "report":
-		return reportCmd(args[1:], stdout, stderr)
+		return reportCmd(args[1:], stdout, stderr, false)
+	case "merge":
+		return reportCmd(args[1:], stdout, stderr, true)
 	case "compare":
 		return compareCmd(args[1:], stdout, stderr)
 	case "k8s":
@@ -89,6 +91,7 @@ Usage:
   gojm run PLAN.jmx [flags]        run a plan; writes a JTL, charts and a summary
   gojm validate PLAN.jmx [flags]   check that a plan can run, sending nothing
   gojm report RESULTS.jtl [-o DIR] statistics, charts and an HTML dashboard from any JTL
+  gojm merge RUN-FOLDER [-o DIR]   one result from the segments of a split run
   gojm compare A.jtl B.jtl... [--name A --name B...] [-o DIR] [--json]
                                    compare runs: change in % and Mann-Whitney significance
   gojm k8s manifest PLAN.jmx --segments N

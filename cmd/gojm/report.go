@@ -21,11 +21,23 @@ import (
 // label, the errors, the ab-style block) to stdout and, with -o,
 // summary.txt, statistics.json, every chart and the HTML dashboard to a
 // folder.
-func reportCmd(args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("gojm report", pflag.ContinueOnError)
+//
+// Given a run's output folder (or a split run's folder of segment
+// folders), it merges the statistics the run kept (merge.go); gojm merge
+// is that, into the folder itself unless -o says otherwise.
+func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
+	name := "report"
+	if merge {
+		name = "merge"
+	}
+	fs := pflag.NewFlagSet("gojm "+name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: gojm report RESULTS.jtl [-o DIR] [flags]\n\n")
+		if merge {
+			fmt.Fprint(stderr, "Usage: gojm merge RUN-FOLDER [-o DIR] [flags]\n\n")
+		} else {
+			fmt.Fprint(stderr, "Usage: gojm report RESULTS.jtl|RUN-FOLDER [-o DIR] [flags]\n\n")
+		}
 		fs.PrintDefaults()
 	}
 	out := fs.StringP("output", "o", "", "folder for summary.txt, statistics.json, the charts and the dashboard (index.html)")
@@ -42,9 +54,18 @@ func reportCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return &exitErr{exitUsage, errors.New("gojm report takes one results file")}
+		return &exitErr{exitUsage, fmt.Errorf("gojm %s takes one results file or run folder", name)}
 	}
 	jtl := fs.Arg(0)
+	if st, err := os.Stat(jtl); err == nil && st.IsDir() || merge {
+		if *satisfied != "" || *tolerated != "" {
+			return &exitErr{exitUsage, errors.New("--apdex-satisfied and --apdex-tolerated apply to a results file: a run folder keeps the options the run had")}
+		}
+		if merge && *out == "" {
+			*out = jtl
+		}
+		return reportRunFolder(jtl, *out, *title, stdout)
+	}
 	props, err := pf.properties()
 	if err != nil {
 		return err
@@ -101,5 +122,41 @@ func reportCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nReport in %s (open %s)\n", *out, filepath.Join(*out, dashboard.FileIndex))
+	return nil
+}
+
+// reportRunFolder is gojm report and gojm merge on a run's folder: the
+// statistics its segments kept, merged, and the charts drawn from their
+// results files.
+func reportRunFolder(dir, out, title string, stdout io.Writer) error {
+	m, err := readMerged(dir)
+	if err != nil {
+		return err
+	}
+	if title == "" {
+		title = m.parts[0].Plan
+	}
+	if out != "" {
+		if err := m.draw(title); err != nil {
+			return err
+		}
+	}
+	var text strings.Builder
+	text.WriteString(m.header())
+	if err := report.WriteEndReport(&text, m.stats, report.ABInfo{}); err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, text.String())
+	if out == "" {
+		return nil
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("output folder: %w", err)
+	}
+	page := dashboardPage{title: title, source: dir, summary: text.String(), stats: m.stats}
+	if err := writeReportOutputs(out, text.String(), page, m.charts); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nReport in %s (open %s)\n", out, filepath.Join(out, dashboard.FileIndex))
 	return nil
 }

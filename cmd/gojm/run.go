@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -78,6 +79,10 @@ type runFlags struct {
 	grace         time.Duration // how long running samples may take after a stop
 	noMemoryCheck bool          // run more users than the machine's memory holds (limits.go)
 	ci            ciFlags       // thresholds, JUnit, Prometheus (ci.go)
+	split         splitFlags    // one segment of a split run (split.go)
+	// JMeter's -R and -r, refused (remoteStart).
+	remoteHosts string
+	runRemote   bool
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet) {
@@ -93,10 +98,34 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.noMemoryCheck, "no-memory-check", false, "run even when the plan asks for more users than the machine's memory holds")
 	fs.StringArrayVar(&f.watch, "watch", nil, "watch a server process (PID or command name, children included): CPU and memory beside the results; repeatable")
 	f.ci.register(fs)
+	f.split.register(fs)
 	// Accepted so that JMeter command lines run unchanged.
 	fs.BoolP("nongui", "n", true, "non-GUI mode (gojm is always headless)")
 	fs.StringP("loglevel", "L", "", "accepted for JMeter's command line; ignored")
 	fs.StringP("jmeterlogconf", "i", "", "accepted for JMeter's command line; ignored")
+	// JMeter's remote start, refused with the split run that replaces it.
+	fs.StringVarP(&f.remoteHosts, "remotestart", "R", "", "JMeter's remote start: refused; see --segment")
+	fs.BoolVarP(&f.runRemote, "runremote", "r", false, "JMeter's remote start: refused; see --segment")
+	fs.BoolP("remoteexit", "X", false, "accepted for JMeter's command line; ignored")
+}
+
+// remoteStart refuses JMeter's -R and -r, showing the split run that does
+// what they are used for.
+func (f *runFlags) remoteStart() error {
+	if f.remoteHosts == "" && !f.runRemote {
+		return nil
+	}
+	n, what := "N", "-r (every host of remote_hosts)"
+	if f.remoteHosts != "" {
+		n, what = strconv.Itoa(len(strings.Split(f.remoteHosts, ","))), "-R "+f.remoteHosts
+	}
+	plan := f.plan
+	if plan == "" {
+		plan = "PLAN.jmx"
+	}
+	return &exitErr{exitUsage, fmt.Errorf(`%s: gojm has no JMeter servers to start remotely. JMeter runs the whole plan on each server; gojm splits one plan's users between processes, which together make the single run. On each of %s machines (i = 0 … %s-1) run:
+  gojm run %s --segment i/%s --sync-dir DIR
+with DIR a folder they all share (or --start-at TIME in its place); segment 0 merges the results. See docs/scale-out.md`, what, n, n, plan, n)}
 }
 
 // loadPlan loads and compiles a plan. A file that is not a plan exits 1; a
@@ -156,18 +185,45 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	defer closeLog()
 	p, err := loadPlan(&f.planFlags, log)
 	if err != nil {
+		f.split.abandon(err)
 		return err
 	}
 	if err := checkMemory(p, f.noMemoryCheck); err != nil { // limits.go
+		f.split.abandon(err)
+		return err
+	}
+	sp, err := openSplit(f, p, stderr)
+	if err != nil {
+		f.split.abandon(err)
 		return err
 	}
 	o, err := openRunOutputs(f, p, jmeterStyle, stdout, stderr, log)
 	if err != nil {
+		f.split.abandon(err)
+		return err
+	}
+	o.split = sp
+	o.live.judgedElsewhere = sp.judgedElsewhere()
+	if err := sp.join(); err != nil {
+		o.sinks.Close()
 		return err
 	}
 	r, runErr := o.runPlan(f.grace, stderr)
-	if err := o.endReport(stdout, r); err != nil {
+	// Segment 0 of a split run prints the merged report, not its own.
+	endOut := stdout
+	if sp.mergesHere() {
+		endOut = io.Discard
+	}
+	if err := o.endReport(endOut, r); err != nil {
 		return err
+	}
+	if err := sp.finish(runErr); err != nil {
+		return err
+	}
+	if sp.mergesHere() {
+		if err := o.mergedReport(stdout, sp.dir); err != nil {
+			return err
+		}
 	}
 	return o.live.result(runErr)
 }
@@ -187,6 +243,9 @@ func parseRunFlags(args []string, stderr io.Writer) (f *runFlags, help bool, err
 		return nil, false, &exitErr{exitUsage, err}
 	}
 	f.planArg(fs)
+	if err := f.remoteStart(); err != nil {
+		return nil, false, err
+	}
 	return f, false, nil
 }
 
@@ -225,6 +284,8 @@ type runOutputs struct {
 	live       *live
 	server     *serverWatch               // nil without --watch
 	started    atomic.Pointer[engine.Run] // the run, once it has started
+	split      *split                     // this process's part of the run
+	jtlPath    string                     // the results file, or ""
 }
 
 // openRunOutputs decides where results go and opens every output before the
@@ -235,7 +296,7 @@ func openRunOutputs(f *runFlags, p *engine.Plan, jmeterStyle bool, stdout, stder
 	if err != nil {
 		return nil, err
 	}
-	o := &runOutputs{p: p, outDir: outDir, files: &report.ResultFiles{}}
+	o := &runOutputs{p: p, outDir: outDir, files: &report.ResultFiles{}, jtlPath: jtlPath}
 	// The results file's columns follow the jmeter.save.saveservice.*
 	// properties, as JMeter's -l file does.
 	saveCfg, err := report.SaveConfigFromProperties(p.Props.Snapshot())
@@ -371,8 +432,11 @@ func (o *runOutputs) threads() (int, int, int) {
 // non-GUI mode prints around a run.
 func (o *runOutputs) runPlan(grace time.Duration, stderr io.Writer) (*engine.Run, error) {
 	fmt.Fprintf(o.summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
-	r := engine.Start(context.Background(), o.p, o.sinks, engine.RunOptions{Listeners: o.listeners, Detail: o.files.SavesDetail()})
+	opt := o.split.runOptions()
+	opt.Listeners, opt.Detail = o.listeners, o.files.SavesDetail()
+	r := engine.Start(context.Background(), o.p, o.sinks, opt)
 	o.started.Store(r)
+	o.split.watch(r)
 	o.live.attach(r)
 	stopOnSignal(r, stderr, grace)
 	err := r.Wait()
@@ -402,6 +466,9 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	fmt.Fprint(stdout, "\n"+summary.String())
 	if o.outDir == "" {
 		return nil
+	}
+	if err := o.split.record(o, o.jtlPath); err != nil {
+		return err
 	}
 	if err := writeOutputs(o.outDir, summary.String(), o.stats, o.charts, o.graphs); err != nil {
 		return err

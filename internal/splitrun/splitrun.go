@@ -47,9 +47,9 @@ type Session struct {
 	seg  segment.Segment
 	info Info
 	// others are the segments' ready files, by index, once Join returns.
-	others []Info
-	start  time.Time
-	stale  time.Duration // Stale; shorter in tests
+	others  []Info
+	start   time.Time
+	silence time.Duration // Stale, or SetStale's
 }
 
 // Join writes this segment's ready file and waits for all n, refusing a
@@ -61,7 +61,7 @@ func Join(ctx context.Context, dir string, seg segment.Segment, info Info) (*Ses
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("the sync folder: %w", err)
 	}
-	s := &Session{dir: dir, seg: seg, info: info, stale: Stale}
+	s := &Session{dir: dir, seg: seg, info: info, silence: Stale}
 	if err := writeJSON(s.path("ready", seg.Index), info); err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func agree(a, b Info) error {
 // default): longer on a shared folder slow to show changes.
 func (s *Session) SetStale(d time.Duration) {
 	if d > 0 {
-		s.stale = d
+		s.silence = d
 	}
 }
 
@@ -212,8 +212,10 @@ func (s *Session) Stopped() (string, bool) {
 	return strings.TrimSpace(string(b)), true
 }
 
-// Watch keeps this segment's heartbeat and calls stop once when another
-// segment stops the run, until ctx ends.
+// Watch keeps this segment's heartbeat and calls stop once, until ctx
+// ends, when the run is to stop: another segment has stopped it, or has
+// fallen silent (killed, its machine lost), which this one then tells
+// the others.
 func (s *Session) Watch(ctx context.Context, stop func(reason string)) {
 	beat := time.NewTicker(Heartbeat)
 	poll := time.NewTicker(Poll * 4)
@@ -226,6 +228,11 @@ func (s *Session) Watch(ctx context.Context, stop func(reason string)) {
 			return
 		case <-beat.C:
 			s.beat()
+			if err := s.silent(); err != nil {
+				s.Stop(err.Error())
+				stop(err.Error())
+				return
+			}
 		case <-poll.C:
 			if reason, stopped := s.Stopped(); stopped {
 				stop(reason)
@@ -233,6 +240,20 @@ func (s *Session) Watch(ctx context.Context, stop func(reason string)) {
 			}
 		}
 	}
+}
+
+// silent reports the first other segment that has been silent too long
+// and has not said its results are whole.
+func (s *Session) silent() error {
+	for i := range s.others {
+		if i == s.seg.Index || exists(s.path("done", i)) {
+			continue
+		}
+		if err := s.stale(i); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Done writes this segment's done file: its results are whole.
@@ -274,11 +295,17 @@ func (s *Session) aliveOr(ctx context.Context, i int) error {
 	if err := wait(ctx); err != nil {
 		return err
 	}
+	return s.stale(i)
+}
+
+// stale fails when segment i has been silent for longer than the stale
+// time since it was ready.
+func (s *Session) stale(i int) error {
 	last := s.others[i].Clock
 	if st, err := os.Stat(s.path("alive", i)); err == nil && st.ModTime().After(last) {
 		last = st.ModTime()
 	}
-	if time.Since(last) > s.stale {
+	if time.Since(last) > s.silence {
 		return fmt.Errorf("segment %d (%s) has been silent for %s: it is taken for dead", i, s.others[i].Host, time.Since(last).Round(time.Second))
 	}
 	return nil

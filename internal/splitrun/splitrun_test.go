@@ -153,7 +153,7 @@ func TestAwaitDoneNamesADeadSegment(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ss[0].stale = 300 * time.Millisecond
+	ss[0].SetStale(300 * time.Millisecond)
 	if err := ss[1].Done(0); err != nil {
 		t.Fatal(err)
 	}
@@ -161,5 +161,30 @@ func TestAwaitDoneNamesADeadSegment(t *testing.T) {
 	missing, err := ss[0].AwaitDone(context.Background())
 	if err != nil || len(missing) != 1 || missing[0] != 2 {
 		t.Errorf("AwaitDone: missing %v, %v; want segment 2", missing, err)
+	}
+}
+
+func TestWatchStopsOnASilentSegment(t *testing.T) {
+	ss, errs := join(t, t.TempDir(), 3, same)
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ss[1].Done(0); err != nil { // segment 1 has finished: its silence is no loss
+		t.Fatal(err)
+	}
+	ss[0].SetStale(300 * time.Millisecond)
+	stopped := make(chan string, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go ss[0].Watch(ctx, func(reason string) { stopped <- reason })
+	// segment 2 is killed: it never beats
+	r := <-stopped
+	if !strings.Contains(r, "segment 2") || !strings.Contains(r, "taken for dead") {
+		t.Errorf("the stop reads %q, want segment 2 taken for dead", r)
+	}
+	if told, ok := ss[1].Stopped(); !ok || !strings.Contains(told, "segment 2") {
+		t.Errorf("the other segments were told %q (%v), want segment 2's silence", told, ok)
 	}
 }

@@ -116,13 +116,14 @@ func BuildCSVDataSet(c element.Builder, e *jmx.Element) (element.IterationListen
 		"(JMeter 5.6: \"must exist and be readable\"); put the file beside the plan or fix its name"
 	name, static := c.Static(ds.filename)
 	ds.static = static || ds.filename.Raw() == ""
+	var path string // the file read, when it is known as the plan compiles
 	switch {
 	case ds.filename.Raw() == "":
 		c.Warn(e, "the CSV Data Set has no file name: "+then)
 	case static && strings.TrimSpace(name) == "":
 		c.Warn(e, fmt.Sprintf("the CSV Data Set's file name %q is empty when the plan starts (is a property or variable missing?): %s", ds.filename.Raw(), then))
 	case static:
-		path := element.Input(c, e, "CSV Data Set file", strings.TrimSpace(name), then)
+		path = element.Input(c, e, "CSV Data Set file", strings.TrimSpace(name), then)
 		if path != "" && ds.names == nil {
 			head, err := readCSVHeader(c.Plan().Files, path, ds.encoding, ds.delimRune)
 			if err != nil {
@@ -135,6 +136,9 @@ func BuildCSVDataSet(c element.Builder, e *jmx.Element) (element.IterationListen
 	}
 	for _, n := range ds.names {
 		c.Plan().Var(n)
+	}
+	if path != "" && ds.mode != shareThread {
+		c.Plan().DataFiles = append(c.Plan().DataFiles, ds.dataFile(c.Plan().Files, path))
 	}
 	return ds, nil
 }
