@@ -296,6 +296,15 @@ func openRunOutputs(f *runFlags, p *engine.Plan, jmeterStyle bool, stdout, stder
 	if err != nil {
 		return nil, err
 	}
+	// The output folder may be decided only now (a fresh one, a split
+	// run's segment folder): the command line's own outputs are written
+	// wherever they are, never over the plan or its inputs.
+	if outDir != "" {
+		p.Files.AllowWrite(outDir)
+	}
+	if jtlPath != "" {
+		p.Files.AllowWrite(filepath.Dir(jtlPath))
+	}
 	o := &runOutputs{p: p, outDir: outDir, files: &report.ResultFiles{}, jtlPath: jtlPath}
 	// The results file's columns follow the jmeter.save.saveservice.*
 	// properties, as JMeter's -l file does.

@@ -220,6 +220,7 @@ func (p *Policy) CheckWrite(path string) error {
 	}
 	p.mu.Lock()
 	input := p.inputs[real]
+	write := p.write
 	p.mu.Unlock()
 	if input {
 		return &DeniedError{Write: true, Path: path, Why: "the plan reads it"}
@@ -227,11 +228,19 @@ func (p *Policy) CheckWrite(path string) error {
 	if why := closed(real); why != "" {
 		return &DeniedError{Write: true, Path: path, Why: why + " are never written"}
 	}
-	if p.all || within(p.write, real) != "" {
+	if p.all || within(write, real) != "" {
 		return nil
 	}
 	return &DeniedError{Write: true, Path: path, Why: "a plan writes only under " + names(p.write[:p.defaults]) + " and the output folder",
 		Flag: "--allow-write " + filepath.Dir(real)}
+}
+
+// AllowWrite adds a folder the run may write under, once the command line
+// has decided it (a split run's segment folder, a fresh output folder).
+func (p *Policy) AllowWrite(dir string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.write = append(slices.Clip(p.write), root{realPath(dir), "the output folder " + abs(dir)})
 }
 
 // Open opens a file the plan may read, refusing anything but a regular
