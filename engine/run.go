@@ -49,6 +49,9 @@ type RunOptions struct {
 	// stopped (by the plan, Stop or Abort), with the cause: a split run's
 	// segment tells the others to stop there.
 	OnStop func(cause error)
+	// OutDir is the run's output folder, the one place the plan's own
+	// file writers (Save Responses to a file) may write; "" for none.
+	OutDir string
 }
 
 // Run is a plan being run.
@@ -87,6 +90,7 @@ func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run 
 	}
 	r.el = element.NewRun(p.Plan, seed, func(cause error) { r.Stop(cause) }, func(cause error) { r.stopNow(cause) })
 	r.el.Detail = opt.Detail
+	r.el.OutDir = opt.OutDir
 	if opt.Segment.Seq != nil {
 		r.el.Segment = opt.Segment
 	}

@@ -442,7 +442,7 @@ func (o *runOutputs) threads() (int, int, int) {
 func (o *runOutputs) runPlan(grace time.Duration, stderr io.Writer) (*engine.Run, error) {
 	fmt.Fprintf(o.summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
 	opt := o.split.runOptions()
-	opt.Listeners, opt.Detail = o.listeners, o.files.SavesDetail()
+	opt.Listeners, opt.Detail, opt.OutDir = o.listeners, o.files.SavesDetail(), o.outDir
 	r := engine.Start(context.Background(), o.p, o.sinks, opt)
 	o.started.Store(r)
 	o.split.watch(r)
