@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -97,6 +98,7 @@ func runBatch(t *testing.T, dir, name string, extra map[string]string, bin bool)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var opt Options
 	if bin {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
@@ -114,8 +116,11 @@ func runBatch(t *testing.T, dir, name string, extra map[string]string, bin bool)
 				t.Fatal(err)
 			}
 		}
+		// The links lead to the batch folder, which JMeter's bin/ holds.
+		opt.Files = files.New(files.Options{Dir: src.Dir, AllowRead: []string{abs}})
 	}
-	p, err := Compile(src, Options{Props: props})
+	opt.Props = props
+	p, err := Compile(src, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

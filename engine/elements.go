@@ -41,6 +41,9 @@ const (
 type elementDef struct {
 	kind kind
 	note string // why an ignored element is ignored
+	// reportOnly marks an ignored element whose output the user expects
+	// (mail, a metrics endpoint): ignored with a warning, not just a note.
+	reportOnly bool
 	// Exactly one of these is set, by kind (configs and listeners are read
 	// by the compiler itself).
 	sampler   func(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error)
@@ -113,6 +116,9 @@ const parallelClass = "com.blazemeter.jmeter.controller.ParallelSampler"
 const webDriverConfig = "a browser for WebDriver Samplers, which gojm refuses"
 
 const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"
+
+// reportsOnly ends the note of an element that only reports.
+const reportsOnly = "the plan runs without it, which changes nothing sent or measured"
 
 // elements is the one table of every test class gojm knows, keyed by the
 // testclass attribute. Anything not here is refused by name. The compiler
@@ -253,6 +259,11 @@ var elements = map[string]elementDef{
 	"kg.apc.jmeter.dbmon.DbMonCollector":                      {kind: kIgnored, note: "database metrics are not collected"},
 	"kg.apc.jmeter.listener.GraphsGeneratorListener":          {kind: kIgnored, note: "its graphs are not generated: gojm report draws charts from the results"},
 	"com.blazemeter.jmeter.reporters.FlushingResultCollector": {kind: kIgnored, note: guiOnly},
+	"MailerResultCollector":                                   {kind: kIgnored, reportOnly: true, note: "the Mailer Visualizer's e-mails are not sent; " + reportsOnly},
+	"com.github.johrstrom.listener.PrometheusListener": {kind: kIgnored, reportOnly: true,
+		note: "the Prometheus Listener's metrics are not served (gojm --prometheus serves its own); " + reportsOnly},
+	"com.github.johrstrom.config.PrometheusMetricsConfig": {kind: kIgnored, reportOnly: true,
+		note: "the Prometheus Listener's metrics are not served (gojm --prometheus serves its own); " + reportsOnly},
 
 	// jmeter-plugins samplers, controllers and timers.
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},

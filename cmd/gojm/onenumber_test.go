@@ -82,12 +82,8 @@ func httpSampler(name, path, port string, follow, tree bool) string {
 // returns its port.
 func targetPort(t *testing.T) string {
 	t.Helper()
-	srv := target.NewServer(target.Options{CountOnly: true})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return strings.TrimPrefix(srv.URL(), "http://127.0.0.1:")
+	_, port := startTarget(t, target.Options{CountOnly: true})
+	return port
 }
 
 // closedPort is a loopback port nothing listens on.

@@ -35,6 +35,8 @@ type planFlags struct {
 	propFile        string
 	skipUnsupported bool
 	noScripts       bool
+	strict          bool
+	access          fileFlags // where the plan may read and write (files.go)
 }
 
 func (f *planFlags) register(fs *pflag.FlagSet) {
@@ -45,6 +47,8 @@ func (f *planFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.propFile, "propfile", "p", "", "read properties from this file (JMeter's jmeter.properties)")
 	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
 	fs.BoolVar(&f.noScripts, "no-scripts", false, "refuse every script element and script function (JSR223, BeanShell, BSF, __groovy…)")
+	fs.BoolVar(&f.strict, "strict", false, "refuse the plan on any warning (a data file that is not there, a value JMeter reads as its default…), for CI")
+	f.access.register(fs)
 }
 
 // planArg takes the plan from the first argument when -t did not name it,
@@ -63,17 +67,18 @@ func (f *planFlags) properties() (map[string]string, error) {
 // runFlags are gojm run's flags, JMeter's non-GUI ones among them.
 type runFlags struct {
 	planFlags
-	jtl       string
-	out       string
-	sysProps  []string
-	dashboard bool
-	force     bool
-	logFile   string
-	quiet     bool
-	watch     []string      // server processes to watch (watch.go)
-	grace     time.Duration // how long running samples may take after a stop
-	ci        ciFlags       // thresholds, JUnit, Prometheus (ci.go)
-	split     splitFlags    // one segment of a split run (split.go)
+	jtl           string
+	out           string
+	sysProps      []string
+	dashboard     bool
+	force         bool
+	logFile       string
+	quiet         bool
+	watch         []string      // server processes to watch (watch.go)
+	grace         time.Duration // how long running samples may take after a stop
+	noMemoryCheck bool          // run more users than the machine's memory holds (limits.go)
+	ci            ciFlags       // thresholds, JUnit, Prometheus (ci.go)
+	split         splitFlags    // one segment of a split run (split.go)
 	// JMeter's -R and -r, refused (remoteStart).
 	remoteHosts string
 	runRemote   bool
@@ -89,6 +94,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.logFile, "jmeterlogfile", "j", "", "write warnings to this file instead of stderr")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the end report")
 	fs.DurationVar(&f.grace, "stop-grace", 10*time.Second, "after Ctrl-C, how long running samples may take before they are aborted")
+	fs.BoolVar(&f.noMemoryCheck, "no-memory-check", false, "run even when the plan asks for more users than the machine's memory holds")
 	fs.StringArrayVar(&f.watch, "watch", nil, "watch a server process (PID or command name, children included): CPU and memory beside the results; repeatable")
 	f.ci.register(fs)
 	f.split.register(fs)
@@ -134,13 +140,17 @@ func loadPlan(f *planFlags, log *slog.Logger) (*engine.Plan, error) {
 	if f.noScripts {
 		props[engine.NoScriptsProperty] = "true"
 	}
-	src, err := jmx.Load(f.plan)
+	pol := f.access.policy(f.plan)
+	src, err := jmx.LoadFiles(f.plan, pol)
 	if err != nil {
 		return nil, err
 	}
-	p, err := engine.Compile(src, engine.Options{Props: props, SkipUnsupported: f.skipUnsupported, Log: log})
+	p, err := engine.Compile(src, engine.Options{Props: props, SkipUnsupported: f.skipUnsupported, Log: log, Files: pol, Strict: f.strict})
 	if err != nil {
 		return nil, &exitErr{exitUnsupported, fmt.Errorf("cannot run %s:\n%s", f.plan, indent(err))}
+	}
+	for _, w := range p.Warnings {
+		log.Warn(w.Message, "element", w.Path)
 	}
 	for _, e := range p.Elements {
 		if e.Status == engine.Ignored && e.Depth <= 3 && !strings.HasPrefix(e.Reason, "inside ") {
@@ -166,6 +176,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	if help || err != nil {
 		return err
 	}
+	f.access.userOutputs(f.out, f.jtl) // the command line's own outputs may be written
 	log, closeLog, err := runLog(f.logFile, stderr)
 	if err != nil {
 		return err
@@ -173,6 +184,10 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	defer closeLog()
 	p, err := loadPlan(&f.planFlags, log)
 	if err != nil {
+		f.split.abandon(err)
+		return err
+	}
+	if err := checkMemory(p, f.noMemoryCheck); err != nil { // limits.go
 		f.split.abandon(err)
 		return err
 	}
@@ -296,6 +311,15 @@ func openRunOutputs(f *runFlags, p *engine.Plan, jmeterStyle bool, stdout, stder
 	if err != nil {
 		return nil, err
 	}
+	// The output folder may be decided only now (a fresh one, a split
+	// run's segment folder): the command line's own outputs are written
+	// wherever they are, never over the plan or its inputs.
+	if outDir != "" {
+		p.Files.AllowWrite(outDir)
+	}
+	if jtlPath != "" {
+		p.Files.AllowWrite(filepath.Dir(jtlPath))
+	}
 	o := &runOutputs{p: p, outDir: outDir, files: &report.ResultFiles{}, jtlPath: jtlPath}
 	// The results file's columns follow the jmeter.save.saveservice.*
 	// properties, as JMeter's -l file does.
@@ -362,6 +386,9 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 		if st, err := os.Stat(jtlPath); err == nil && st.Size() > 0 {
 			fmt.Fprintf(stderr, "gojm: %s exists: appending this run's results to it, as JMeter does (-f deletes it first)\n", jtlPath)
 			o.appended = jtlPath
+		}
+		if err := o.p.Files.CheckWrite(jtlPath); err != nil {
+			return &exitErr{exitUsage, fmt.Errorf("the results file: %w; choose another with -l", err)}
 		}
 		w, err := o.files.Open(jtlPath, saveCfg, o.p.SampleVars)
 		if err != nil {

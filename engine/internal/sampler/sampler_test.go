@@ -33,8 +33,16 @@ func TestFlowControlAction(t *testing.T) {
 			t.Errorf("action %d target %d: none %v, next %d; want %d", tt.action, tt.target, r.None, r.Next, tt.want)
 		}
 	}
-	if _, err := BuildFlowControl(elementtest.New(nil, "", ""), elementtest.El("TestAction", "ActionProcessor.action", "9"), element.InScope{}); err == nil {
-		t.Error("an unknown action was accepted")
+	// An action JMeter does not know does nothing, with a warning.
+	b := elementtest.New(nil, "", "")
+	s, err := BuildFlowControl(b, elementtest.El("TestAction", "ActionProcessor.action", "9"), element.InScope{})
+	if err != nil || len(b.Warnings) != 1 || !strings.Contains(b.Warnings[0], "action 9 is not one JMeter knows") {
+		t.Fatalf("unknown action: %v, warnings %q", err, b.Warnings)
+	}
+	var r element.Result
+	s.Sample(b.VU(1), &r)
+	if !r.None || r.Next != element.Continue {
+		t.Errorf("unknown action: none %v, next %d", r.None, r.Next)
 	}
 }
 

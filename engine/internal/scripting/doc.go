@@ -10,5 +10,6 @@
 // every script element and script function is refused at compile time.
 //
 // It imports element, function, assert (a script assertion's verdict),
-// response, engine/script, internal/cache, internal/java, jmx and report.
+// response, engine/script, internal/cache, internal/files (the script
+// files a plan may read), internal/java, jmx and report.
 package scripting

@@ -386,7 +386,7 @@ func readProps(c element.Builder) *props {
 		}
 		if f := get("tcp.status.properties", ""); f != "" {
 			// JMeter logs a file it cannot read and goes on without it.
-			if m, err := report.ReadProperties(p.Resolve(f)); err == nil {
+			if m, err := report.ReadProperties(p.Files.Resolve(f)); err == nil {
 				pr.statusProps, pr.haveStatusProps = m, true
 			} else {
 				p.Log.Warn("tcp.status.properties: the file cannot be read; TCP samples say \"No status property file\"", "error", err)
