@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -37,10 +38,18 @@ func TestCorpusScheduleSegments(t *testing.T) {
 				out = append(out, g.Group+"\t"+g.Err.Error())
 			}
 		}
+		for _, d := range p.DataReads(seg, 20000) {
+			for _, r := range d.Reads {
+				out = append(out, fmt.Sprintf("%s\t%d\t%d", d.Element, r.Read, r.Row))
+			}
+			if d.Err != nil && seg.Index == 0 {
+				out = append(out, d.Element+"\t"+d.Err.Error())
+			}
+		}
 		slices.Sort(out)
 		return out
 	}
-	checked := 0
+	checked, dataFiles := 0, 0
 	for _, f := range files {
 		src, err := jmx.Load(f)
 		if err != nil {
@@ -51,6 +60,7 @@ func TestCorpusScheduleSegments(t *testing.T) {
 			continue
 		}
 		checked++
+		dataFiles += len(p.Plan.DataFiles)
 		whole := lines(p, segment.Whole())
 		for _, n := range []int{3, 4} {
 			seq, _ := segment.Equal(n)
@@ -64,5 +74,5 @@ func TestCorpusScheduleSegments(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d of %d corpus plans compile; the segments' schedules of each equal the whole run's", checked, len(files))
+	t.Logf("%d of %d corpus plans compile (%d shared data files); the segments' schedules and reads of each equal the whole run's", checked, len(files), dataFiles)
 }

@@ -190,17 +190,29 @@ func writePlan(t *testing.T, serial bool, files map[string]string, kids ...xel) 
 // received, grouped by path.
 func bodies(t *testing.T, plan string) map[string][]string {
 	t.Helper()
+	props, got := bodyRecorder(t)
+	runPlan(t, plan, props)
+	return got()
+}
+
+// bodyRecorder starts a recorder of request bodies by path; props point a
+// plan's host and port properties at it, got returns what it received.
+func bodyRecorder(t *testing.T) (props map[string]string, got func() map[string][]string) {
+	t.Helper()
 	var mu sync.Mutex
-	got := map[string][]string{}
+	seen := map[string][]string{}
 	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		mu.Lock()
-		got[r.URL.Path] = append(got[r.URL.Path], string(b))
+		seen[r.URL.Path] = append(seen[r.URL.Path], string(b))
 		mu.Unlock()
 	})
 	host, port := rec.hostPort()
-	runPlan(t, plan, map[string]string{"host": host, "port": port})
-	return got
+	return map[string]string{"host": host, "port": port}, func() map[string][]string {
+		mu.Lock()
+		defer mu.Unlock()
+		return seen
+	}
 }
 
 func sorted(s []string) []string {

@@ -46,3 +46,24 @@ func (p *Plan) Schedule(seg segment.Segment, seed uint64, threadPrefix string, m
 	}
 	return out
 }
+
+// DataFileReads is what one shared data file hands a segment: its reads.
+type DataFileReads struct {
+	Element, File string
+	Reads         []element.DataRead
+	More          bool
+	Err           error
+}
+
+// DataReads lists, for each data file several threads read in turn, the
+// reads segment seg makes of it among the run's first max: together the
+// segments make the whole run's reads, each once.
+func (p *Plan) DataReads(seg segment.Segment, max int) []DataFileReads {
+	var out []DataFileReads
+	for _, d := range p.Plan.DataFiles {
+		r := DataFileReads{Element: d.Element, File: d.File}
+		r.Reads, r.More, r.Err = d.Reads(seg.Owns, max)
+		out = append(out, r)
+	}
+	return out
+}

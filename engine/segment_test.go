@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -128,27 +126,29 @@ func TestSegmentsStripeDataAndCounters(t *testing.T) {
 			"recycle": "false", "stopThread": "true"}), postEl("/csv", "${v}")),
 		tgEl("Counters", 4, 6, counter, postEl("/count", "${c}")))
 	received := func(t *testing.T, seg segment.Segment) map[string][]string {
-		var mu sync.Mutex
-		got := map[string][]string{}
-		rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
-			b, _ := io.ReadAll(r.Body)
-			mu.Lock()
-			got[r.URL.Path] = append(got[r.URL.Path], string(b))
-			mu.Unlock()
-		})
-		host, port := rec.hostPort()
+		props, got := bodyRecorder(t)
 		src, err := jmx.Load(plan)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := Compile(src, Options{Props: map[string]string{"host": host, "port": port}})
+		p, err := Compile(src, Options{Props: props})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := Start(context.Background(), p, &memSink{}, RunOptions{Segment: seg}).Wait(); err != nil {
 			t.Fatal(err)
 		}
-		return got
+		// The rows the segment read are those its schedule lists.
+		var listed []string
+		for _, d := range p.DataReads(seg, 1000) {
+			for _, r := range d.Reads {
+				listed = append(listed, fmt.Sprintf("row%02d", r.Row-1))
+			}
+		}
+		if read := sorted(got()["/csv"]); !slices.Equal(read, sorted(listed)) {
+			t.Errorf("segment %s read rows %q, its schedule lists %q", seg, read, listed)
+		}
+		return got()
 	}
 	whole := received(t, segment.Whole())
 	if len(whole["/csv"]) != 40 || len(whole["/count"]) != 24 {

@@ -20,7 +20,7 @@ type scheduleFlags struct {
 }
 
 func (s *scheduleFlags) register(fs *pflag.FlagSet) {
-	fs.BoolVar(&s.on, "schedule", false, "list each thread's name and planned start and each arrival's instant, per thread group")
+	fs.BoolVar(&s.on, "schedule", false, "list each thread's name and planned start and each arrival's instant, per thread group, and the rows of shared data files")
 	fs.StringVar(&s.segment, "segment", "", "with --schedule: list what segment i/n of a split run starts (0/4 is the first of four)")
 	fs.IntVar(&s.limit, "schedule-limit", 100000, "with --schedule: at most this many starts per thread group")
 }
@@ -48,6 +48,18 @@ func (s *scheduleFlags) print(w io.Writer, p *engine.Plan) error {
 		}
 		if g.More {
 			fmt.Fprintf(w, "%s (%s): more than %d starts; --schedule-limit lists more\n", g.Group, g.Phase, s.limit)
+		}
+	}
+	for _, d := range p.DataReads(seg, s.limit) {
+		if d.Err != nil {
+			fmt.Fprintf(w, "%s (%s): %v\n", d.Element, d.File, d.Err)
+			continue
+		}
+		for _, r := range d.Reads {
+			fmt.Fprintf(w, "%s read %d: row %d of %s\n", d.Element, r.Read, r.Row, d.File)
+		}
+		if d.More {
+			fmt.Fprintf(w, "%s: the run may read more than the %d reads listed; --schedule-limit lists more\n", d.Element, s.limit)
 		}
 	}
 	return nil

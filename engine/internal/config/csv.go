@@ -136,6 +136,9 @@ func BuildCSVDataSet(c element.Builder, e *jmx.Element) (element.IterationListen
 	for _, n := range ds.names {
 		c.Plan().Var(n)
 	}
+	if static && ds.mode != shareThread {
+		c.Plan().DataFiles = append(c.Plan().DataFiles, ds.dataFile(c.Plan().Resolve(name)))
+	}
 	return ds, nil
 }
 

@@ -28,3 +28,41 @@ func (ds *csvDataSet) read(f *csvFile, vu *element.VU) ([]string, error) {
 		}
 	}
 }
+
+// dataFile describes the data set's file for the schedule: the rows of
+// the run's reads, each read once through the file, or round and round
+// when it recycles.
+func (ds *csvDataSet) dataFile(path string) element.DataFile {
+	return element.DataFile{Element: ds.path, File: path, Reads: func(owns func(int64) bool, max int) ([]element.DataRead, bool, error) {
+		f, err := openCSVFile(path, ds.encoding, ds.delimRune, ds.ignoreHead || ds.names == nil)
+		if err != nil {
+			return nil, false, err
+		}
+		defer f.file.Close()
+		var rows int64
+		for {
+			vals, err := f.next(&csvDataSet{delim: ds.delim, quoted: ds.quoted})
+			if err != nil {
+				return nil, false, err
+			}
+			if len(vals) == 0 {
+				break
+			}
+			rows++
+		}
+		if rows == 0 {
+			return nil, false, nil
+		}
+		reads := rows
+		if ds.recycle || reads > int64(max) {
+			reads = int64(max)
+		}
+		var out []element.DataRead
+		for v := range reads {
+			if owns(v) {
+				out = append(out, element.DataRead{Read: v, Row: v%rows + 1})
+			}
+		}
+		return out, reads < rows || ds.recycle, nil
+	}}
+}

@@ -27,6 +27,9 @@ type Plan struct {
 	Log *slog.Logger
 	// FunctionalMode is the Test Plan's "functional test mode".
 	FunctionalMode bool
+	// DataFiles are the data files several threads read in turn, as the
+	// builders found them.
+	DataFiles []DataFile
 
 	syms   *Symbols
 	lastOK int // slot of JMeterThread.last_sample_ok
@@ -36,6 +39,22 @@ type Plan struct {
 	nlocals, nshared, ngroupShared int
 	once                           map[any]any
 }
+
+// DataFile is a data file that several threads read in turn (a CSV Data
+// Set shared by all threads, a group or a key, its file name known as the
+// plan compiles): what a split run stripes, and gojm validate --schedule
+// lists.
+type DataFile struct {
+	Element string // the element's path
+	File    string // the file, resolved
+	// Reads lists, of the run's first max reads of the file, those owns
+	// keeps; more reports that the run may read more.
+	Reads func(owns func(read int64) bool, max int) (reads []DataRead, more bool, err error)
+}
+
+// DataRead is one read of a data file: the run's read (from 0) and the
+// data row of the file it reads (from 1, the header not counted).
+type DataRead struct{ Read, Row int64 }
 
 // NewPlan returns the plan of a file, with properties and a log (nil
 // discards).
