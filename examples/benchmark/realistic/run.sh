@@ -112,7 +112,15 @@ out, name, threads, loops = sys.argv[1:]
 wall, user, sys_, rss = open(out + "/time").read().split()[-4:]
 rows = list(csv.DictReader(open(out + "/out.jtl")))
 failed = sum(1 for r in rows if r["success"] != "true")
-print(name, threads, loops, len(rows), failed, wall, float(user) + float(sys_), rss, sep="\t")
+start = min(int(r["timeStamp"]) for r in rows)
+end = max(int(r["timeStamp"]) + int(r["elapsed"]) for r in rows)
+rps = len(rows) / max((end - start) / 1000, 0.001)  # first sample's start to the last one's end
+el = sorted(int(r["elapsed"]) for r in rows)
+def pct(p):  # JMeter's dashboard: position p(n+1), interpolated
+    k = min(max(p * (len(el) + 1) - 1, 0), len(el) - 1)
+    i = int(k)
+    return el[i] + (el[min(i + 1, len(el) - 1)] - el[i]) * (k - i)
+print(name, threads, loops, len(rows), failed, wall, float(user) + float(sys_), rss, f"{rps:.0f}", pct(0.5), pct(0.99), sep="\t")
 PY
 }
 
@@ -132,14 +140,14 @@ import statistics, sys
 runs = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 start = {r[0]: float(r[6]) for r in runs if r[1] == "1" and r[2] == "1"}
 per = {}
-print(f"{'tool (plan)':<18} {'samples':>8} {'failed':>6} {'wall s':>7} {'CPU s':>7} {'RSS MiB':>8} {'µs/sample':>10} {'beyond start-up':>16}")
-for name, threads, loops, n, failed, wall, cpu, rss in runs:
+print(f"{'tool (plan)':<18} {'samples':>8} {'failed':>6} {'wall s':>7} {'CPU s':>7} {'RSS MiB':>8} {'req/s':>7} {'p50/p99 ms':>11} {'µs/sample':>10} {'beyond start-up':>16}")
+for name, threads, loops, n, failed, wall, cpu, rss, rps, p50, p99 in runs:
     if threads == "1" and loops == "1":
         continue
     n, cpu = int(n), float(cpu)
     us, beyond = cpu / n * 1e6, (cpu - start[name]) / n * 1e6
     per.setdefault(name, []).append((us, beyond))
-    print(f"{name:<18} {n:>8} {failed:>6} {wall:>7} {cpu:>7.2f} {int(rss) / 1024:>8.1f} {us:>10.1f} {beyond:>16.1f}")
+    print(f"{name:<18} {n:>8} {failed:>6} {wall:>7} {cpu:>7.2f} {int(rss) / 1024:>8.1f} {rps:>7} {float(p50):>5.1f}/{float(p99):<5.1f} {us:>10.1f} {beyond:>16.1f}")
 print("start-up CPU (1 sample): " + ", ".join(f"{k} {v:.2f} s" for k, v in start.items()))
 med = {k: (statistics.median(a for a, _ in v), statistics.median(b for _, b in v)) for k, v in per.items()}
 for k, (a, b) in med.items():
