@@ -42,7 +42,7 @@ if [ ${#pkgs[@]} -gt 0 ]; then
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${pkgs[@]}" >/dev/null
 fi
 [ -x "$JMETER" ] || { echo "realistic: no JMeter 2.13 at $JMETER" >&2; exit 1; }
-"$JMETER" --version >/dev/null 2>&1 || true # installs Debian's jmeter on first use
+(cd "$WORK" && "$JMETER" --version >/dev/null 2>&1) || true # installs Debian's jmeter on first use; jmeter.log goes to $WORK
 if [ ! -e /usr/share/jmeter/lib/groovy-all.jar ]; then
   ln -s /usr/share/java/groovy-all.jar /usr/share/jmeter/lib/groovy-all.jar
 fi
