@@ -15,6 +15,10 @@ command -v influxd >/dev/null 2>&1 || need+=(influxdb)
 command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 # podman: cmd/gojm builds the container image of the Containerfile.
 command -v podman >/dev/null 2>&1 || command -v buildah >/dev/null 2>&1 || need+=(podman)
+# postgres, mariadbd: the JDBC tests (engine/internal/jdbc, engine) start a
+# PostgreSQL and a MariaDB of their own on the loopback.
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-server)
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq >/dev/null 2>&1
   # All at once, else one by one so that one missing package costs only its tests.

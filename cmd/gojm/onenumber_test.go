@@ -143,11 +143,13 @@ func TestOneNumber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, runErr := o.runPlan(f.grace, &stderr)
-	if err := o.endReport(&stdout, r); err != nil {
+	sig := catchInterrupts(func(s string) { fmt.Fprintln(&stderr, s) }, f.grace)
+	defer sig.stop()
+	r, runErr := o.runPlan(sig)
+	if err := o.endReport(&stdout, r, sig); err != nil {
 		t.Fatal(err)
 	}
-	if err := o.live.result(runErr); err != nil {
+	if err := o.live.result(runErr, o.stats.Interrupted()); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 

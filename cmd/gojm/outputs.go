@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gojm/gojm/engine"
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
 	"github.com/gojm/gojm/report/dashboard"
@@ -166,24 +168,29 @@ func pngCharts(dir string) ([]string, error) {
 // summary.txt (the text printed), statistics.json, every chart and the
 // dashboard.
 func writeReportOutputs(dir, text string, p dashboardPage, charts *chart.Charts) error {
-	if err := os.WriteFile(filepath.Join(dir, "summary.txt"), []byte(text), 0o644); err != nil {
-		return fmt.Errorf("summary: %w", err)
-	}
-	f, err := os.Create(filepath.Join(dir, "statistics.json"))
-	if err != nil {
+	if err := writeSummaryFiles(dir, text, p.stats); err != nil {
 		return err
-	}
-	if err := report.WriteStatisticsJSON(f, p.stats); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("statistics.json: %w", err)
 	}
 	if _, err := charts.WriteAll(dir); err != nil {
 		return fmt.Errorf("charts: %w", err)
 	}
 	return writeDashboard(dir, p)
+}
+
+// writeSummaryFiles writes summary.txt (the end report's text) and
+// statistics.json into dir, each whole or not at all (written aside and
+// renamed), so that a reader or a killed gojm never leaves half of one.
+func writeSummaryFiles(dir, text string, stats *report.Stats) error {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "summary.txt"), []byte(text), 0o644); err != nil {
+		return fmt.Errorf("summary: %w", err)
+	}
+	err := atomicfile.Write(filepath.Join(dir, "statistics.json"), 0o644, func(w io.Writer) error {
+		return report.WriteStatisticsJSON(w, stats)
+	})
+	if err != nil {
+		return fmt.Errorf("statistics.json: %w", err)
+	}
+	return nil
 }
 
 // msFlag parses a flag value in milliseconds ("500") or as a duration

@@ -8,12 +8,10 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -182,6 +180,10 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		f.split.abandon(err)
 		return err
 	}
+	// From the moment files are opened until the end report is written,
+	// a signal stops the run and never kills gojm (signals.go).
+	sig := catchInterrupts(func(s string) { fmt.Fprintln(stderr, s) }, f.grace)
+	defer sig.stop()
 	o, err := openRunOutputs(f, p, jmeterStyle, stdout, stderr, log)
 	if err != nil {
 		f.split.abandon(err)
@@ -189,28 +191,36 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	}
 	o.split = sp
 	o.live.judgedElsewhere = sp.judgedElsewhere()
-	if err := sp.join(); err != nil {
+	if err := sp.join(sig.beforeStart()); err != nil {
 		o.sinks.Close()
+		if in := sig.interrupted(); in != nil {
+			err = fmt.Errorf("%s before the run started", in.Signal)
+			f.split.abandon(err)
+			return &exitErr{exitInterrupted, err}
+		}
 		return err
 	}
-	r, runErr := o.runPlan(f.grace, stderr)
+	sig.setNotice(o.live.notice)
+	r, runErr := o.runPlan(sig)
 	// Segment 0 of a split run prints the merged report, not its own.
 	endOut := stdout
 	if sp.mergesHere() {
 		endOut = io.Discard
 	}
-	if err := o.endReport(endOut, r); err != nil {
+	if err := o.endReport(endOut, r, sig); err != nil {
 		return err
 	}
 	if err := sp.finish(runErr); err != nil {
 		return err
 	}
 	if sp.mergesHere() {
-		if err := o.mergedReport(stdout, sp.dir); err != nil {
+		if err := o.mergedReport(stdout, sp.dir, sig.hurried); err != nil {
 			return err
 		}
 	}
-	return o.live.result(runErr)
+	// The interruption of the figures judged: segment 0's merge says
+	// whether any segment was interrupted.
+	return o.live.result(runErr, o.live.stats.Interrupted())
 }
 
 // parseRunFlags parses gojm run's command line. help reports that -h or
@@ -410,28 +420,35 @@ func (o *runOutputs) threads() (int, int, int) {
 }
 
 // runPlan runs the plan into the outputs until it ends or is stopped (a
-// threshold's guard, Ctrl-C or SIGTERM), between the lines JMeter's
-// non-GUI mode prints around a run.
-func (o *runOutputs) runPlan(grace time.Duration, stderr io.Writer) (*engine.Run, error) {
-	fmt.Fprintf(o.summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
+// threshold's guard, a signal), between the lines JMeter's non-GUI mode
+// prints around a run. When it returns, every sample is in the results
+// files and they are closed.
+func (o *runOutputs) runPlan(sig *interrupts) (*engine.Run, error) {
+	start := time.Now()
+	fmt.Fprintf(o.summaryOut, "Starting the test @ %s\n", start.Format(time.UnixDate))
 	opt := o.split.runOptions()
-	opt.Listeners, opt.Detail = o.listeners, o.files.SavesDetail()
+	opt.Listeners, opt.Detail, opt.OutDir = o.listeners, o.files.SavesDetail(), o.outDir
 	r := engine.Start(context.Background(), o.p, o.sinks, opt)
 	o.started.Store(r)
 	o.split.watch(r)
 	o.live.attach(r)
-	stopOnSignal(r, stderr, grace)
+	sig.attach(r, start)
 	err := r.Wait()
+	sig.ended()
 	fmt.Fprintf(o.summaryOut, "Tidying up ...    @ %s\n... end of run\n", time.Now().Format(time.UnixDate))
 	return r, err
 }
 
-// endReport writes the end report once the run is over (the table per
-// label, the errors and ab's layout, report.WriteEndReport), the
-// open-model groups' dropped iterations, the watched server and the
-// thresholds, to stdout and, with an output folder, to summary.txt beside
-// statistics.json, the charts and the dashboard.
-func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
+// endReport writes the end report once the run is over (whether a signal
+// interrupted it, the table per label, the errors and ab's layout,
+// report.WriteEndReport), the open-model groups' dropped iterations, the
+// watched server and the thresholds, to summary.txt beside
+// statistics.json (with an output folder) and then to stdout, then the
+// charts and the dashboard unless repeated signals asked to skip them.
+func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run, sig *interrupts) error {
+	if in := sig.interrupted(); in != nil {
+		o.stats.SetInterrupted(*in)
+	}
 	var summary strings.Builder
 	if err := report.WriteEndReport(&summary, o.stats, report.ABInfo{}); err != nil {
 		return err
@@ -445,6 +462,13 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	if err := o.live.report(&summary); err != nil { // thresholds, JUnit (ci.go)
 		return err
 	}
+	// The files first: a stdout that blocks or breaks cannot keep them
+	// from being written.
+	if o.outDir != "" {
+		if err := writeSummaryFiles(o.outDir, summary.String(), o.stats); err != nil {
+			return err
+		}
+	}
 	fmt.Fprint(stdout, "\n"+summary.String())
 	if o.outDir == "" {
 		return nil
@@ -452,8 +476,12 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	if err := o.split.record(o, o.jtlPath); err != nil {
 		return err
 	}
-	if err := writeOutputs(o.outDir, summary.String(), o.stats, o.charts, o.graphs); err != nil {
+	if err := writeCharts(o.outDir, o.charts, o.graphs, sig.hurried); err != nil {
 		return err
+	}
+	if sig.hurried() {
+		fmt.Fprintf(stdout, "\nResults in %s (charts and dashboard skipped)\n", o.outDir)
+		return nil
 	}
 	// With -e, the HTML dashboard from the same statistics (outputs.go).
 	if o.dashboard {
@@ -516,27 +544,18 @@ func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, bas
 	return sinks, graphs, nil
 }
 
-func writeOutputs(dir, summary string, stats *report.Stats, charts *chart.Charts, graphs []graph) error {
-	if err := os.WriteFile(filepath.Join(dir, "summary.txt"), []byte(summary), 0o644); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, "statistics.json"))
-	if err != nil {
-		return err
-	}
-	if err := report.WriteStatisticsJSON(f, stats); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if charts != nil {
+// writeCharts writes the run's charts and the plan's Graph Results into
+// dir, each whole; skip, asked before each, stops it early.
+func writeCharts(dir string, charts *chart.Charts, graphs []graph, skip func() bool) error {
+	if charts != nil && !skip() {
 		if _, err := charts.WriteAll(dir); err != nil {
 			return fmt.Errorf("charts: %w", err)
 		}
 	}
 	for _, g := range graphs {
+		if skip() {
+			return nil
+		}
 		// A listener that saw every sample of the run would draw
 		// graph-results.png again: it counts the same rows, so as many
 		// means the same ones.
@@ -575,33 +594,4 @@ func fileSafe(s string) string {
 		return "plan"
 	}
 	return s
-}
-
-// stopOnSignal stops the run gently on the first Ctrl-C or SIGTERM and
-// aborts it on the second, or when running samples take longer than grace
-// to finish; either way the results are flushed.
-func stopOnSignal(r *engine.Run, stderr io.Writer, grace time.Duration) {
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		defer signal.Stop(ch)
-		select {
-		case <-ch:
-			fmt.Fprintf(stderr, "gojm: stopping: running samples have %v to finish, no new ones start (Ctrl-C again to abort them)\n", grace)
-			r.Stop(errors.New("interrupted"))
-		case <-r.Done():
-			return
-		}
-		t := time.NewTimer(grace)
-		defer t.Stop()
-		select {
-		case <-ch:
-			fmt.Fprintln(stderr, "gojm: aborting running samples")
-			r.Abort(errors.New("interrupted twice"))
-		case <-t.C:
-			fmt.Fprintf(stderr, "gojm: running samples did not finish within %v: aborting them\n", grace)
-			r.Abort(errors.New("stop grace period over"))
-		case <-r.Done():
-		}
-	}()
 }

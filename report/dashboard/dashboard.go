@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
 )
@@ -65,7 +65,7 @@ func Write(dir string, p Page) error {
 	if err := pageTemplate.Execute(&buf, view(p)); err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, FileIndex), buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, FileIndex), buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
 	return nil
@@ -87,6 +87,9 @@ type (
 		Top                                            []topRow
 		Summary                                        string
 		Charts                                         []chartView
+		// Interrupted is "interrupted after 0:13 by SIGINT" for a run a
+		// signal stopped (report.Stats.Interrupted), else "".
+		Interrupted string
 	}
 	apdexRow struct {
 		Label, Apdex, Class string
@@ -129,6 +132,9 @@ func view(p Page) pageView {
 		ApdexF:    strconv.FormatInt(opt.ApdexTolerated.Milliseconds(), 10) + " ms",
 		Summary:   p.Summary,
 		Start:     "-", End: "-", Duration: "-",
+	}
+	if in := st.Interrupted(); in != nil {
+		v.Interrupted = in.String()
 	}
 	for i, q := range opt.Percentiles {
 		v.Pct[i] = report.PercentileName(q)

@@ -126,6 +126,17 @@ func TestWriteNoErrorsNoCharts(t *testing.T) {
 	if bytes.Contains(got, []byte(`id="charts"`)) {
 		t.Error("a charts section without charts")
 	}
+	if bytes.Contains(got, []byte(`id="interrupted"`)) {
+		t.Error("a run that was not interrupted is said to be")
+	}
+	st.SetInterrupted(report.Interruption{Signal: "SIGINT", After: 13 * time.Second})
+	if err := Write(dir, Page{Stats: st, Generated: t0}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = os.ReadFile(filepath.Join(dir, FileIndex))
+	if want := `<dd id="interrupted">interrupted after 0:13 by SIGINT</dd>`; !bytes.Contains(got, []byte(want)) {
+		t.Errorf("the page of an interrupted run lacks %s", want)
+	}
 	if err := Write(dir, Page{}); err == nil {
 		t.Error("a page without statistics was written")
 	}

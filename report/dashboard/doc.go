@@ -10,6 +10,6 @@
 // report/chart, so a live run and `gojm report` on its JTL produce the same
 // page.
 //
-// It imports report, report/chart and the standard library (html/template)
-// only, nothing of the engine, for the same reason.
+// It imports report, report/chart, internal/atomicfile and the standard
+// library (html/template) only, nothing of the engine, for the same reason.
 package dashboard

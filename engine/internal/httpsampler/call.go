@@ -398,6 +398,9 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		}
 		class, msg := describeError(res.Err)
 		nonHTTP(s, class, msg)
+		if cancelled(res.Err) {
+			element.MarkClientAbort(c.vu, s)
+		}
 		return true
 	}
 	ct := res.Head.Last("Content-Type")
@@ -419,6 +422,9 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	if res.Err != nil { // the body broke off
 		class, msg := describeError(res.Err)
 		nonHTTP(s, class, msg)
+		if cancelled(res.Err) {
+			element.MarkClientAbort(c.vu, s)
+		}
 		hp.redirect = false
 		return true
 	}
