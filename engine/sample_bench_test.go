@@ -24,6 +24,12 @@ var cannedPage = []byte("HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\nDate: Mon, 3
 // benchmark's time is a read and a write per request.
 func cannedServer(tb testing.TB) string {
 	tb.Helper()
+	return cannedServerOf(tb, cannedPage)
+}
+
+// cannedServerOf is cannedServer answering with page.
+func cannedServerOf(tb testing.TB, page []byte) string {
+	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -50,7 +56,7 @@ func cannedServer(tb testing.TB) string {
 						if end < 0 {
 							break
 						}
-						if _, err := conn.Write(cannedPage); err != nil {
+						if _, err := conn.Write(page); err != nil {
 							return
 						}
 						have = copy(buf, buf[end+4:have])

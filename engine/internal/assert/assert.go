@@ -45,7 +45,7 @@ func responseWasNull() Verdict { return Failed("Response was null") }
 
 // checker is the test of one assertion on one sample.
 type checker interface {
-	check(vu *element.VU, t *response.View) Verdict
+	check(vu *element.VU, t response.View) Verdict
 }
 
 // assertNode is a compiled assertion: its name (for the JTL), its scope
@@ -67,7 +67,7 @@ func newAssert(c element.Builder, e *jmx.Element, ch checker) *assertNode {
 func (a *assertNode) Assert(vu *element.VU, r *element.Result) {
 	if a.scope != response.ScopeChildren {
 		t := response.Main(r)
-		v := a.check.check(vu, &t)
+		v := a.check.check(vu, t)
 		a.record(&r.Sample, v, &r.MsgSet)
 	}
 	if a.scope == response.ScopeChildren || a.scope == response.ScopeAll {
@@ -85,7 +85,7 @@ func (a *assertNode) recurse(vu *element.VU, s *report.Sample, level int, msgSet
 	for _, sub := range s.Sub {
 		t := response.View{Sample: sub}
 		set := sub.FailureMessage != ""
-		a.record(sub, a.check.check(vu, &t), &set)
+		a.record(sub, a.check.check(vu, t), &set)
 		a.recurse(vu, sub, level-1, &set)
 		if !sub.Success {
 			childFailed = true
@@ -101,6 +101,11 @@ func (a *assertNode) record(s *report.Sample, v Verdict, msgSet *bool) {
 	name := a.name
 	if a.rename != "" {
 		name = a.rename
+	}
+	if cap(s.Assertions) == 0 {
+		// Plans put several assertions on a sampler: one allocation for
+		// the first four results rather than one per result as append grows.
+		s.Assertions = make([]report.AssertionResult, 0, 4)
 	}
 	s.Assertions = append(s.Assertions, report.AssertionResult{Name: name, Failure: v.Failure, Error: v.Error, Message: v.Message})
 	if v.MessageSet && !*msgSet {
@@ -214,7 +219,7 @@ func BuildResponse(c element.Builder, e *jmx.Element) (element.Assertion, error)
 	return n, nil
 }
 
-func (a *responseAssertion) check(vu *element.VU, t *response.View) Verdict {
+func (a *responseAssertion) check(vu *element.VU, t response.View) Verdict {
 	if a.assume {
 		t.Sample.Success = true
 	}
@@ -224,7 +229,7 @@ func (a *responseAssertion) check(vu *element.VU, t *response.View) Verdict {
 		toCheck, isSet = vu.Vars.Get(a.scope.Var.Eval(vu))
 		_ = isSet
 	} else if a.field == response.FieldRequestData {
-		toCheck = response.RequestData(vu, t)
+		toCheck = response.RequestData(vu, &t)
 	} else {
 		toCheck = t.Text(a.field)
 	}
@@ -363,7 +368,7 @@ func BuildDuration(c element.Builder, e *jmx.Element) (element.Assertion, error)
 	return newAssert(c, e, &durationAssertion{max: c.Prop(e, "DurationAssertion.duration")}), nil
 }
 
-func (d *durationAssertion) check(vu *element.VU, t *response.View) Verdict {
+func (d *durationAssertion) check(vu *element.VU, t response.View) Verdict {
 	max, err := strconv.ParseInt(strings.TrimSpace(d.max.Eval(vu)), 10, 64)
 	if err != nil || max <= 0 {
 		return passed()
@@ -400,7 +405,7 @@ func BuildSize(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	return newAssert(c, e, s), nil
 }
 
-func (s *sizeAssertion) check(vu *element.VU, t *response.View) Verdict {
+func (s *sizeAssertion) check(vu *element.VU, t response.View) Verdict {
 	var got int64
 	if s.scope.Kind == response.ScopeVariable {
 		name := s.scope.Var.Eval(vu)
@@ -467,7 +472,7 @@ func BuildMD5(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	return newAssert(c, e, &md5Assertion{want: c.Prop(e, "MD5HexAssertion.size")}), nil
 }
 
-func (m *md5Assertion) check(vu *element.VU, t *response.View) Verdict {
+func (m *md5Assertion) check(vu *element.VU, t response.View) Verdict {
 	if len(t.Body) == 0 {
 		return responseWasNull()
 	}
@@ -493,7 +498,7 @@ func BuildXML(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 
 // check tests that the body is well-formed XML. The failure message is Go's
 // parser's, not Xerces'.
-func (xmlAssertion) check(_ *element.VU, t *response.View) Verdict {
+func (xmlAssertion) check(_ *element.VU, t response.View) Verdict {
 	if len(t.Body) == 0 {
 		return responseWasNull()
 	}

@@ -79,7 +79,7 @@ func BuildCompare(c element.Builder, e *jmx.Element) (element.Assertion, error) 
 	return &compareNode{assertNode: node, cmp: a}, nil
 }
 
-func (a *compareAssertion) check(vu *element.VU, t *response.View) Verdict {
+func (a *compareAssertion) check(vu *element.VU, t response.View) Verdict {
 	st := a.state.Get(vu)
 	st.seen++
 	took := t.Sample.Elapsed.Milliseconds()

@@ -58,7 +58,7 @@ func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (element.A
 	return &assertNode{name: e.Name, scope: response.ScopeParent, check: a}, nil
 }
 
-func (a *jsonAssertion) check(vu *element.VU, t *response.View) Verdict {
+func (a *jsonAssertion) check(vu *element.VU, t response.View) Verdict {
 	body := response.BodyString(t.Body)
 	if body == "" {
 		return responseWasNull()

@@ -39,7 +39,7 @@ func BuildXPath2(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	return newAssert(c, e, a), nil
 }
 
-func (a *xpathAssertion) check(vu *element.VU, t *response.View) Verdict {
+func (a *xpathAssertion) check(vu *element.VU, t response.View) Verdict {
 	var in string
 	if a.scope.Kind == response.ScopeVariable {
 		s, ok := vu.Vars.Get(a.scope.Var.Eval(vu))

@@ -148,3 +148,49 @@ func Vars(vu *element.VU, names ...string) string {
 	}
 	return strings.Join(out, "; ")
 }
+
+// JSONBody is a realistic API response of about 1.5 KB, for benchmarks: a
+// session token, a user and a page of orders, as a login or a list call
+// answers.
+const JSONBody = `{"status":"ok","token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl","expires_in":3600,` +
+	`"user":{"id":42,"login":"alice","name":"Alice Martin","email":"alice@example.com","roles":["customer","beta"],` +
+	`"address":{"street":"12 rue des Lilas","city":"Lyon","zip":"69003","country":"FR"}},` +
+	`"orders":[` +
+	`{"id":"A-1001","date":"2026-11-02T10:15:00Z","total":149.90,"currency":"EUR","status":"shipped","items":[{"sku":"SKU-881","qty":1,"price":99.90},{"sku":"SKU-102","qty":2,"price":25.00}]},` +
+	`{"id":"A-1002","date":"2026-11-09T17:42:00Z","total":38.50,"currency":"EUR","status":"delivered","items":[{"sku":"SKU-310","qty":1,"price":38.50}]},` +
+	`{"id":"A-1003","date":"2026-11-15T08:03:00Z","total":212.00,"currency":"EUR","status":"processing","items":[{"sku":"SKU-777","qty":4,"price":53.00}]},` +
+	`{"id":"A-1004","date":"2026-11-21T12:30:00Z","total":9.99,"currency":"EUR","status":"cancelled","items":[{"sku":"SKU-005","qty":1,"price":9.99}]},` +
+	`{"id":"A-1005","date":"2026-11-28T19:55:00Z","total":75.40,"currency":"EUR","status":"shipped","items":[{"sku":"SKU-640","qty":2,"price":37.70}]}],` +
+	`"page":{"number":1,"size":5,"total":23},` +
+	`"links":{"self":"/api/users/42/orders?page=1","next":"/api/users/42/orders?page=2","last":"/api/users/42/orders?page=5"},` +
+	`"features":{"newCheckout":true,"recommendations":false,"currencySwitch":true},` +
+	`"server":{"node":"app-03","region":"eu-west-1","version":"4.12.7","time_ms":12}}`
+
+// HTMLBody is a realistic page of about 1.5 KB, for benchmarks: a login
+// form with a CSRF token, a session link and a short list.
+const HTMLBody = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Shop - Sign in</title>
+<link rel="stylesheet" href="/static/css/site.7f3a.css"><script src="/static/js/app.91bc.js" defer></script></head>
+<body class="login">
+<header><nav><a href="/">Home</a> <a href="/catalog?page=1">Catalog</a> <a href="/cart">Cart (0)</a></nav></header>
+<main>
+<h1 id="title">Sign in to your account</h1>
+<form id="login" method="post" action="/login;jsessionid=8F2A1C9D3E4B5F60718293A4B5C6D7E8">
+<input type="hidden" name="csrf_token" value="b7e1c2d3-4f5a-6789-abcd-ef0123456789">
+<input type="hidden" name="return" value="/account/orders">
+<label for="user">User</label><input id="user" name="username" type="text" autocomplete="username">
+<label for="pass">Password</label><input id="pass" name="password" type="password">
+<button type="submit" class="btn btn-primary">Sign in</button>
+</form>
+<section class="promo"><h2>This week</h2><ul>
+<li class="item" data-sku="SKU-881"><a href="/p/881">Trail shoes</a> <span class="price">99.90</span></li>
+<li class="item" data-sku="SKU-102"><a href="/p/102">Wool socks</a> <span class="price">25.00</span></li>
+<li class="item" data-sku="SKU-310"><a href="/p/310">Head lamp</a> <span class="price">38.50</span></li>
+<li class="item" data-sku="SKU-777"><a href="/p/777">Tent, 2 persons</a> <span class="price">53.00</span></li>
+</ul></section>
+<p class="msg">Welcome back! Your last visit was on 2026-11-28.</p>
+</main>
+<footer><p>&copy; 2026 Shop. <a href="/privacy">Privacy</a> <a href="/terms">Terms</a></p>
+<p class="build">build 4.12.7 node app-03 rendered in 12 ms</p></footer>
+</body></html>
+`

@@ -173,15 +173,15 @@ func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found 
 		if number < 0 {
 			name = nthName(ref, 1)
 		}
-		vu.Vars.Put(name, str(found[0]))
+		putVar(vu, name, str(found[0]))
 		if number < 0 && x.concat {
-			vu.Vars.Put(ref+"_ALL", str(found[0]))
+			putVar(vu, ref+"_ALL", str(found[0]))
 		}
 	case number < 0:
 		var all strings.Builder
 		for i, v := range found {
 			s := str(v)
-			vu.Vars.Put(nthName(ref, i+1), s)
+			putVar(vu, nthName(ref, i+1), s)
 			if x.concat {
 				if i > 0 {
 					all.WriteByte(',')
@@ -193,11 +193,11 @@ func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found 
 			vu.Vars.Put(ref+"_ALL", all.String())
 		}
 	case number == 0:
-		vu.Vars.Put(ref, str(found[vu.Rand.IntN(len(found))]))
+		putVar(vu, ref, str(found[vu.Rand.IntN(len(found))]))
 	case number > len(found):
 		vu.Vars.Put(ref, def)
 	default:
-		vu.Vars.Put(ref, str(found[number-1]))
+		putVar(vu, ref, str(found[number-1]))
 	}
 	if number != 0 {
 		vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(len(found)))
@@ -275,17 +275,17 @@ func (x *pluginJSONExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	}
 	arr, isArr := v.([]any)
 	if !isArr {
-		vu.Vars.Put(ref, response.PluginString(v))
+		putVar(vu, ref, response.PluginString(v))
 		return
 	}
 	if len(arr) == 0 {
 		fail(errors.New("Extracted array is empty"))
 		return
 	}
-	vu.Vars.Put(ref, response.PluginString(v))
+	putVar(vu, ref, response.PluginString(v))
 	vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(len(arr)))
 	clear()
 	for n, e := range arr {
-		vu.Vars.Put(nthName(ref, n+1), response.PluginString(e))
+		putVar(vu, nthName(ref, n+1), response.PluginString(e))
 	}
 }

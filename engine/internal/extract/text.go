@@ -24,6 +24,32 @@ type regexExtractor struct {
 	match    *element.Template
 	def      *element.Template
 	emptyDef bool
+	// groups names the ref_g… variables once when the variable name is
+	// constant, so that a sample does not build them again.
+	groups *groupNames
+}
+
+// groupNames are the names of a match's group variables: base_g and
+// base_g0 … base_gN.
+type groupNames struct {
+	g  string
+	gi []string
+}
+
+func newGroupNames(base string, n int) *groupNames {
+	names := &groupNames{g: base + "_g", gi: make([]string, n)}
+	for i := range names.gi {
+		names.gi[i] = names.g + strconv.Itoa(i)
+	}
+	return names
+}
+
+// name is base_gi.
+func (n *groupNames) name(i int) string {
+	if i < len(n.gi) {
+		return n.gi[i]
+	}
+	return n.g + strconv.Itoa(i)
 }
 
 // tmplPart is a piece of a $1$ template: literal text or a group number.
@@ -69,7 +95,8 @@ func BuildRegex(c element.Builder, e *jmx.Element) (element.PostProcessor, error
 	if err != nil {
 		return nil, err
 	}
-	re, err := response.NewRegexField(c.Prop(e, "RegexExtractor.regex"), false)
+	pattern := c.Prop(e, "RegexExtractor.regex")
+	re, err := response.NewRegexField(pattern, false)
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +113,15 @@ func BuildRegex(c element.Builder, e *jmx.Element) (element.PostProcessor, error
 	}
 	if x.tmpl.Const() {
 		x.parts = parseRegexTemplate(x.tmpl.Raw())
+	}
+	if x.ref.Const() {
+		n := 10
+		if pattern.Const() {
+			if re, _, err := x.re.Get(nil); err == nil {
+				n = re.NumSubexp() + 1
+			}
+		}
+		x.groups = newGroupNames(x.ref.Raw(), n)
 	}
 	return x, nil
 }
@@ -106,6 +142,9 @@ func (m *reMatch) group(i int) (string, bool) {
 func (x *regexExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	ref := x.ref.Eval(vu)
 	number := intProp(vu, x.match, 0)
+	// The value before the default replaces it: a match with the same
+	// text takes it back rather than a new copy.
+	before, hadBefore := vu.Vars.Get(ref)
 	if def := x.def.Eval(vu); def != "" || x.emptyDef {
 		vu.Vars.Put(ref, def)
 	}
@@ -114,8 +153,16 @@ func (x *regexExtractor) PostProcess(vu *element.VU, r *element.Result) {
 		vu.Warnf("Regular Expression Extractor %q: error in pattern %q: %v", x.name, pattern, err)
 		return
 	}
-	var matches []reMatch
+	var first [1]reMatch
+	matches := first[:0]
 	find := func(in string) {
+		if number == 1 && len(matches) == 0 {
+			// The usual case, the first match: one search, one slice.
+			if idx := re.FindStringSubmatchIndex(in); idx != nil {
+				matches = append(matches, reMatch{in: in, idx: idx})
+			}
+			return
+		}
 		limit := -1
 		if number > 0 {
 			limit = number - len(matches)
@@ -149,26 +196,38 @@ func (x *regexExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	count := 0
 	if number >= 0 {
 		if i := pick(vu, number, len(matches)); i >= 0 {
-			putVar(vu, ref, render(parts, &matches[i]))
-			saveGroups(vu, ref, &matches[i])
+			if v := render(parts, &matches[i]); hadBefore && v == before {
+				vu.Vars.Put(ref, before)
+			} else {
+				putVar(vu, ref, v)
+			}
+			saveGroups(vu, x.groupsOf(ref), &matches[i])
 		} else {
-			removeGroups(vu, ref)
+			removeGroups(vu, x.groupsOf(ref))
 		}
 	} else {
-		removeGroups(vu, ref)
+		removeGroups(vu, x.groupsOf(ref))
 		count = len(matches)
 		vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(count))
 		for i := range matches {
 			n := nthName(ref, i+1)
 			putVar(vu, n, render(parts, &matches[i]))
-			saveGroups(vu, n, &matches[i])
+			saveGroups(vu, newGroupNames(n, 0), &matches[i])
 		}
 	}
 	for i := count + 1; i <= prev; i++ {
 		n := nthName(ref, i)
 		vu.Vars.Remove(n)
-		removeGroups(vu, n)
+		removeGroups(vu, newGroupNames(n, 0))
 	}
+}
+
+// groupsOf names the group variables of ref, the extractor's variable.
+func (x *regexExtractor) groupsOf(ref string) *groupNames {
+	if x.groups != nil {
+		return x.groups
+	}
+	return newGroupNames(ref, 0)
 }
 
 // render fills a $n$ template from a match. A group that did not take part
@@ -197,30 +256,28 @@ func render(parts []tmplPart, m *reMatch) string {
 
 // saveGroups sets base_g0 … base_gN and base_g (the number of groups),
 // removing groups left over from an earlier match with more of them.
-func saveGroups(vu *element.VU, base string, m *reMatch) {
-	g := base + "_g"
-	prev := countVar(vu, g)
+func saveGroups(vu *element.VU, names *groupNames, m *reMatch) {
+	prev := countVar(vu, names.g)
 	groups := len(m.idx) / 2
 	for i := 0; i < groups; i++ {
 		if s, ok := m.group(i); ok {
-			putVar(vu, g+strconv.Itoa(i), s)
+			putVar(vu, names.name(i), s)
 		} else {
-			vu.Vars.Remove(g + strconv.Itoa(i))
+			vu.Vars.Remove(names.name(i))
 		}
 	}
-	vu.Vars.Put(g, strconv.Itoa(groups-1))
+	vu.Vars.Put(names.g, strconv.Itoa(groups-1)) // small numbers are not allocated
 	for i := groups; i <= prev; i++ {
-		vu.Vars.Remove(g + strconv.Itoa(i))
+		vu.Vars.Remove(names.name(i))
 	}
 }
 
 // removeGroups removes base_g and base_g0 … base_gN.
-func removeGroups(vu *element.VU, base string) {
-	g := base + "_g"
-	n := countVar(vu, g)
-	vu.Vars.Remove(g)
+func removeGroups(vu *element.VU, names *groupNames) {
+	n := countVar(vu, names.g)
+	vu.Vars.Remove(names.g)
 	for i := 0; i <= n; i++ {
-		vu.Vars.Remove(g + strconv.Itoa(i))
+		vu.Vars.Remove(names.name(i))
 	}
 }
 

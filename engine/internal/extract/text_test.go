@@ -152,13 +152,38 @@ func TestBoundaryExtractor(t *testing.T) {
 	}
 }
 
+// A response body's buffer is reused by the next sample: a value an
+// extractor keeps must be a copy.
 func TestExtractedValuesDoNotAliasTheBody(t *testing.T) {
-	r := elementtest.Response(`id=12`)
-	vu := runPost(t, elementtest.El("RegexExtractor", "RegexExtractor.regex", `id=(\d+)`, "RegexExtractor.template", "$1$",
-		"RegexExtractor.match_number", "1", "RegexExtractor.refname", "v"), BuildRegex, r, nil)
-	copy(r.Body, "XXXXX")
-	if got := elementtest.Vars(vu, "v", "v_g1"); got != "v=12; v_g1=12" {
-		t.Errorf("after the body buffer was reused: %s", got)
+	for _, tc := range []struct {
+		name  string
+		build func(element.Builder, *jmx.Element) (element.PostProcessor, error)
+		e     *jmx.Element
+		body  string
+		want  string
+	}{
+		{"regex", BuildRegex, elementtest.El("RegexExtractor", "RegexExtractor.regex", `id=(\d+)`, "RegexExtractor.template", "$1$",
+			"RegexExtractor.match_number", "1", "RegexExtractor.refname", "v"), `id=12`, "v=12; v_g1=12"},
+		{"boundary", BuildBoundary, elementtest.El("BoundaryExtractor", "BoundaryExtractor.lboundary", "id=", "BoundaryExtractor.rboundary", ";",
+			"BoundaryExtractor.match_number", "1", "BoundaryExtractor.refname", "v"), `id=12;`, "v=12"},
+		{"JSON", BuildJSON, elementtest.El("JSONPostProcessor", "JSONPostProcessor.referenceNames", "v", "JSONPostProcessor.jsonPathExprs", "$.id",
+			"JSONPostProcessor.match_numbers", "1", "JSONPostProcessor.defaultValues", "NF"), `{"id":"abcdef"}`, "v=abcdef"},
+		{"JSON, all", BuildJSON, elementtest.El("JSONPostProcessor", "JSONPostProcessor.referenceNames", "v", "JSONPostProcessor.jsonPathExprs", "$.id",
+			"JSONPostProcessor.match_numbers", "-1", "JSONPostProcessor.defaultValues", "NF", "JSONPostProcessor.compute_concat", "true"), `{"id":"abcdef"}`, "v_1=abcdef; v_ALL=abcdef"},
+		{"jp@gc JSON", BuildPluginJSON, elementtest.El("JSONPathExtractor", "VAR", "v", "JSONPATH", "$.id", "SUBJECT", "BODY"), `{"id":"abcdef"}`, "v=abcdef"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := elementtest.Response(tc.body)
+			vu := runPost(t, tc.e, tc.build, r, nil)
+			copy(r.Body, strings.Repeat("X", len(r.Body)))
+			names := []string{}
+			for _, kv := range strings.Split(tc.want, "; ") {
+				names = append(names, kv[:strings.IndexByte(kv, '=')])
+			}
+			if got := elementtest.Vars(vu, names...); got != tc.want {
+				t.Errorf("after the body buffer was reused: %s, want %s", got, tc.want)
+			}
+		})
 	}
 }
 

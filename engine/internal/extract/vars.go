@@ -11,8 +11,13 @@ import (
 // How extractors leave variables behind.
 
 // putVar sets a variable, copying the value so that it never aliases a
-// response body.
+// response body. A variable that already holds the same text keeps it: a
+// session id or user id extracted on every sample is copied once, not once
+// per sample.
 func putVar(vu *element.VU, name, value string) {
+	if old, ok := vu.Vars.Get(name); ok && old == value {
+		return
+	}
 	vu.Vars.Put(name, strings.Clone(value))
 }
 

@@ -220,9 +220,22 @@ func fnSamplerName(_ *Compiler, args []*element.Template) (element.Function, err
 // ${__Random(min,max,var)}: an integer in [min, max].
 func fnRandom(_ *Compiler, args []*element.Template) (element.Function, error) {
 	lo, hi, v := args[0], args[1], Arg(args, 2)
+	bound := func(vu *element.VU, t *element.Template) (int64, error) {
+		return strconv.ParseInt(strings.TrimSpace(t.Eval(vu)), 10, 64)
+	}
+	if lo.Const() && hi.Const() { // the usual ${__Random(1,100)}: bounds read once
+		a, err1 := bound(nil, lo)
+		b, err2 := bound(nil, hi)
+		bound = func(_ *element.VU, t *element.Template) (int64, error) {
+			if t == lo {
+				return a, err1
+			}
+			return b, err2
+		}
+	}
 	return StoreAs(v, func(vu *element.VU) string {
-		a, err1 := strconv.ParseInt(strings.TrimSpace(lo.Eval(vu)), 10, 64)
-		b, err2 := strconv.ParseInt(strings.TrimSpace(hi.Eval(vu)), 10, 64)
+		a, err1 := bound(vu, lo)
+		b, err2 := bound(vu, hi)
 		if err1 != nil || err2 != nil || b < a {
 			vu.Warnf("__Random(%s,%s): the bounds are not whole numbers with min <= max", lo.Eval(vu), hi.Eval(vu))
 			return ""

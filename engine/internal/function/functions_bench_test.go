@@ -147,3 +147,29 @@ func BenchmarkTemplateEvalConstant(b *testing.B) {
 		tpl.Eval(vu)
 	}
 }
+
+// The functions of a realistic URL and header: a timestamp and a random
+// number in one template, as a sample evaluates it.
+func BenchmarkTemplateEvalTimeRandom(b *testing.B) {
+	tpl, vu := benchVU(b, "/api/users/${user}/orders?ts=${__time()}&r=${__Random(1,100000)}")
+	b.ReportAllocs()
+	for b.Loop() {
+		tpl.Eval(vu)
+	}
+}
+
+func BenchmarkTemplateEvalTime(b *testing.B) {
+	tpl, vu := benchVU(b, "${__time()}")
+	b.ReportAllocs()
+	for b.Loop() {
+		tpl.Eval(vu)
+	}
+}
+
+func BenchmarkTemplateEvalRandom(b *testing.B) {
+	tpl, vu := benchVU(b, "${__Random(1,100000)}")
+	b.ReportAllocs()
+	for b.Loop() {
+		tpl.Eval(vu)
+	}
+}

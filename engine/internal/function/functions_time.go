@@ -19,13 +19,27 @@ var timeAliases = map[string]string{"YMD": "yyyyMMdd", "HMS": "HHmmss", "YMDHMS"
 // milliseconds divided by N, or formatted with a Java pattern (YMD, HMS,
 // YMDHMS, USER1 and USER2 name patterns, overridable by time.NAME
 // properties).
-func fnTime(_ *Compiler, args []*element.Template) (element.Function, error) {
+func fnTime(c *Compiler, args []*element.Template) (element.Function, error) {
 	format, v := Arg(args, 0), Arg(args, 1)
+	var last *element.Local[lastMilli]
+	if c != nil && c.plan != nil && !c.runtime { // a template compiled while the plan runs may add no slot
+		last = element.Once(c.plan, lastMilliKey, func() *element.Local[lastMilli] {
+			return element.NewLocal(c.plan, func(*element.VU) *lastMilli { return &lastMilli{} })
+		})
+	}
 	return StoreAs(v, func(vu *element.VU) string {
 		now := time.Now()
 		f := strings.TrimSpace(EvalOr(format, vu, ""))
 		if f == "" {
-			return strconv.FormatInt(now.UnixMilli(), 10)
+			ms := now.UnixMilli()
+			if last == nil || vu == nil {
+				return strconv.FormatInt(ms, 10)
+			}
+			l := last.Get(vu)
+			if l.s == "" || l.ms != ms {
+				l.ms, l.s = ms, strconv.FormatInt(ms, 10)
+			}
+			return l.s
 		}
 		if def, ok := timeAliases[f]; ok || f == "USER1" || f == "USER2" {
 			f = propDefault(vu, "time."+f, def)
@@ -43,6 +57,16 @@ func fnTime(_ *Compiler, args []*element.Template) (element.Function, error) {
 		return jf.Format(now)
 	}), nil
 }
+
+// lastMilli is a user's last ${__time()}: the URL and the headers of one
+// sample usually ask for it within the same millisecond, and get one
+// string rather than one each.
+type lastMilli struct {
+	ms int64
+	s  string
+}
+
+var lastMilliKey = element.NewKey[*element.Local[lastMilli]]("__time's last value")
 
 // ${__timeShift(format,date,shift,locale,var)}: date (now when blank;
 // milliseconds when there is no format) moved by an ISO-8601 duration

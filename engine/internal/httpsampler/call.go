@@ -671,7 +671,12 @@ func init() {
 // (without Cookie), for assertions on "Request Headers".
 func (ln *httpLane) requestHeaders() string {
 	req := &ln.req
+	n := len("Connection: close\n")
+	for _, h := range req.Header {
+		n += len(h.Name) + len(h.Value) + 3
+	}
 	var b strings.Builder
+	b.Grow(n) // one allocation, not one per doubling
 	if !req.KeepAlive {
 		b.WriteString("Connection: close\n")
 	}
