@@ -30,49 +30,32 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 	if merge {
 		name = "merge"
 	}
-	fs := pflag.NewFlagSet("gojm "+name, pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		if merge {
-			fmt.Fprint(stderr, "Usage: gojm merge RUN-FOLDER [-o DIR] [flags]\n\n")
-		} else {
-			fmt.Fprint(stderr, "Usage: gojm report RESULTS.jtl|RUN-FOLDER [-o DIR] [flags]\n\n")
-		}
-		fs.PrintDefaults()
-	}
-	out := fs.StringP("output", "o", "", "folder for summary.txt, statistics.json, the charts and the dashboard (index.html)")
-	title := fs.String("title", "", "title of the charts and the dashboard (default: the JTL's file name)")
-	satisfied := fs.String("apdex-satisfied", "", "APDEX satisfied threshold in ms (jmeter.reportgenerator.apdex_satisfied_threshold, default 500)")
-	tolerated := fs.String("apdex-tolerated", "", "APDEX tolerated threshold in ms (jmeter.reportgenerator.apdex_tolerated_threshold, default 1500)")
-	var pf propFlags
-	pf.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return &exitErr{exitUsage, err}
+	fs := newFlagSet(name)
+	var rf reportFlags
+	rf.register(fs, merge)
+	if done, err := parseFlags(fs, name, args, stdout); done || err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return &exitErr{exitUsage, fmt.Errorf("gojm %s takes one results file or run folder", name)}
+		return usageErr(name, fmt.Errorf("gojm %s takes one results file or run folder", name))
 	}
 	jtl := fs.Arg(0)
 	if st, err := os.Stat(jtl); err == nil && st.IsDir() || merge {
-		if *satisfied != "" || *tolerated != "" {
+		if rf.satisfied != "" || rf.tolerated != "" {
 			return &exitErr{exitUsage, errors.New("--apdex-satisfied and --apdex-tolerated apply to a results file: a run folder keeps the options the run had")}
 		}
-		if merge && *out == "" {
-			*out = jtl
+		if merge && rf.out == "" {
+			rf.out = jtl
 		}
-		return reportRunFolder(jtl, *out, *title, stdout)
+		return reportRunFolder(jtl, rf.out, rf.title, stdout)
 	}
-	props, err := pf.properties()
+	props, err := rf.props.properties()
 	if err != nil {
 		return err
 	}
 	for _, th := range []struct{ flag, value, prop string }{
-		{"apdex-satisfied", *satisfied, report.PropApdexSatisfied},
-		{"apdex-tolerated", *tolerated, report.PropApdexTolerated},
+		{"apdex-satisfied", rf.satisfied, report.PropApdexSatisfied},
+		{"apdex-tolerated", rf.tolerated, report.PropApdexTolerated},
 	} {
 		d, err := msFlag(th.flag, th.value)
 		if err != nil {
@@ -86,8 +69,8 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 	if err != nil {
 		return err
 	}
-	if *title == "" {
-		*title = strings.TrimSuffix(filepath.Base(jtl), filepath.Ext(jtl))
+	if rf.title == "" {
+		rf.title = strings.TrimSuffix(filepath.Base(jtl), filepath.Ext(jtl))
 	}
 
 	f, err := os.Open(jtl)
@@ -98,11 +81,11 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 	stats := report.NewStats(opt)
 	sinks := report.Sinks{stats}
 	var charts *chart.Charts
-	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
+	if rf.out != "" {
+		if err := os.MkdirAll(rf.out, 0o755); err != nil {
 			return fmt.Errorf("output folder: %w", err)
 		}
-		charts = chart.New(*title, stats)
+		charts = chart.New(rf.title, stats)
 		sinks = append(sinks, charts)
 	}
 	if err := report.ReadJTL(f, jtl, sinks, report.ReadOptions{Properties: props}); err != nil {
@@ -114,15 +97,33 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 		return err
 	}
 	fmt.Fprint(stdout, text.String())
-	if *out == "" {
+	if rf.out == "" {
 		return nil
 	}
-	page := dashboardPage{title: *title, source: jtl, summary: text.String(), stats: stats}
-	if err := writeReportOutputs(*out, text.String(), page, charts); err != nil {
+	page := dashboardPage{title: rf.title, source: jtl, summary: text.String(), stats: stats}
+	if err := writeReportOutputs(rf.out, text.String(), page, charts); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\nReport in %s (open %s)\n", *out, filepath.Join(*out, dashboard.FileIndex))
+	fmt.Fprintf(stdout, "\nReport in %s (open %s)\n", rf.out, filepath.Join(rf.out, dashboard.FileIndex))
 	return nil
+}
+
+// reportFlags are gojm report's and gojm merge's flags.
+type reportFlags struct {
+	out, title           string
+	satisfied, tolerated string
+	props                propFlags
+}
+
+func (f *reportFlags) register(fs *pflag.FlagSet, merge bool) {
+	fs.StringVarP(&f.out, "output", "o", "", "folder for summary.txt, statistics.json, the charts and the dashboard (index.html)")
+	fs.StringVar(&f.title, "title", "", "title of the charts and the dashboard (default: the JTL's file name)")
+	if merge {
+		return // a run folder keeps the options the run had
+	}
+	fs.StringVar(&f.satisfied, "apdex-satisfied", "", "APDEX satisfied threshold in ms (jmeter.reportgenerator.apdex_satisfied_threshold, default 500)")
+	fs.StringVar(&f.tolerated, "apdex-tolerated", "", "APDEX tolerated threshold in ms (jmeter.reportgenerator.apdex_tolerated_threshold, default 1500)")
+	f.props.register(fs)
 }
 
 // reportRunFolder is gojm report and gojm merge on a run's folder: the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,25 +15,12 @@ import (
 // element with what gojm does with it. Exit 0: the plan can run; 3: gojm
 // would refuse it; 1: the file is not a plan.
 func validateCmd(args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("gojm validate", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: gojm validate PLAN.jmx [flags]\n\n")
-		fs.PrintDefaults()
-	}
-	// Only what decides how the plan compiles: validate sends nothing and
-	// writes nothing, so run's output, logging and CI flags mean nothing here.
+	fs := newFlagSet("validate")
 	var f planFlags
-	f.register(fs)
-	fs.Lookup("testfile").Usage = "the plan to check (JMeter's -t)"
-	fs.Lookup("skip-unsupported").Usage = "exit 0 when gojm run --skip-unsupported would run the plan without its refused elements"
 	var sched scheduleFlags
-	sched.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return &exitErr{exitUsage, err}
+	validateFlags(&f, &sched)(fs)
+	if done, err := parseFlags(fs, "validate", args, stdout); done || err != nil {
+		return err
 	}
 	f.planArg(fs)
 	// --skip-unsupported only decides the exit code: the plan is always
@@ -69,6 +55,18 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: the plan can run\n", f.plan)
 	return nil
+}
+
+// validateFlags registers validate's flags: only what decides how the
+// plan compiles, and the schedule's. validate sends nothing and writes
+// nothing, so run's output, logging and CI flags mean nothing here.
+func validateFlags(f *planFlags, sched *scheduleFlags) func(*pflag.FlagSet) {
+	return func(fs *pflag.FlagSet) {
+		f.register(fs)
+		fs.Lookup("testfile").Usage = "the plan to check (JMeter's -t)"
+		fs.Lookup("skip-unsupported").Usage = "exit 0 when gojm run --skip-unsupported would run the plan without its refused elements"
+		sched.register(fs)
+	}
 }
 
 func lastName(path string) string {
