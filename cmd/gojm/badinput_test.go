@@ -66,7 +66,7 @@ func TestBadInput(t *testing.T) {
 		lastLine bool
 	}{
 		{"malformed XML", []string{"run", malformed, "-o", filepath.Join(dir, "out")}, exitError,
-			"gojm: " + malformed + ": malformed XML: the file ends inside an element (is it cut short?); fix the file, or save the plan again from JMeter\n", false},
+			"gojm: " + malformed + ": malformed XML: the file ends inside <TestPlan>, opened on line 1 (is it cut short?); fix the file, or save the plan again from JMeter\n", false},
 		{"XML that is not a plan", []string{"run", pom, "-o", filepath.Join(dir, "out")}, exitError,
 			"gojm: " + pom + ": root element <project>: not a JMeter test plan (the root element is not <jmeterTestPlan>); give gojm a .jmx file saved by JMeter\n", false},
 		{"unknown or plugin element", []string{"run", plugin, "-o", filepath.Join(dir, "out")}, exitUnsupported,
