@@ -148,6 +148,10 @@ func loadPlan(f *planFlags, log *slog.Logger) (*engine.Plan, error) {
 			log.Info("ignored", "element", e.Path, "why", e.Reason)
 		}
 	}
+	// What the run would fail on once started, refused now (preview.go).
+	if err := checkPlan(f.plan, p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

@@ -48,6 +48,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	if refused > 0 && !skip {
 		return &exitErr{exitUnsupported, fmt.Errorf("%s: %d element(s) cannot run; disable them, or run with --skip-unsupported", f.plan, refused)}
 	}
+	printPreview(stdout, p) // preview.go
 	if sched.on {
 		if err := sched.print(stdout, p); err != nil {
 			return err
