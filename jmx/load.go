@@ -83,13 +83,13 @@ const rootTag = "jmeterTestPlan"
 const maxIncludeDepth = 16
 
 func read(r io.Reader, name, dir string, depth int) (*Plan, error) {
+	doc := etree.NewDocument()
+	doc.ReadSettings.Permissive = false
+	doc.ReadSettings.CharsetReader = charsetReader
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, &Error{File: name, Err: readError(err)}
 	}
-	doc := etree.NewDocument()
-	doc.ReadSettings.Permissive = false
-	doc.ReadSettings.CharsetReader = charsetReader
 	if err := doc.ReadFromBytes(data); err != nil {
 		// etree's own words say nothing of where (diagnose.go does)
 		return nil, &Error{File: name, Err: malformed(data, err)}
