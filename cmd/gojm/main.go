@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -99,4 +100,19 @@ func helpCmd(args []string, stdout io.Writer) error {
 	}
 	c.writeHelp(stdout, c.flagSet())
 	return nil
+}
+
+// version is the version in one word and the commit, as a run's record
+// keeps it.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+		return v
+	}
+	return "(unknown)"
 }

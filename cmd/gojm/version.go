@@ -54,18 +54,3 @@ func writeVersion(w io.Writer, bi *debug.BuildInfo) {
 	fmt.Fprintf(w, "go      %s\n", bi.GoVersion)
 	fmt.Fprintf(w, "module  %s\n", bi.Main.Path)
 }
-
-// version is the version in one word and the commit, as a run's record
-// keeps it.
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v := bi.Main.Version
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " " + s.Value[:12]
-			}
-		}
-		return v
-	}
-	return "(unknown)"
-}
