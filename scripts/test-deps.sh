@@ -7,6 +7,9 @@ need=()
 # (Debian packages needed by tests are added here as tests come to need them.)
 # chromium: report/dashboard opens the HTML dashboard in headless Chromium.
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# zsh, fish: cmd/gojm loads the completion scripts of gojm completion in them.
+command -v zsh >/dev/null 2>&1 || need+=(zsh)
+command -v fish >/dev/null 2>&1 || need+=(fish)
 # xmllint: report checks the JUnit file against its schema.
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 # influxd, prometheus: the Backend Listener (report/influx, cmd/gojm) and
@@ -15,9 +18,6 @@ command -v influxd >/dev/null 2>&1 || need+=(influxdb)
 command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 # podman: cmd/gojm builds the container image of the Containerfile.
 command -v podman >/dev/null 2>&1 || command -v buildah >/dev/null 2>&1 || need+=(podman)
-# zsh, fish: cmd/gojm loads the completion scripts of gojm completion in them.
-command -v zsh >/dev/null 2>&1 || need+=(zsh)
-command -v fish >/dev/null 2>&1 || need+=(fish)
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq >/dev/null 2>&1
   # All at once, else one by one so that one missing package costs only its tests.

@@ -36,26 +36,27 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 	if done, err := parseFlags(fs, name, args, stdout); done || err != nil {
 		return err
 	}
+	out, title, satisfied, tolerated, pf := &rf.out, &rf.title, &rf.satisfied, &rf.tolerated, &rf.props
 	if fs.NArg() != 1 {
 		return usageErr(name, fmt.Errorf("gojm %s takes one results file or run folder", name))
 	}
 	jtl := fs.Arg(0)
 	if st, err := os.Stat(jtl); err == nil && st.IsDir() || merge {
-		if rf.satisfied != "" || rf.tolerated != "" {
+		if *satisfied != "" || *tolerated != "" {
 			return &exitErr{exitUsage, errors.New("--apdex-satisfied and --apdex-tolerated apply to a results file: a run folder keeps the options the run had")}
 		}
-		if merge && rf.out == "" {
-			rf.out = jtl
+		if merge && *out == "" {
+			*out = jtl
 		}
-		return reportRunFolder(jtl, rf.out, rf.title, stdout)
+		return reportRunFolder(jtl, *out, *title, stdout)
 	}
-	props, err := rf.props.properties()
+	props, err := pf.properties()
 	if err != nil {
 		return err
 	}
 	for _, th := range []struct{ flag, value, prop string }{
-		{"apdex-satisfied", rf.satisfied, report.PropApdexSatisfied},
-		{"apdex-tolerated", rf.tolerated, report.PropApdexTolerated},
+		{"apdex-satisfied", *satisfied, report.PropApdexSatisfied},
+		{"apdex-tolerated", *tolerated, report.PropApdexTolerated},
 	} {
 		d, err := msFlag(th.flag, th.value)
 		if err != nil {
@@ -69,8 +70,8 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 	if err != nil {
 		return err
 	}
-	if rf.title == "" {
-		rf.title = strings.TrimSuffix(filepath.Base(jtl), filepath.Ext(jtl))
+	if *title == "" {
+		*title = strings.TrimSuffix(filepath.Base(jtl), filepath.Ext(jtl))
 	}
 
 	f, err := os.Open(jtl)
@@ -81,11 +82,11 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 	stats := report.NewStats(opt)
 	sinks := report.Sinks{stats}
 	var charts *chart.Charts
-	if rf.out != "" {
-		if err := os.MkdirAll(rf.out, 0o755); err != nil {
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return fmt.Errorf("output folder: %w", err)
 		}
-		charts = chart.New(rf.title, stats)
+		charts = chart.New(*title, stats)
 		sinks = append(sinks, charts)
 	}
 	if err := report.ReadJTL(f, jtl, sinks, report.ReadOptions{Properties: props}); err != nil {
@@ -97,14 +98,14 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 		return err
 	}
 	fmt.Fprint(stdout, text.String())
-	if rf.out == "" {
+	if *out == "" {
 		return nil
 	}
-	page := dashboardPage{title: rf.title, source: jtl, summary: text.String(), stats: stats}
-	if err := writeReportOutputs(rf.out, text.String(), page, charts); err != nil {
+	page := dashboardPage{title: *title, source: jtl, summary: text.String(), stats: stats}
+	if err := writeReportOutputs(*out, text.String(), page, charts); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\nReport in %s (open %s)\n", rf.out, filepath.Join(rf.out, dashboard.FileIndex))
+	fmt.Fprintf(stdout, "\nReport in %s (open %s)\n", *out, filepath.Join(*out, dashboard.FileIndex))
 	return nil
 }
 
