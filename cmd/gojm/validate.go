@@ -11,9 +11,10 @@ import (
 	"github.com/gojm/gojm/engine"
 )
 
-// validateCmd loads and compiles a plan, sends nothing, and lists every
-// element with what gojm does with it. Exit 0: the plan can run; 3: gojm
-// would refuse it; 1: the file is not a plan.
+// validateCmd loads and compiles a plan, sends nothing, lists every
+// element with what gojm does with it, then what the run will be
+// (preview.go). Exit 0: the plan can run; 3: gojm would refuse it; 1: the
+// file is not a plan.
 func validateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate")
 	var f planFlags
