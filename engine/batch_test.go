@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -61,12 +62,13 @@ var batchSkipped = map[string]string{
 	"ResponseDecompression":        "jmeter.apache.org over the network",
 	"SlowCharsFeature":             "jmeter.apache.org over the network",
 	"TCP_TESTS":                    "TCP sampler and a network server",
-	"TEST_HTTP":                    "HTTP Mirror Server and BeanShell",
+	"TEST_HTTP":                    "its setUp starts the HTTP Mirror Server from a Groovy script (new HttpMirrorServer), which the script subset lacks",
 	"TEST_HTTPS":                   "jmeter.apache.org over the network",
-	"TestCookieManager":            "HTTP Mirror Server",
-	"TestHeaderManager":            "HTTP Mirror Server",
-	"TestKeepAlive":                "jmeter.apache.org over the network",
-	"TestRedirectionPolicies":      "jmeter.apache.org over the network",
+	"TestCookieManager":            "its setUp starts the HTTP Mirror Server from a Groovy script (new HttpMirrorServer), which the script subset lacks",
+	"TestHeaderManager": "run against internal/mirror on port 8081, its XML file differs from JMeter's only in the failures of a " +
+		"plan-level assertion expecting the request header Connection: keep-alive, which gojm deliberately does not send (README)",
+	"TestKeepAlive":           "jmeter.apache.org over the network",
+	"TestRedirectionPolicies": "jmeter.apache.org over the network",
 }
 
 func batchDir(t *testing.T) string {
@@ -96,6 +98,7 @@ func runBatch(t *testing.T, dir, name string, extra map[string]string, bin bool)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var opt Options
 	if bin {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
@@ -113,8 +116,11 @@ func runBatch(t *testing.T, dir, name string, extra map[string]string, bin bool)
 				t.Fatal(err)
 			}
 		}
+		// The links lead to the batch folder, which JMeter's bin/ holds.
+		opt.Files = files.New(files.Options{Dir: src.Dir, AllowRead: []string{abs}})
 	}
-	p, err := Compile(src, Options{Props: props})
+	opt.Props = props
+	p, err := Compile(src, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

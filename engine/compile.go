@@ -11,6 +11,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/engine/internal/scripting"
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -23,6 +24,11 @@ type Options struct {
 	SkipUnsupported bool
 	// Log receives warnings; nil discards them.
 	Log *slog.Logger
+	// Files is where the plan may read and write; nil: under its folder
+	// and the working folder.
+	Files *files.Policy
+	// Strict makes every warning (Plan.Warnings) a refusal.
+	Strict bool
 }
 
 // Plan is a compiled test plan, shared read-only by every virtual user.
@@ -39,9 +45,13 @@ type Plan struct {
 	Listeners []Listener
 	// Elements lists every element with what gojm does with it.
 	Elements []ElementStatus
+	// Warnings are what gojm runs leniently, as JMeter does, in the order
+	// the plan compiled.
+	Warnings []Warning
 
 	groups []*group.Group
 	udv    []udv
+	users  [3]int // known thread counts by phase (Users)
 }
 
 // Status is what gojm does with an element.
@@ -91,8 +101,12 @@ func Compile(src *jmx.Plan, opt Options) (*Plan, error) {
 // elements added to a copy of the one table).
 func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, error) {
 	p := &Plan{Plan: element.NewPlan(src.File, src.Dir, element.NewProps(opt.Props), opt.Log)}
+	if opt.Files != nil {
+		p.Files = opt.Files
+	}
 	c := &compiler{defs: defs, compiled: p, built: map[*jmx.Element]any{}, skip: opt.SkipUnsupported, listener: map[*jmx.Element]int{}}
 	c.tp = function.NewCompiler(p.Plan, functions)
+	c.tp.Static = c.Static
 	c.order = map[*jmx.Element]int{}
 	src.Root.Walk(func(e *jmx.Element) bool { c.order[e] = len(c.order); return true })
 	if s, ok := p.Props.Get("sample_variables"); ok && strings.TrimSpace(s) != "" {
@@ -133,6 +147,10 @@ func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, err
 		}
 	}
 	sort.SliceStable(p.Elements, func(i, j int) bool { return p.Elements[i].order < p.Elements[j].order })
+	c.checkListenerFiles()
+	if opt.Strict {
+		c.strictWarnings()
+	}
 	if len(c.errs) > 0 {
 		return p, errors.Join(c.errs...)
 	}
@@ -177,7 +195,11 @@ func (c *compiler) frame(siblings []*jmx.Element, depth int) frame {
 				f = append(f, e)
 			}
 		case kIgnored:
-			c.recordTree(e, depth, Ignored, d.note)
+			if d.reportOnly {
+				c.reportOnly(e, depth, d.note)
+			} else {
+				c.recordTree(e, depth, Ignored, d.note)
+			}
 		}
 	}
 	return f
@@ -221,8 +243,14 @@ func (c *compiler) Fail(e *jmx.Element, err error) {
 	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: err})
 }
 
-// refuse records an element gojm cannot run: an error unless skipping.
+// refuse records an element gojm cannot run: an error unless skipping. A
+// listener of a plugin gojm does not know only reports: the plan runs
+// without it.
 func (c *compiler) refuse(e *jmx.Element, depth int) {
+	if listenerClass(e.Class) && len(e.Children) == 0 {
+		c.reportOnly(e, depth, fmt.Sprintf("%s is a listener gojm does not have: %s", e.Class, reportsOnly))
+		return
+	}
 	reason := fmt.Sprintf("%s is not supported by gojm", e.Class)
 	if c.skip {
 		c.recordTree(e, depth, Refused, reason+" (skipped)")
@@ -259,6 +287,7 @@ func (c *compiler) recordTree(e *jmx.Element, depth int, s Status, reason string
 // template compiles a field of an element, recording any error.
 func (c *compiler) Template(e *jmx.Element, field, s string) *element.Template {
 	t, err := c.tp.Compile(s)
+	c.templateWarnings(e, field)
 	if err != nil {
 		c.Fail(e, fmt.Errorf("%s: %w", field, err))
 		return element.Text(s)

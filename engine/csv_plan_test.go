@@ -3,7 +3,6 @@ package engine
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -351,20 +350,29 @@ func TestCSVDataSet(t *testing.T) {
 	}
 }
 
-func TestCSVDataSetFileProblemsAreCompileErrors(t *testing.T) {
+// TestCSVDataSetFileProblemsAreWarnings: a CSV Data Set whose file is
+// not there, or whose name is empty, runs as in JMeter 5.6 (each thread
+// stops when it reaches it), with a warning naming the element.
+func TestCSVDataSetFileProblemsAreWarnings(t *testing.T) {
 	for _, tc := range []struct{ filename, want string }{
 		{"nope.csv", "nope.csv\" not found (looked for "},
 		{"${__P(datafile,)}", "file name \"${__P(datafile,)}\" is empty when the plan starts"},
+		{"", "has no file name"},
 	} {
 		plan := writePlan(t, false, nil, tgEl("A", 1, 1, csvEl(map[string]string{"filename": tc.filename, "variableNames": "v"}), postEl("/a", "${v}")))
 		src, err := jmx.Load(plan)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Compile(src, Options{})
-		var je *jmx.Error
-		if !errors.As(err, &je) || !strings.Contains(je.Path, "CSVDataSet") || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v: want one naming the element and containing %q", tc.filename, err, tc.want)
+		p, err := Compile(src, Options{})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.filename, err)
+		}
+		if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0].Path, "CSVDataSet") || !strings.Contains(p.Warnings[0].Message, tc.want) {
+			t.Errorf("%q: warnings %v: want one naming the element and containing %q", tc.filename, p.Warnings, tc.want)
+		}
+		if got := bodies(t, plan); len(got["/a"]) != 0 {
+			t.Errorf("%q: the thread sent %q; JMeter 5.6 stops it at the CSV Data Set", tc.filename, got["/a"])
 		}
 	}
 }

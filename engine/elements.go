@@ -8,10 +8,14 @@ import (
 	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/engine/internal/httpsampler"
+	"github.com/gojm/gojm/engine/internal/jdbc"
+	"github.com/gojm/gojm/engine/internal/reporters"
 	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/engine/internal/scripting"
+	"github.com/gojm/gojm/engine/internal/tcp"
 	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/engine/internal/timer"
+	"github.com/gojm/gojm/engine/internal/udp"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -37,6 +41,9 @@ const (
 type elementDef struct {
 	kind kind
 	note string // why an ignored element is ignored
+	// reportOnly marks an ignored element whose output the user expects
+	// (mail, a metrics endpoint): ignored with a warning, not just a note.
+	reportOnly bool
 	// Exactly one of these is set, by kind (configs and listeners are read
 	// by the compiler itself).
 	sampler   func(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error)
@@ -105,7 +112,13 @@ const (
 // children run at once.
 const parallelClass = "com.blazemeter.jmeter.controller.ParallelSampler"
 
+// webDriverConfig is why a WebDriver browser configuration is ignored.
+const webDriverConfig = "a browser for WebDriver Samplers, which gojm refuses"
+
 const guiOnly = "GUI-only listener: draws in JMeter's window, records nothing headless"
+
+// reportsOnly ends the note of an element that only reports.
+const reportsOnly = "the plan runs without it, which changes nothing sent or measured"
 
 // elements is the one table of every test class gojm knows, keyed by the
 // testclass attribute. Anything not here is refused by name. The compiler
@@ -146,12 +159,21 @@ var elements = map[string]elementDef{
 	"TestAction":  {kind: kSampler, sampler: sampler.BuildFlowControl},
 	"JavaSampler": {kind: kSampler, sampler: sampler.BuildJava},
 
+	"TCPSampler": {kind: kSampler, sampler: tcp.Build}, // with the TCP Sampler Config, a ConfigTestElement
+
 	"HTTPSamplerProxy": {kind: kSampler, sampler: httpsampler.Build},
 	"HTTPSampler":      {kind: kSampler, sampler: httpsampler.Build},
 	"HTTPSampler2":     {kind: kSampler, sampler: httpsampler.Build},
 	"DebugSampler":     {kind: kSampler, sampler: sampler.BuildDebug},
 
+	// JDBC: the configuration is read by the elements that name its pool.
+	jdbc.ConfigClass:    {kind: kConfig},
+	"JDBCSampler":       {kind: kSampler, sampler: jdbc.BuildSampler},
+	"JDBCPreProcessor":  {kind: kPre, pre: jdbc.BuildPre},
+	"JDBCPostProcessor": {kind: kPost, post: jdbc.BuildPost},
+
 	"ConfigTestElement": {kind: kConfig},
+	"JavaConfig":        {kind: kConfig}, // Java Request Defaults, read by the Java Request
 	"HeaderManager":     {kind: kConfig},
 	"CookieManager":     {kind: kConfig, users: group.CookieUsers},
 	"AuthManager":       {kind: kConfig}, // the configs are read by the samplers in their scope
@@ -186,6 +208,7 @@ var elements = map[string]elementDef{
 	"DurationAssertion": {kind: kAssertion, assertion: assert.BuildDuration},
 	"SizeAssertion":     {kind: kAssertion, assertion: assert.BuildSize},
 	"MD5HexAssertion":   {kind: kAssertion, assertion: assert.BuildMD5},
+	"CompareAssertion":  {kind: kAssertion, assertion: assert.BuildCompare},
 	"XMLAssertion":      {kind: kAssertion, assertion: assert.BuildXML},
 	"JSONPathAssertion": {kind: kAssertion, assertion: assert.BuildJSON},
 	"XPathAssertion":    {kind: kAssertion, assertion: assert.BuildXPath},
@@ -212,12 +235,14 @@ var elements = map[string]elementDef{
 	"BeanShellListener":      {kind: kListener, listener: scripting.BuildListener},
 	"BSFListener":            {kind: kListener, listener: scripting.BuildListener},
 
-	"ResultCollector": {kind: kListener, output: resultCollector},
-	"BackendListener": {kind: kListener, output: backendListener},            // the InfluxDB client only
-	"ResultAction":    {kind: kListener, listener: thread.BuildResultAction}, // Result Status Action Handler
-	"Summariser":      {kind: kIgnored, note: "gojm always prints the summariser lines"},
-	"WorkBench":       {kind: kIgnored, note: "the WorkBench is not part of a test"},
-	"ProxyControl":    {kind: kIgnored, note: "the recording proxy is a GUI tool"},
+	"ResultCollector":   {kind: kListener, output: resultCollector},
+	"BackendListener":   {kind: kListener, output: backendListener},            // the InfluxDB client only
+	"ResultAction":      {kind: kListener, listener: thread.BuildResultAction}, // Result Status Action Handler
+	"ResultSaver":       {kind: kListener, listener: reporters.BuildSaver},     // Save Responses to a file, inside the output folder
+	"Summariser":        {kind: kIgnored, note: "gojm always prints the summariser lines"},
+	"WorkBench":         {kind: kIgnored, note: "the WorkBench is not part of a test"},
+	"ProxyControl":      {kind: kIgnored, note: "the recording proxy is a GUI tool"},
+	"HttpMirrorControl": {kind: kIgnored, note: "JMeter starts the HTTP Mirror Server from its window only, never in a test run"},
 
 	// jmeter-plugins' graphs are Result Collectors: headless they write
 	// their results file when they have one, and otherwise only draw.
@@ -234,13 +259,27 @@ var elements = map[string]elementDef{
 	"kg.apc.jmeter.dbmon.DbMonCollector":                      {kind: kIgnored, note: "database metrics are not collected"},
 	"kg.apc.jmeter.listener.GraphsGeneratorListener":          {kind: kIgnored, note: "its graphs are not generated: gojm report draws charts from the results"},
 	"com.blazemeter.jmeter.reporters.FlushingResultCollector": {kind: kIgnored, note: guiOnly},
+	"MailerResultCollector":                                   {kind: kIgnored, reportOnly: true, note: "the Mailer Visualizer's e-mails are not sent; " + reportsOnly},
+	"com.github.johrstrom.listener.PrometheusListener": {kind: kIgnored, reportOnly: true,
+		note: "the Prometheus Listener's metrics are not served (gojm --prometheus serves its own); " + reportsOnly},
+	"com.github.johrstrom.config.PrometheusMetricsConfig": {kind: kIgnored, reportOnly: true,
+		note: "the Prometheus Listener's metrics are not served (gojm --prometheus serves its own); " + reportsOnly},
 
 	// jmeter-plugins samplers, controllers and timers.
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
 	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
 	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: thread.BuildParameterized},
 	parallelClass: {kind: kSampler, branches: buildParallel},
+	udp.Class:     {kind: kSampler, sampler: udp.Build},
 	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
+
+	// Refused by name, with what to do: they need a browser or a JVM.
+	sampler.WebDriverClass: {kind: kSampler, sampler: sampler.BuildWebDriver},
+	"JUnitSampler":         {kind: kSampler, sampler: sampler.BuildJUnit},
+	"com.googlecode.jmeter.plugins.webdriver.config.ChromeDriverConfig":           {kind: kIgnored, note: webDriverConfig},
+	"com.googlecode.jmeter.plugins.webdriver.config.FirefoxDriverConfig":          {kind: kIgnored, note: webDriverConfig},
+	"com.googlecode.jmeter.plugins.webdriver.config.InternetExplorerDriverConfig": {kind: kIgnored, note: webDriverConfig},
+	"com.googlecode.jmeter.plugins.webdriver.config.RemoteDriverConfig":           {kind: kIgnored, note: webDriverConfig},
 }
 
 // lookup returns the definition of an element's test class.

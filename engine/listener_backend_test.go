@@ -65,28 +65,31 @@ func writeBackendPlan(t *testing.T, old, new string) string {
 	return path
 }
 
-func TestBackendListenerRefusesOtherClients(t *testing.T) {
+// A Backend Listener client gojm does not have only reports: the plan
+// runs without it, with a warning naming the listener, and --strict
+// refuses it.
+func TestBackendListenerOtherClientsOnlyReport(t *testing.T) {
 	tests := []struct {
 		name, old, new, want string
 	}{
 		{"graphite", InfluxDBClient, "org.apache.jmeter.visualizers.backend.graphite.GraphiteBackendListenerClient",
-			`Backend Listener client "org.apache.jmeter.visualizers.backend.graphite.GraphiteBackendListenerClient" is not supported by gojm: it runs only ` + InfluxDBClient},
+			`Backend Listener client "org.apache.jmeter.visualizers.backend.graphite.GraphiteBackendListenerClient": gojm runs only ` + InfluxDBClient},
 		{"udp sender", "org.apache.jmeter.visualizers.backend.influxdb.HttpMetricsSender", "org.apache.jmeter.visualizers.backend.influxdb.UdpMetricsSender",
-			`InfluxDB metrics sender "org.apache.jmeter.visualizers.backend.influxdb.UdpMetricsSender" is not supported`},
+			`InfluxDB metrics sender "org.apache.jmeter.visualizers.backend.influxdb.UdpMetricsSender": gojm sends over HTTP only`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeBackendPlan(t, tt.old, tt.new)
-			_, err := compileFile(t, path, Options{})
-			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "Users › Backend Listener") {
-				t.Fatalf("error %v, want one naming the listener and %q", err, tt.want)
-			}
-			p, err := compileFile(t, path, Options{SkipUnsupported: true})
+			p, err := compileFile(t, path, Options{})
 			if err != nil {
-				t.Fatalf("with SkipUnsupported: %v", err)
+				t.Fatalf("a listener gojm does not have refused the plan: %v", err)
 			}
 			if len(p.Listeners) != 0 {
-				t.Errorf("a skipped listener is still routed: %+v", p.Listeners)
+				t.Errorf("a listener gojm does not run is still routed: %+v", p.Listeners)
+			}
+			if len(p.Warnings) != 1 || !strings.HasSuffix(p.Warnings[0].Path, "Users › Backend Listener") ||
+				!strings.Contains(p.Warnings[0].Message, tt.want) || !strings.Contains(p.Warnings[0].Message, "the plan runs without this listener") {
+				t.Errorf("warnings %q, want one naming the listener and %q", p.Warnings, tt.want)
 			}
 			var st *ElementStatus
 			for i := range p.Elements {
@@ -94,8 +97,11 @@ func TestBackendListenerRefusesOtherClients(t *testing.T) {
 					st = &p.Elements[i]
 				}
 			}
-			if st == nil || st.Status != Refused || !strings.HasSuffix(st.Reason, "(skipped)") {
+			if st == nil || st.Status != Ignored || !strings.Contains(st.Reason, tt.want) {
 				t.Errorf("element status %+v", st)
+			}
+			if _, err := compileFile(t, path, Options{Strict: true}); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("with Strict: %v, want a refusal naming %q", err, tt.want)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -101,12 +102,12 @@ const InfluxDBClient = "org.apache.jmeter.visualizers.backend.influxdb.InfluxdbB
 // backendListener registers a Backend Listener (JMeter's BackendListener
 // element): a listener in scope like a Result Collector, whose samples go
 // to a metrics client named by its classname. Only the InfluxDB client is
-// run; any other client (Graphite, Elasticsearch, a plugin's) is refused by
-// name, and skipped with --skip-unsupported.
+// run; any other client (Graphite, Elasticsearch, a plugin's) only reports,
+// so the plan runs without it, with a warning.
 func backendListener(c *compiler, e *jmx.Element, depth int) bool {
 	class := strings.TrimSpace(e.Str("classname"))
 	if class != InfluxDBClient {
-		c.refuseWith(e, depth, fmt.Sprintf("Backend Listener client %q is not supported by gojm: it runs only %s", class, InfluxDBClient))
+		c.reportOnly(e, depth, fmt.Sprintf("Backend Listener client %q: gojm runs only %s; the plan runs without this listener, which changes nothing sent or measured", class, InfluxDBClient))
 		return false
 	}
 	l := Listener{Kind: BackendListener, Name: e.Name, Path: e.Path(), GUIClass: e.GUIClass, Classname: class}
@@ -120,19 +121,46 @@ func backendListener(c *compiler, e *jmx.Element, depth int) bool {
 		l.Params = append(l.Params, Param{Name: name, Value: t.Eval(vu)})
 	}
 	if s := strings.TrimSpace(l.Param("influxdbMetricsSender", "")); s != "" && !strings.HasSuffix(s, ".HttpMetricsSender") {
-		c.refuseWith(e, depth, fmt.Sprintf("InfluxDB metrics sender %q is not supported by gojm: it sends over HTTP only (HttpMetricsSender)", s))
+		c.reportOnly(e, depth, fmt.Sprintf("InfluxDB metrics sender %q: gojm sends over HTTP only (HttpMetricsSender); the plan runs without this listener, which changes nothing sent or measured", s))
 		return false
 	}
 	return c.addListener(e, depth, l)
 }
 
-// refuseWith records an element gojm cannot run, with the reason: an error
-// unless the plan runs with --skip-unsupported.
-func (c *compiler) refuseWith(e *jmx.Element, depth int, reason string) {
-	if c.skip {
-		c.recordTree(e, depth, Refused, reason+" (skipped)")
-		return
+// reportOnly records an element that only reports and that gojm does not
+// run (a Backend Listener client it lacks, a plugin's listener): the plan
+// runs without it, as nothing sent or measured changes, with a warning,
+// since its output will be missing.
+func (c *compiler) reportOnly(e *jmx.Element, depth int, note string) {
+	c.recordTree(e, depth, Ignored, note)
+	c.Warn(e, note)
+}
+
+// checkListenerFiles decides, before the run, about each results file the
+// plan may not write. One outside the folders its file policy allows is
+// not written, with a warning naming the flag that allows it: the listener
+// only reports, and JMeter too runs the plan without a results file it
+// cannot open (a folder of the author's machine). The plan itself, a file
+// the plan reads, and /proc, /sys or a device are refused. It runs once
+// the whole plan has compiled, when every file the plan reads is known.
+func (c *compiler) checkListenerFiles() {
+	byIndex := make([]*jmx.Element, len(c.compiled.Listeners))
+	for e, i := range c.listener {
+		byIndex[i] = e
 	}
-	c.recordTree(e, depth, Refused, reason)
-	c.errs = append(c.errs, &jmx.Error{File: e.File, Path: e.Path(), Err: fmt.Errorf("%w: %s; disable or remove the element, or run with --skip-unsupported to run the plan without it", ErrUnsupported, reason)})
+	for i, l := range c.compiled.Listeners {
+		if l.Filename == "" || byIndex[i] == nil {
+			continue
+		}
+		err := c.compiled.Files.CheckWrite(l.Filename)
+		var denied *files.DeniedError
+		switch {
+		case err == nil:
+		case errors.As(err, &denied) && denied.Flag != "":
+			c.Warn(byIndex[i], fmt.Sprintf("the results file is not written: %v; the plan runs without it, which changes nothing sent or measured", err))
+			c.compiled.Listeners[i].Filename = ""
+		default:
+			c.Fail(byIndex[i], fmt.Errorf("the results file: %w", err))
+		}
+	}
 }

@@ -136,14 +136,20 @@ func xUDV(pairs ...string) string {
 	return b.String()
 }
 
-// compileXML compiles a plan written with the builders.
+// compilePlanXML compiles a plan written with the builders.
 func compilePlanXML(t *testing.T, plan string, props map[string]string) (*Plan, error) {
+	t.Helper()
+	return compilePlanXMLOpts(t, plan, Options{Props: props})
+}
+
+// compilePlanXMLOpts compiles a plan written with the builders, with opts.
+func compilePlanXMLOpts(t *testing.T, plan string, opts Options) (*Plan, error) {
 	t.Helper()
 	src, err := jmx.Read(strings.NewReader(plan), "test.jmx", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return compile(src, Options{Props: props}, testElements)
+	return compile(src, opts, testElements)
 }
 
 // testElements is the element table with the tests' own elements.

@@ -49,6 +49,9 @@ type RunOptions struct {
 	// stopped (by the plan, Stop or Abort), with the cause: a split run's
 	// segment tells the others to stop there.
 	OnStop func(cause error)
+	// OutDir is the run's output folder, the one place the plan's own
+	// file writers (Save Responses to a file) may write; "" for none.
+	OutDir string
 }
 
 // Run is a plan being run.
@@ -87,6 +90,7 @@ func Start(ctx context.Context, p *Plan, sink report.Sink, opt RunOptions) *Run 
 	}
 	r.el = element.NewRun(p.Plan, seed, func(cause error) { r.Stop(cause) }, func(cause error) { r.stopNow(cause) })
 	r.el.Detail = opt.Detail
+	r.el.OutDir = opt.OutDir
 	if opt.Segment.Seq != nil {
 		r.el.Segment = opt.Segment
 	}
@@ -120,12 +124,15 @@ func (r *Run) Stop(cause error) {
 	}
 }
 
-// Abort ends the run now: running requests are cancelled too, and no
-// tearDown group runs.
+// Abort ends the run now, as gojm's own decision (a second Ctrl-C, the
+// stop grace over; cause says which): running requests are cancelled too,
+// each a failed sample marked as aborted by the client
+// (report.AbortedMessage), and no tearDown group runs.
 func (r *Run) Abort(cause error) {
+	ca := &element.ClientAbort{Reason: cause.Error()}
 	r.userAbort.Store(true)
-	r.Stop(cause)
-	r.abort(cause)
+	r.Stop(ca)
+	r.abort(ca)
 }
 
 // stopNow is the plan's own Stop Test Now (a sampler error, a Flow Control
@@ -135,6 +142,12 @@ func (r *Run) stopNow(cause error) {
 	r.Stop(cause)
 	r.abort(cause)
 }
+
+// Flush writes out what the results files buffer of the samples handed
+// over so far, and returns once it is written: a stop (a signal) calls it
+// so that the rows up to then are on disk at once, whatever comes next.
+// It must not be called from a sink.
+func (r *Run) Flush() { r.el.Out.Flush() }
 
 // Wait waits for the run to end and its samples to reach the sinks, and
 // returns what kept the plan from running (a thread group whose numbers are
@@ -304,6 +317,16 @@ func (rt *router) Tick(now time.Time) {
 			t.Tick(now)
 		}
 	}
+}
+
+func (rt *router) Flush() error {
+	errs := []error{report.Sinks{rt.main}.Flush()}
+	for _, l := range rt.listeners {
+		if l != nil {
+			errs = append(errs, report.Sinks{l}.Flush())
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (rt *router) Close() error {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/examples/target"
 	"github.com/gojm/gojm/report"
 )
 
@@ -221,4 +222,58 @@ func TestPluginGroupsAreMainGroups(t *testing.T) {
 			t.Errorf("first samples at %v (ms from the start); want prepare at 0, then user and arrival together at 500", starts)
 		}
 	})
+}
+
+// countingServer starts the example target, counting requests, on the
+// loopback; it returns the server and its port.
+func countingServer(t *testing.T) (*target.Server, string) {
+	t.Helper()
+	srv := target.NewServer(target.Options{CountOnly: true})
+	if err := srv.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv, strings.TrimPrefix(srv.URL(), "http://127.0.0.1:")
+}
+
+// When an Open Model schedule ends, the requests still in flight are
+// interrupted, as JMeter 5.6's OpenModelThreadGroup does (it stops and
+// interrupts each thread still running): each is a failed sample, marked
+// as aborted by gojm rather than as the server's or the network's
+// failure, and one row per request the server received.
+func TestOpenModelEndAbortsHTTP(t *testing.T) {
+	srv, port := countingServer(t)
+	props := `<elementProp name="ThreadGroup.main_controller" elementType="OpenModelThreadGroupController"/>` +
+		sp("ThreadGroup.on_sample_error", "continue") +
+		sp("OpenModelThreadGroup.schedule", "rate(20/sec) even_arrivals(300 ms)")
+	// the server answers only when the request is aborted
+	plan := xPlan("", xmlEl(openModelClass, "O", props, plugHTTP("stuck", "/sleep?ms=600000")))
+	m := runPlanXML(t, plan, map[string]string{"host": "127.0.0.1", "port": port})
+	if len(m.samples) == 0 || int64(len(m.samples)) != srv.Count() {
+		t.Fatalf("%d samples for the %d requests the server received", len(m.samples), srv.Count())
+	}
+	for i, s := range m.samples {
+		if !s.ClientAborted() || s.Code != "Non HTTP response code: java.net.SocketException" ||
+			s.Message != "Aborted by gojm: the Open Model schedule ended" {
+			t.Errorf("sample %d: %v %q %q; want one aborted by gojm", i, s.Success, s.Code, s.Message)
+		}
+	}
+}
+
+// A plan's own Stop Test Now aborts running requests as JMeter does, with
+// JMeter's message: only gojm's own aborts are marked as the client's.
+func TestStopTestNowIsNotClientAbort(t *testing.T) {
+	_, port := countingServer(t)
+	waiting := xGroup("Waiting", groupOpts{}, plugHTTP("stuck", "/sleep?ms=600000"))
+	stopping := xGroup("Stopping", groupOpts{}, plugDummy("first", 500), xAction("stop now", taStopNow, 2, "0"))
+	m := runPlanXML(t, xPlan("", waiting, stopping), map[string]string{"host": "127.0.0.1", "port": port})
+	var stuck []report.Sample
+	for _, s := range m.samples {
+		if s.Label == "stuck" {
+			stuck = append(stuck, s)
+		}
+	}
+	if len(stuck) != 1 || stuck[0].ClientAborted() || stuck[0].Message != "Non HTTP response message: Socket closed" {
+		t.Fatalf("the aborted request: %+v; want JMeter's Socket closed, not gojm's mark", stuck)
+	}
 }

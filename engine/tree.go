@@ -87,6 +87,9 @@ func (c *compiler) children(d *thread.ControllerDef, kids []*jmx.Element, extra 
 			c.Fail(e, e.Problem)
 			continue
 		}
+		if e.Warning != nil {
+			c.Warn(e, e.Warning.Error())
+		}
 		switch kd.kind {
 		case kController:
 			c.recordAt(e, depth, Runs, "")
@@ -362,4 +365,6 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 		g.Model = m
 	}
 	c.compiled.groups = append(c.compiled.groups, g)
+	c.countUsers(g)
+	c.checkSchedule(e, g)
 }

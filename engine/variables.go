@@ -55,6 +55,7 @@ func (c *compiler) userVariables(args *jmx.Prop, e *jmx.Element) {
 			continue
 		}
 		t, err := c.tp.Compile(a.Str("Argument.value"))
+		c.templateWarnings(e, fmt.Sprintf("variable %q", name))
 		if err != nil {
 			c.Fail(e, fmt.Errorf("variable %q: %w", name, err))
 			continue

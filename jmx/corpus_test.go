@@ -2,14 +2,17 @@ package jmx
 
 import (
 	"errors"
+	"io/fs"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // sharedDir is the project's shared reference material beside the clone.
 const sharedDir = "../../shared"
 
-// corpusPlans lists the real plans of ../shared/corpus, or skips the test
+// corpusPlans lists the real plans of ../shared/corpus (both corpora, JMeter's
+// batch plans and the seed plans), or skips the test
 // where the corpus is absent (a clone on its own).
 func corpusPlans(t *testing.T) []string {
 	t.Helper()
@@ -18,6 +21,13 @@ func corpusPlans(t *testing.T) []string {
 		m, _ := filepath.Glob(filepath.Join(sharedDir, dir, "*.jmx"))
 		files = append(files, m...)
 	}
+	// corpus/repos holds each plan at its path in its repository.
+	filepath.WalkDir(filepath.Join(sharedDir, "corpus/repos"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jmx") {
+			files = append(files, p)
+		}
+		return nil
+	})
 	if len(files) == 0 {
 		t.Skipf("no corpus at %s: the real-plan tests need ../shared beside the clone", sharedDir)
 	}

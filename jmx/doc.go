@@ -11,4 +11,7 @@
 // The package knows nothing about what elements mean: turning the tree into a
 // runnable plan is the engine's job. Problems are reported with the file and
 // the element's path in the tree, e.g. "Test Plan › Users › Login".
+//
+// It imports etree and internal/files (the included plans a plan may
+// read).
 package jmx

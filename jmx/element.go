@@ -29,9 +29,14 @@ type Element struct {
 	// root's file for elements inlined by an Include Controller).
 	File string
 	// Problem is what went wrong resolving the element while loading (an
-	// Include Controller's file that cannot be read): the plan still loads,
-	// so that every element can be listed, but it cannot run.
+	// Include Controller's file outside the folders the plan may read): the
+	// plan still loads, so that every element can be listed, but it cannot
+	// run.
 	Problem error
+	// Warning is what went wrong resolving the element that JMeter runs
+	// past (an Include Controller's file that is not there: the controller
+	// runs nothing of it).
+	Warning error
 }
 
 // Prop is one property of an element. Scalar kinds keep their text in Value;

@@ -1,6 +1,7 @@
 package jmx
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/beevik/etree"
+
+	"github.com/gojm/gojm/internal/files"
 )
 
 // Plan is a loaded test plan: the root element (normally the TestPlan) and
@@ -59,20 +62,40 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrNotPlan is wrapped by errors for XML files that are not JMeter plans.
 var ErrNotPlan = errors.New("not a JMeter test plan (the root element is not <jmeterTestPlan>)")
 
-// Load reads the plan at path and inlines its Include Controllers.
+// MaxPlan is the largest plan file gojm reads: it holds a plan whole.
+const MaxPlan = 64 << 20
+
+// Load reads the plan at path and inlines its Include Controllers, reading
+// included plans under the default file policy (the plan's folder and the
+// working folder).
 func Load(path string) (*Plan, error) {
+	return LoadFiles(path, files.New(files.Options{Plan: path}))
+}
+
+// LoadFiles is Load with the policy under which included plans are read.
+func LoadFiles(path string, pol *files.Policy) (*Plan, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Err: err}
 	}
 	defer f.Close()
-	return read(f, path, filepath.Dir(path), 0)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &Error{File: path, Err: errors.New("not a regular file (a folder, device or pipe): give gojm a .jmx file saved by JMeter")}
+	}
+	if st.Size() > MaxPlan {
+		return nil, &Error{File: path, Err: fmt.Errorf("the file is %d MiB: gojm reads plans of at most %d MiB", st.Size()>>20, MaxPlan>>20)}
+	}
+	return read(io.LimitReader(f, MaxPlan), path, filepath.Dir(path), 0, pol)
 }
 
 // Read parses a plan from r. dir is the folder relative file references
 // (Include Controllers) resolve against; name labels errors.
 func Read(r io.Reader, name, dir string) (*Plan, error) {
-	return read(r, name, dir, 0)
+	return read(r, name, dir, 0, files.New(files.Options{Plan: name, Dir: dir}))
 }
 
 // rootTag is the document element of every plan; the synthetic root
@@ -82,7 +105,7 @@ const rootTag = "jmeterTestPlan"
 // maxIncludeDepth stops an Include Controller that includes itself.
 const maxIncludeDepth = 16
 
-func read(r io.Reader, name, dir string, depth int) (*Plan, error) {
+func read(r io.Reader, name, dir string, depth int, pol *files.Policy) (*Plan, error) {
 	doc := etree.NewDocument()
 	doc.ReadSettings.Permissive = false
 	doc.ReadSettings.CharsetReader = charsetReader
@@ -112,7 +135,7 @@ func read(r io.Reader, name, dir string, depth int) (*Plan, error) {
 		return nil, &Error{File: name, Err: errors.New("no <hashTree> under <jmeterTestPlan>")}
 	}
 	plan.Root.Children, plan.Root.All = readHashTree(top, plan.Root, name)
-	inlineIncludes(plan, depth)
+	inlineIncludes(plan, depth, pol)
 	return plan, nil
 }
 
@@ -234,19 +257,25 @@ func childText(x *etree.Element, tag, def string) string {
 
 // inlineIncludes replaces the children of every Include Controller with the
 // contents of the plan it names (the included TestPlan's children, as JMeter
-// does), resolving relative paths against the plan's folder. An include that
-// cannot be read is kept as the element's Problem.
-func inlineIncludes(plan *Plan, depth int) {
+// does), resolving relative paths against the plan's folder. An include
+// outside the folders the plan may read is the element's Problem; one that
+// cannot be read otherwise is its Warning, as JMeter runs the controller
+// without it.
+func inlineIncludes(plan *Plan, depth int, pol *files.Policy) {
 	plan.Root.Walk(func(e *Element) bool {
 		if e.Class != "IncludeController" {
 			return true
 		}
-		e.Problem = include(plan, e, depth)
+		if err := include(plan, e, depth, pol); errors.Is(err, files.ErrDenied) {
+			e.Problem = err
+		} else if err != nil {
+			e.Warning = fmt.Errorf("%w: JMeter runs the plan without it, the Include Controller running nothing", err)
+		}
 		return false
 	})
 }
 
-func include(plan *Plan, e *Element, depth int) error {
+func include(plan *Plan, e *Element, depth int, pol *files.Policy) error {
 	rel := strings.TrimSpace(e.Str("IncludeController.includepath"))
 	if rel == "" {
 		return errors.New("the Include Controller has no file name")
@@ -258,12 +287,18 @@ func include(plan *Plan, e *Element, depth int) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(plan.Dir, rel)
 	}
-	f, err := os.Open(path)
+	found, err := pol.Find(path)
 	if err != nil {
 		return fmt.Errorf("included plan: %w", err)
 	}
-	defer f.Close()
-	inc, err := read(f, path, filepath.Dir(path), depth+1)
+	b, err := pol.ReadFile(found.Path)
+	if err != nil {
+		return fmt.Errorf("included plan: %w", err)
+	}
+	if found.Where != "" {
+		e.Warning = fmt.Errorf("the included plan %q is not there (%s): including the file of that name %s instead, %s", rel, found.Named, found.Where, found.Path)
+	}
+	inc, err := read(bytes.NewReader(b), found.Path, filepath.Dir(found.Path), depth+1, pol)
 	if err != nil {
 		return fmt.Errorf("included plan: %w", err)
 	}

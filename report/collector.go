@@ -38,8 +38,9 @@ type Batch struct {
 type Collector struct {
 	sinks Sinks
 	in    chan *Batch
-	free  sync.Pool // batches of BatchSize
-	one   sync.Pool // batches of one, for slow producers
+	flush chan chan struct{} // Flush's requests, each closed when done
+	free  sync.Pool          // batches of BatchSize
+	one   sync.Pool          // batches of one, for slow producers
 	done  chan struct{}
 	tick  time.Duration
 	now   func() time.Time
@@ -52,6 +53,7 @@ func NewCollector(tick time.Duration, sinks ...Sink) *Collector {
 	c := &Collector{
 		sinks: sinks,
 		in:    make(chan *Batch, 256),
+		flush: make(chan chan struct{}),
 		done:  make(chan struct{}),
 		tick:  tick,
 		now:   time.Now,
@@ -80,25 +82,52 @@ func (c *Collector) loop() {
 				c.err = c.sinks.Close()
 				return
 			}
-			for i := range b.Samples {
-				c.sinks.Add(&b.Samples[i])
-			}
-			clear(b.Samples) // drop references to strings and sub-samples
-			b.Samples = b.Samples[:0]
-			if cap(b.Samples) == BatchSize {
-				c.free.Put(b)
-			} else {
-				c.one.Put(b)
-			}
+			c.take(b)
 		case now := <-tc:
 			c.sinks.Tick(now)
+		case done := <-c.flush:
+			// The batches handed over before Flush was called go first:
+			// they are in the channel now (and never its close, which
+			// comes only after every batch).
+			for n := len(c.in); n > 0; n-- {
+				c.take(<-c.in)
+			}
+			c.sinks.Flush() // an error stays in the sink for Close to return
+			close(done)
 		}
+	}
+}
+
+// take feeds a batch's samples to the sinks and recycles the batch.
+func (c *Collector) take(b *Batch) {
+	for i := range b.Samples {
+		c.sinks.Add(&b.Samples[i])
+	}
+	clear(b.Samples) // drop references to strings and sub-samples
+	b.Samples = b.Samples[:0]
+	if cap(b.Samples) == BatchSize {
+		c.free.Put(b)
+	} else {
+		c.one.Put(b)
 	}
 }
 
 // NewBatcher returns a producer-side buffer. Each virtual user owns one;
 // it is not safe for concurrent use.
 func (c *Collector) NewBatcher() *Batcher { return &Batcher{c: c} }
+
+// Flush has every sink that is a Flusher write out what the samples
+// handed over so far left in its buffers, and returns once they have. It
+// may be called from any goroutine but the collector's own (a sink's
+// calls), and does nothing once the collector is closed.
+func (c *Collector) Flush() {
+	done := make(chan struct{})
+	select {
+	case c.flush <- done:
+		<-done
+	case <-c.done:
+	}
+}
 
 // Close waits for every batch sent so far to reach the sinks, then closes
 // them. All Batchers must have been flushed first.

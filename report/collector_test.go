@@ -1,6 +1,9 @@
 package report
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -91,4 +94,39 @@ func TestBatcherSizesBatches(t *testing.T) {
 	if got := <-c.in; len(got.Samples) != BatchSize || cap(got.Samples) != BatchSize {
 		t.Fatalf("fast user: batch of %d/%d", len(got.Samples), cap(got.Samples))
 	}
+}
+
+// Flush puts on disk every row handed over before it, without waiting for
+// a tick or the end of the run, and is harmless once the collector is
+// closed.
+func TestCollectorFlush(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.jtl")
+	w, err := OpenResultFile(path, DefaultSaveConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCollector(0, w) // no ticks: only Flush and Close write
+	b := c.NewBatcher()
+	for i := range 10 {
+		b.Add(&Sample{Start: t0.Add(time.Duration(i) * time.Millisecond), Elapsed: ms(1), Label: "x", Success: true})
+	}
+	b.Flush()
+	rows := func() int {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bytes.Count(data, []byte("\n"))
+	}
+	if n := rows(); n != 0 {
+		t.Fatalf("%d lines on disk before Flush; the test needs them buffered", n)
+	}
+	c.Flush()
+	if n := rows(); n != 11 {
+		t.Errorf("%d lines on disk after Flush, want the header and 10 rows", n)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c.Flush()
 }

@@ -97,6 +97,20 @@ func (h *Histogram) addSlow(v int64, c uint64) {
 	h.blocks[v>>blockBits] += c
 }
 
+// Reset empties h and keeps its arrays, so that a histogram counting one
+// interval after another (the live progress's) does not allocate again for
+// a range it has seen. It clears only the blocks that hold values.
+func (h *Histogram) Reset() {
+	for b, bc := range h.blocks {
+		if bc != 0 {
+			clear(h.counts[b<<blockBits : (b+1)<<blockBits])
+			h.blocks[b] = 0
+		}
+	}
+	clear(h.over)
+	h.n, h.sum, h.min, h.max = 0, 0, 0, 0
+}
+
 // Merge adds every value of o to h; o is unchanged.
 func (h *Histogram) Merge(o *Histogram) {
 	for v, c := range o.All() {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -47,6 +49,60 @@ type jtlOut struct {
 	closer io.Closer
 	buf    []byte
 	err    error
+	// syncing is set while a background fsync of the file runs (sync).
+	syncing atomic.Bool
+}
+
+// write writes the buffered rows out to the file.
+func (o *jtlOut) write() {
+	if o.err != nil || len(o.buf) == 0 {
+		return
+	}
+	if _, err := o.w.Write(o.buf); err != nil {
+		o.err = fmt.Errorf("jtl: %w", err)
+	}
+	o.buf = o.buf[:0]
+}
+
+// tick writes the buffered rows out and has the kernel put the file on
+// disk in the background, so that a machine lost mid-run loses about the
+// last second of rows rather than whatever the page cache held (tens of
+// seconds by default). The collector never waits for the disk: an fsync
+// still running at the next tick is left to finish.
+func (o *jtlOut) tick() {
+	o.write()
+	f, ok := o.closer.(*os.File)
+	if !ok || o.err != nil || !o.syncing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer o.syncing.Store(false)
+		f.Sync() // a file closed meanwhile was synced by close
+	}()
+}
+
+// close writes out the rest, syncs the file and closes it; it returns the
+// first error met while writing.
+func (o *jtlOut) close() error {
+	o.write()
+	err := o.err
+	if f, ok := o.closer.(*os.File); ok && err == nil {
+		// A pipe or a terminal (-l /dev/stdout) cannot be synced, and
+		// needs not be.
+		if serr := f.Sync(); serr != nil && !errors.Is(serr, syscall.EINVAL) && !errors.Is(serr, syscall.ENOTSUP) {
+			err = fmt.Errorf("jtl: %w", serr)
+		}
+	}
+	if o.closer != nil {
+		if cerr := o.closer.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("jtl: %w", cerr)
+		}
+		o.closer = nil
+	}
+	if o.err == nil {
+		o.err = errClosed
+	}
+	return err
 }
 
 func newJTLOut(w io.Writer) *jtlOut {
@@ -275,42 +331,20 @@ func appendQuoted[T string | []byte](b []byte, s T, delim byte) []byte {
 	return append(b, '"')
 }
 
-// Tick writes out the buffered rows.
-func (cw *CSVWriter) Tick(time.Time) { cw.flush() }
+// Tick writes out the buffered rows (and syncs the file in the
+// background).
+func (cw *CSVWriter) Tick(time.Time) { cw.out.tick() }
 
 // Flush writes out the buffered rows.
 func (cw *CSVWriter) Flush() error {
-	cw.flush()
+	cw.out.write()
 	return cw.out.err
 }
 
-func (cw *CSVWriter) flush() {
-	if cw.out.err != nil || len(cw.out.buf) == 0 {
-		return
-	}
-	_, err := cw.out.w.Write(cw.out.buf)
-	if err != nil {
-		cw.out.err = fmt.Errorf("jtl: %w", err)
-	}
-	cw.out.buf = cw.out.buf[:0]
-}
+func (cw *CSVWriter) flush() { cw.out.write() }
 
-// Close writes out the buffered rows and closes the file OpenResultFile
-// opened.
-// It returns the first error met while writing.
-func (cw *CSVWriter) Close() error {
-	cw.flush()
-	err := cw.out.err
-	if cw.out.closer != nil {
-		if cerr := cw.out.closer.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("jtl: %w", cerr)
-		}
-		cw.out.closer = nil
-	}
-	if cw.out.err == nil {
-		cw.out.err = errClosed
-	}
-	return err
-}
+// Close writes out the buffered rows, syncs and closes the file
+// OpenResultFile opened. It returns the first error met while writing.
+func (cw *CSVWriter) Close() error { return cw.out.close() }
 
 var errClosed = errors.New("jtl: writer closed")

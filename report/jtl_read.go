@@ -124,7 +124,7 @@ func readCSVJTL(br *bufio.Reader, name string, sink Sink, opt ReadOptions) error
 	}
 	d := &csvDecoder{
 		name: name, layout: layout, dateFormat: cfg.TimestampFormat,
-		rd: newCSVReader(br, delim, line),
+		rd: newCSVReader(br, delim, line), headerless: !ok,
 	}
 	d.s.Vars = make([]string, layout.nvars)
 	for i := range d.interns {
@@ -283,6 +283,10 @@ type csvDecoder struct {
 	dateFormat string // Java pattern from the configuration, or "ms"
 	dateLayout string // Go layout found for dates, once one matched
 	warned     bool
+	// headerless is set for a file without a header line, whose columns
+	// come from the properties; rows counts the rows decoded.
+	headerless bool
+	rows       int64
 }
 
 func (d *csvDecoder) intern(k int, b []byte) string {
@@ -313,10 +317,46 @@ func (d *csvDecoder) run(sink Sink) error {
 			continue // blank line
 		}
 		if err := d.decode(fields); err != nil {
+			if d.headerless && d.rows == 0 {
+				return d.unknownColumns(err, len(fields))
+			}
 			return err
 		}
+		d.rows++
 		sink.Add(&d.s)
 	}
+}
+
+// unknownColumns explains a first row that does not fit the columns the
+// properties give a file without a header line: those are JMeter 5.6's
+// defaults unless a jmeter.properties or -J says otherwise, and a JMeter
+// 2.x file needs the properties of the JMeter that wrote it.
+func (d *csvDecoder) unknownColumns(err error, fields int) error {
+	var names []string
+	for _, c := range d.layout.cols {
+		if c < numColumns {
+			names = append(names, columnNames[c])
+		} else {
+			names = append(names, "(sample variable)")
+		}
+	}
+	return &JTLError{File: d.name, Line: d.rd.recLine, Err: fmt.Errorf(
+		"%w; the file has no header line, so its columns come from the jmeter.save.saveservice.* properties, "+
+			"which give %d (%s) where its first row has %d fields: give the jmeter.properties of the JMeter that wrote it with -p "+
+			"(or the columns' jmeter.save.saveservice.* properties with -J)",
+		unwrapJTL(err), len(names), strings.Join(names, ","), fields)}
+}
+
+// unwrapJTL returns the problem inside a JTLError, with its column.
+func unwrapJTL(err error) error {
+	var je *JTLError
+	if errors.As(err, &je) {
+		if je.Column != "" {
+			return fmt.Errorf("%s: %w", je.Column, je.Err)
+		}
+		return je.Err
+	}
+	return err
 }
 
 func (d *csvDecoder) fail(c column, err error) error {

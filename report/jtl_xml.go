@@ -437,23 +437,15 @@ func xstreamName(n string) string {
 }
 
 // Tick writes out the buffered samples.
-func (xw *XMLWriter) Tick(time.Time) { xw.flush() }
+func (xw *XMLWriter) Tick(time.Time) { xw.out.tick() }
 
 // Flush writes out the buffered samples.
 func (xw *XMLWriter) Flush() error {
-	xw.flush()
+	xw.out.write()
 	return xw.out.err
 }
 
-func (xw *XMLWriter) flush() {
-	if xw.out.err != nil || len(xw.out.buf) == 0 {
-		return
-	}
-	if _, err := xw.out.w.Write(xw.out.buf); err != nil {
-		xw.out.err = fmt.Errorf("jtl: %w", err)
-	}
-	xw.out.buf = xw.out.buf[:0]
-}
+func (xw *XMLWriter) flush() { xw.out.write() }
 
 // Close ends the document, writes everything out and closes the file
 // OpenResultFile opened.
@@ -461,16 +453,5 @@ func (xw *XMLWriter) Close() error {
 	if xw.out.err == nil {
 		xw.out.buf = append(xw.out.buf, "\n"+xmlResultsEnd+"\n"...)
 	}
-	xw.flush()
-	err := xw.out.err
-	if xw.out.closer != nil {
-		if cerr := xw.out.closer.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("jtl: %w", cerr)
-		}
-		xw.out.closer = nil
-	}
-	if xw.out.err == nil {
-		xw.out.err = errClosed
-	}
-	return err
+	return xw.out.close()
 }

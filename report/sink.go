@@ -16,6 +16,13 @@ type Ticker interface {
 	Tick(now time.Time)
 }
 
+// Flusher is implemented by sinks that buffer output (the results files):
+// Flush writes out what is buffered, so that a stop asked for now is not
+// a tick late on disk.
+type Flusher interface {
+	Flush() error
+}
+
 // Sinks fans samples out to several sinks in order.
 type Sinks []Sink
 
@@ -33,6 +40,19 @@ func (ss Sinks) Tick(now time.Time) {
 			t.Tick(now)
 		}
 	}
+}
+
+// Flush flushes every sink that is a Flusher and returns the first error.
+func (ss Sinks) Flush() error {
+	var first error
+	for _, k := range ss {
+		if f, ok := k.(Flusher); ok {
+			if err := f.Flush(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
 }
 
 // Close closes every sink and returns the first error.

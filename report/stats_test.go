@@ -2,11 +2,13 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 )
 
 type statsWant struct {
@@ -208,4 +210,79 @@ func BenchmarkStatsAdd(b *testing.B) {
 		st.Add(&samples[i&4095])
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "adds/s")
+}
+
+// A sample gojm cut short is a failure of its own kind, counted in
+// errorCount and again in abortedCount; an interrupted run says by what
+// and when in the Total of statistics.json.
+func TestStatisticsJSONInterrupted(t *testing.T) {
+	st := NewStats(StatsOptions{})
+	for _, s := range []*Sample{
+		{Start: t0, Elapsed: ms(5), Label: "a", Code: "200", Success: true},
+		{Start: t0, Elapsed: ms(7), Label: "a", Code: "Non HTTP response code: java.net.SocketException",
+			Message: "Non HTTP response message: Connection reset"},
+		{Start: t0, Elapsed: ms(9), Label: "a", Code: "Non HTTP response code: java.net.SocketException",
+			Message: AbortedMessage + ": a second SIGINT"},
+	} {
+		st.Add(s)
+	}
+	st.SetInterrupted(Interruption{Signal: "SIGINT", After: 13*time.Second + 400*time.Millisecond})
+	var buf bytes.Buffer
+	if err := WriteStatisticsJSON(&buf, st); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]struct {
+		ErrorCount         int64   `json:"errorCount"`
+		AbortedCount       *int64  `json:"abortedCount"`
+		InterruptedBy      *string `json:"interruptedBy"`
+		InterruptedAfterMs *int64  `json:"interruptedAfterMs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	for _, label := range []string{"Total", "a"} {
+		g := got[label]
+		if g.ErrorCount != 2 || g.AbortedCount == nil || *g.AbortedCount != 1 {
+			t.Errorf("%s: errorCount %d, abortedCount %v; want 2 and 1", label, g.ErrorCount, g.AbortedCount)
+		}
+	}
+	if g := got["Total"]; g.InterruptedBy == nil || *g.InterruptedBy != "SIGINT" || g.InterruptedAfterMs == nil || *g.InterruptedAfterMs != 13400 {
+		t.Errorf("Total: interruptedBy %v, interruptedAfterMs %v; want SIGINT and 13400", g.InterruptedBy, g.InterruptedAfterMs)
+	}
+	if g := got["a"]; g.InterruptedBy != nil {
+		t.Errorf("label a says it was interrupted: only the Total does")
+	}
+	for _, tt := range []struct {
+		after time.Duration
+		want  string
+	}{
+		{13*time.Second + 400*time.Millisecond, "interrupted after 0:13 by SIGINT"},
+		{61 * time.Minute, "interrupted after 1:01:00 by SIGINT"},
+	} {
+		if s := (Interruption{Signal: "SIGINT", After: tt.after}).String(); s != tt.want {
+			t.Errorf("%v: %q, want %q", tt.after, s, tt.want)
+		}
+	}
+}
+
+// A histogram reset counts afresh, as an empty one would, and counts again
+// without allocating over the range it has seen.
+func TestHistReset(t *testing.T) {
+	var h Histogram
+	for _, v := range []int64{5, 3000, denseLimit + 7} {
+		h.Add(v)
+	}
+	h.Reset()
+	if h.Count() != 0 || h.Sum() != 0 || h.Max() != 0 || !math.IsNaN(h.Percentile(50)) || h.CountBelow(denseLimit+8) != 0 {
+		t.Fatalf("after Reset: %d values, sum %d, max %d, median %v", h.Count(), h.Sum(), h.Max(), h.Percentile(50))
+	}
+	for _, v := range []int64{40, 20, 30} {
+		h.Add(v)
+	}
+	if h.Min() != 20 || h.Max() != 40 || h.Percentile(50) != 30 || h.Mean() != 30 {
+		t.Errorf("counted again: min %d, max %d, median %v, mean %v", h.Min(), h.Max(), h.Percentile(50), h.Mean())
+	}
+	if n := testing.AllocsPerRun(100, func() { h.Reset(); h.Add(2999) }); n != 0 {
+		t.Errorf("Reset and Add over a seen range allocate %v times", n)
+	}
 }

@@ -15,7 +15,7 @@ oracle=$root/../shared/oracle/jmeter213
 export PATH="$PATH:/usr/local/go/bin"
 
 tmp=$(mktemp -d)
-trap 'kill $target 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill $target 2>/dev/null || true; rm -rf "$tmp"' EXIT
 (cd "$root" && go build -o "$tmp/target" ./examples/cmd/target)
 "$tmp/target" -addr 127.0.0.1:0 -record "$out.requests.jsonl" > "$tmp/url" &
 target=$!

@@ -12,12 +12,21 @@ command -v zsh >/dev/null 2>&1 || need+=(zsh)
 command -v fish >/dev/null 2>&1 || need+=(fish)
 # xmllint: report checks the JUnit file against its schema.
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+# tmux: cmd/gojm checks the live progress on an 80-column terminal.
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
+# jmeter: cmd/gojm reads a JMeter 2.x results file with JMeter 2.13's own
+# jmeter.properties (/usr/share/jmeter/bin/jmeter.properties).
+[ -f /usr/share/jmeter/bin/jmeter.properties ] || need+=(jmeter)
 # influxd, prometheus: the Backend Listener (report/influx, cmd/gojm) and
 # --prometheus (report/prom, cmd/gojm) tests run against the real servers.
 command -v influxd >/dev/null 2>&1 || need+=(influxdb)
 command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 # podman: cmd/gojm builds the container image of the Containerfile.
 command -v podman >/dev/null 2>&1 || command -v buildah >/dev/null 2>&1 || need+=(podman)
+# postgres, mariadbd: the JDBC tests (engine/internal/jdbc, engine) start a
+# PostgreSQL and a MariaDB of their own on the loopback.
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-server)
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq >/dev/null 2>&1
   # All at once, else one by one so that one missing package costs only its tests.

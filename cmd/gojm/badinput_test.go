@@ -37,6 +37,10 @@ func testPlan(users, planLevel, path string) string {
 // exit; none panics.
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
@@ -78,9 +82,11 @@ func TestBadInput(t *testing.T) {
 		{"a broken function call", []string{"run", random, "-o", filepath.Join(dir, "out")}, exitUnsupported,
 			"gojm: cannot run " + random + ":\n  - " + random + `: Plan › Users › Home: HTTPSampler.path: bad ${…} expression "/fast?r=${__Random(1,}": ` +
 				"__Random: expected ) after the arguments\n", false},
-		{"a missing CSV file", []string{"run", csv, "-o", filepath.Join(dir, "out")}, exitUnsupported,
+		{"a missing CSV file with --strict", []string{"run", "--strict", csv, "-o", filepath.Join(dir, "out")}, exitUnsupported,
 			"gojm: cannot run " + csv + ":\n  - " + csv + `: Plan › Users file: CSV Data Set file "users.csv" not found (looked for ` +
-				filepath.Join(dir, "users.csv") + ")\n", false},
+				filepath.Join(dir, "users.csv") + ", " + filepath.Join(wd, "users.csv") + `): JMeter runs the plan without it, and each thread stops ` +
+				`when it reaches the CSV Data Set (JMeter 5.6: "must exist and be readable"); put the file beside the plan or fix its name ` +
+				"(a warning; --strict makes warnings refusals)\n", false},
 		{"an output folder that cannot be made", []string{"run", ok, "-o", filepath.Join(aFile, "out")}, exitError,
 			"gojm: cannot create the output folder " + filepath.Join(aFile, "out") + " (mkdir " + aFile + ": not a directory); choose another with -o\n", false},
 		{"a results file that cannot be written", []string{"-n", "-t", ok, "-l", filepath.Join(aFile, "r.jtl")}, exitError,

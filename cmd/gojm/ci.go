@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gojm/gojm/engine"
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/influx"
 	"github.com/gojm/gojm/report/progress"
@@ -125,7 +126,7 @@ func startLive(f *ciFlags, stdout, stderr io.Writer, quiet bool, p *engine.Plan,
 		fmt.Fprintf(stderr, "gojm: Prometheus metrics at http://%s/metrics\n", e.Addr())
 	}
 	if !quiet && progress.IsTerminal(stdout) {
-		l.display = progress.New(stdout, progress.Options{Title: p.Name, Groups: l.groups, Start: l.start})
+		l.display = progress.New(terminal(stdout), progress.Options{Title: p.Name, Groups: l.groups, Start: l.start, Stats: stats.Options()})
 	}
 	return l, nil
 }
@@ -137,6 +138,17 @@ func (l *live) out(w io.Writer) io.Writer {
 		return l.display.Writer()
 	}
 	return w
+}
+
+// notices is where messages during the run go (the stop message of a
+// Ctrl-C among them): above the progress block when one is drawn and
+// stderr is the same terminal, so that the block's next redraw does not
+// overwrite them and they stay on screen.
+func (l *live) notices(stderr io.Writer) io.Writer {
+	if l.display != nil && progress.IsTerminal(stderr) {
+		return l.display.Writer()
+	}
+	return stderr
 }
 
 // sinks are the live sinks, to follow the Stats in the run's sinks.
@@ -158,7 +170,7 @@ func (l *live) sinks() []report.Sink {
 // collector's goroutine.
 func (l *live) lost(t report.Threshold) {
 	err := fmt.Errorf("threshold %q can no longer pass", t.Text)
-	fmt.Fprintf(l.stderr, "gojm: stopping (--abort-on-fail): %v\n", err)
+	fmt.Fprintf(l.notices(l.stderr), "gojm: stopping (--abort-on-fail): %v\n", err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.stopped = err
@@ -231,24 +243,36 @@ func (l *live) report(end *strings.Builder) error {
 	if l.f.junit == "" {
 		return nil
 	}
-	file, err := os.Create(l.f.junit)
+	host, _ := os.Hostname()
+	info := report.JUnitInfo{Name: l.planName, Start: l.start, Duration: time.Since(l.start), Hostname: host}
+	err := atomicfile.Write(l.f.junit, 0o644, func(w io.Writer) error { return report.WriteJUnit(w, l.stats, l.results, info) })
 	if err != nil {
 		return fmt.Errorf("junit: %w", err)
 	}
-	host, _ := os.Hostname()
-	info := report.JUnitInfo{Name: l.planName, Start: l.start, Duration: time.Since(l.start), Hostname: host}
-	if err := report.WriteJUnit(file, l.stats, l.results, info); err != nil {
-		file.Close()
-		return err
-	}
-	return file.Close()
+	return nil
 }
 
-// result is the run's outcome: the run's own error first, then the
-// thresholds (exit code 99).
-func (l *live) result(runErr error) error {
+// notice prints a line of gojm's about the run (a signal and what it
+// does) where it stays on screen: above the live block when one is drawn,
+// on stderr otherwise.
+func (l *live) notice(msg string) {
+	if l.display != nil {
+		// From the line's start: the terminal has echoed ^C where the
+		// cursor stood.
+		fmt.Fprintln(l.display.Writer(), "\r"+msg)
+		return
+	}
+	fmt.Fprintln(l.stderr, msg)
+}
+
+// result is the run's outcome: the run's own error first, then an
+// interruption by a signal (exit code 105), then the thresholds (99).
+func (l *live) result(runErr error, in *report.Interruption) error {
 	if runErr != nil {
 		return runErr
+	}
+	if in != nil {
+		return &exitErr{exitInterrupted, errors.New(in.String())}
 	}
 	if n := report.Failed(l.results); n > 0 {
 		return &exitErr{exitThresholds, fmt.Errorf("%d of %d thresholds failed", n, len(l.results))}

@@ -400,7 +400,7 @@ func TestProgressInTmux(t *testing.T) {
 	var live string
 	if !testsvc.Poll(30*time.Second, func() bool {
 		live = screen()
-		return strings.Contains(live, "VUs 2 active, 2/2 started")
+		return strings.Contains(live, "│ 2/2 VUs")
 	}) {
 		t.Fatalf("no live block on the terminal:\n%s", live)
 	}
@@ -415,7 +415,7 @@ func TestProgressInTmux(t *testing.T) {
 	if !testsvc.Poll(60*time.Second, func() bool { end = screen(); return strings.Contains(end, "EXIT=") }) {
 		t.Fatalf("gojm did not end:\n%s", end)
 	}
-	for _, want := range []string{"EXIT=0", "6 / 6 iterations", "2 finished done", "summary =     14 in", "Complete requests:      14"} {
+	for _, want := range []string{"EXIT=0", "6/6 it │ 0/2 VUs done", "summary =     14 in", "Complete requests:      14"} {
 		if !strings.Contains(end, want) {
 			t.Errorf("final screen lacks %q:\n%s", want, end)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
 )
@@ -155,10 +156,10 @@ func writeCompareOutputs(dir, title string, runs []report.CompareRun, text, js [
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("output folder: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, fileCompareText), text, 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, fileCompareText), text, 0o644); err != nil {
 		return fmt.Errorf("comparison: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, fileCompareJSON), js, 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, fileCompareJSON), js, 0o644); err != nil {
 		return fmt.Errorf("comparison: %w", err)
 	}
 	var totals, byLabel []chart.Summary

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 )
 
 // Exit codes; the README lists them.
@@ -15,6 +17,10 @@ const (
 	exitError       = 1 // the plan or results could not be read, or the run failed
 	exitUsage       = 2
 	exitUnsupported = 3 // the plan has elements gojm cannot run
+	// exitInterrupted: a signal (SIGINT, SIGTERM, SIGHUP) stopped the run
+	// before its plan ended; its results are written all the same. k6's
+	// code for an external abort, as 99 is k6's for thresholds.
+	exitInterrupted = 105
 )
 
 // exitErr carries an exit code with its error.
@@ -27,7 +33,12 @@ func (e *exitErr) Error() string { return e.err.Error() }
 func (e *exitErr) Unwrap() error { return e.err }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	// A closed stdout or stderr (`| head`, a terminal gone) makes writes
+	// fail instead of killing gojm; the consoles then stop printing and
+	// the run goes on into its files.
+	signal.Ignore(syscall.SIGPIPE)
+	stdout, stderr := consoles(os.Stdout, os.Stderr)
+	os.Exit(run(os.Args[1:], stdout, stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -9,15 +9,18 @@ import (
 	"github.com/gojm/gojm/internal/splitrun"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
+	"github.com/gojm/gojm/report/dashboard"
 )
 
 // merged is a run's results read back from its output folders: the
 // segments' statistics merged exactly (their state.json files) and, when
-// asked, the charts drawn from their results files.
+// asked, the charts and the dashboard's series drawn from their results
+// files.
 type merged struct {
 	parts  []splitrun.Part
 	stats  *report.Stats
 	charts *chart.Charts
+	series *dashboard.Series
 }
 
 // readMerged reads the statistics of the run whose output folders are
@@ -58,12 +61,14 @@ func readState(file string) (*report.Stats, error) {
 	return st, nil
 }
 
-// draw makes the charts from every row of the segments' results files,
-// the earliest ending first across the files, as one process's collector
-// would have seen them. The statistics (every legend's figure) come from
-// the states, not from these rows.
+// draw makes the charts and the dashboard's series from every row of the
+// segments' results files, the earliest ending first across the files, as one
+// process's collector would have seen them. The statistics (every legend's
+// figure, every table) come from the states, not from these rows.
 func (m *merged) draw(title string) error {
 	m.charts = chart.New(title, m.stats)
+	m.series = dashboard.NewSeries(m.stats)
+	sinks := report.Sinks{m.charts, m.series}
 	var q sampleQueue
 	for _, p := range m.parts {
 		if p.Results == "" {
@@ -78,7 +83,7 @@ func (m *merged) draw(title string) error {
 	}
 	heap.Init(&q)
 	for q.Len() > 0 {
-		m.charts.Add(q[0].s)
+		sinks.Add(q[0].s)
 		if next, ok := q[0].from.next(); ok {
 			q[0].s = next
 			heap.Fix(&q, 0)

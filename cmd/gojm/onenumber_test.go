@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,12 +82,8 @@ func httpSampler(name, path, port string, follow, tree bool) string {
 // returns its port.
 func targetPort(t *testing.T) string {
 	t.Helper()
-	srv := target.NewServer(target.Options{CountOnly: true})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return strings.TrimPrefix(srv.URL(), "http://127.0.0.1:")
+	_, port := startTarget(t, target.Options{CountOnly: true})
+	return port
 }
 
 // closedPort is a loopback port nothing listens on.
@@ -143,11 +140,13 @@ func TestOneNumber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, runErr := o.runPlan(f.grace, &stderr)
-	if err := o.endReport(&stdout, r); err != nil {
+	sig := catchInterrupts(func(s string) { fmt.Fprintln(&stderr, s) }, f.grace)
+	defer sig.stop()
+	r, runErr := o.runPlan(sig)
+	if err := o.endReport(&stdout, r, sig); err != nil {
 		t.Fatal(err)
 	}
-	if err := o.live.result(runErr); err != nil {
+	if err := o.live.result(runErr, o.stats.Interrupted()); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 
@@ -252,6 +251,73 @@ func TestOneNumber(t *testing.T) {
 					t.Errorf("dashboard row %s %q lacks %s", l, cells[l], want)
 				}
 			}
+		}
+		// The charts' figures: the Total's samples and errors per second
+		// over the part of each interval the run covers, the overview, each
+		// label's distribution and its percentile curve.
+		i := bytes.Index(page, []byte(`<script type="application/json" id="gojm-data">`))
+		if i < 0 {
+			t.Fatal("the dashboard has no charts' figures")
+		}
+		var data struct {
+			Cover        []float64
+			Total        struct{ OK, KO []*float64 }
+			Overview     []int64
+			Distribution struct {
+				Labels []struct {
+					Name   string
+					Values []float64
+				}
+			}
+			Percentiles struct {
+				X      []float64
+				Labels []struct {
+					Name   string
+					Values []float64
+				}
+			}
+		}
+		body := page[bytes.IndexByte(page[i:], '>')+i+1:]
+		if err := json.NewDecoder(bytes.NewReader(body)).Decode(&data); err != nil {
+			t.Fatal(err)
+		}
+		count := func(rates []*float64) float64 {
+			var n float64
+			for k, r := range rates {
+				if r != nil {
+					n += *r * data.Cover[k] / 1000
+				}
+			}
+			return math.Round(n*100) / 100 // the page's rates have three decimals
+		}
+		if ok, ko := count(data.Total.OK), count(data.Total.KO); ok+ko != float64(total.SampleCount) || ko != float64(total.ErrorCount) {
+			t.Errorf("Total Transactions per Second add up to %v successes and %v failures; statistics.json %d samples, %d errors",
+				ok, ko, total.SampleCount, total.ErrorCount)
+		}
+		var over int64
+		for _, n := range data.Overview {
+			over += n
+		}
+		if over != total.SampleCount || data.Overview[3] != total.ErrorCount {
+			t.Errorf("Response Time Overview %v; statistics.json %d samples, %d errors", data.Overview, total.SampleCount, total.ErrorCount)
+		}
+		for _, l := range data.Distribution.Labels {
+			var n float64
+			for _, v := range l.Values {
+				n += v
+			}
+			if n != float64(stats[l.Name].SampleCount) {
+				t.Errorf("Response Time Distribution of %s counts %v samples, statistics.json %d", l.Name, n, stats[l.Name].SampleCount)
+			}
+		}
+		at := slices.Index(data.Percentiles.X, 50)
+		for _, l := range data.Percentiles.Labels {
+			if at < 0 || l.Values[at] != math.Round(stats[l.Name].MedianResTime*1000)/1000 {
+				t.Errorf("Response Time Percentiles of %s at 50: %v, statistics.json's median %v", l.Name, l.Values, stats[l.Name].MedianResTime)
+			}
+		}
+		if len(data.Distribution.Labels) != len(labels)-1 || len(data.Percentiles.Labels) != len(labels)-1 {
+			t.Errorf("%d labels in the distribution, %d in the percentiles, want %d", len(data.Distribution.Labels), len(data.Percentiles.Labels), len(labels)-1)
 		}
 	})
 

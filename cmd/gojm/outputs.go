@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gojm/gojm/engine"
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
 	"github.com/gojm/gojm/report/dashboard"
@@ -36,9 +38,27 @@ func (f *propFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&f.props, "jmeterproperty", "J", nil, "set a property: -J name=value")
 }
 
-// properties reads -p, -q then -J, later ones winning.
+// properties reads -p, -q then -J, later ones winning. These commands read
+// results files, so the -p file is taken as the jmeter.properties of the
+// JMeter that wrote them: where it leaves a jmeter.save.saveservice setting
+// commented out, the default it documents there (that version's) applies,
+// so a JMeter 2.x file without a header line is read with 2.x's columns
+// (report.SaveServiceDefaults).
 func (f *propFlags) properties() (map[string]string, error) {
-	return gatherProperties(f.propFile, f.addProps, f.props)
+	props, err := gatherProperties(f.propFile, f.addProps, f.props)
+	if err != nil || f.propFile == "" {
+		return props, err
+	}
+	defaults, err := report.SaveServiceDefaults(f.propFile)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range defaults {
+		if _, set := props[k]; !set {
+			props[k] = v
+		}
+	}
+	return props, nil
 }
 
 // gatherProperties reads JMeter properties in JMeter's order of
@@ -105,6 +125,7 @@ type dashboardPage struct {
 	source  string // the JTL, or the plan of a live run
 	summary string // the end report
 	stats   *report.Stats
+	series  *dashboard.Series // the interactive charts' figures; nil draws none
 }
 
 // writeDashboard writes DIR/index.html over the statistics and
@@ -116,7 +137,7 @@ func writeDashboard(dir string, p dashboardPage) error {
 	}
 	return dashboard.Write(dir, dashboard.Page{
 		Title: p.title, Source: p.source, Generated: time.Now(),
-		Stats: p.stats, Summary: p.summary, Charts: charts,
+		Stats: p.stats, Series: p.series, Summary: p.summary, Charts: charts,
 	})
 }
 
@@ -166,24 +187,29 @@ func pngCharts(dir string) ([]string, error) {
 // summary.txt (the text printed), statistics.json, every chart and the
 // dashboard.
 func writeReportOutputs(dir, text string, p dashboardPage, charts *chart.Charts) error {
-	if err := os.WriteFile(filepath.Join(dir, "summary.txt"), []byte(text), 0o644); err != nil {
-		return fmt.Errorf("summary: %w", err)
-	}
-	f, err := os.Create(filepath.Join(dir, "statistics.json"))
-	if err != nil {
+	if err := writeSummaryFiles(dir, text, p.stats); err != nil {
 		return err
-	}
-	if err := report.WriteStatisticsJSON(f, p.stats); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("statistics.json: %w", err)
 	}
 	if _, err := charts.WriteAll(dir); err != nil {
 		return fmt.Errorf("charts: %w", err)
 	}
 	return writeDashboard(dir, p)
+}
+
+// writeSummaryFiles writes summary.txt (the end report's text) and
+// statistics.json into dir, each whole or not at all (written aside and
+// renamed), so that a reader or a killed gojm never leaves half of one.
+func writeSummaryFiles(dir, text string, stats *report.Stats) error {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "summary.txt"), []byte(text), 0o644); err != nil {
+		return fmt.Errorf("summary: %w", err)
+	}
+	err := atomicfile.Write(filepath.Join(dir, "statistics.json"), 0o644, func(w io.Writer) error {
+		return report.WriteStatisticsJSON(w, stats)
+	})
+	if err != nil {
+		return fmt.Errorf("statistics.json: %w", err)
+	}
+	return nil
 }
 
 // msFlag parses a flag value in milliseconds ("500") or as a duration
@@ -202,9 +228,12 @@ func msFlag(name, v string) (time.Duration, error) {
 }
 
 // writeRunDashboard writes the dashboard of a live run into dir, once its
-// charts are written.
-func writeRunDashboard(dir string, p *engine.Plan, summary string, stats *report.Stats) error {
+// charts are written; it does nothing without series (no -e).
+func writeRunDashboard(dir string, p *engine.Plan, summary string, stats *report.Stats, series *dashboard.Series) error {
+	if series == nil {
+		return nil
+	}
 	return writeDashboard(dir, dashboardPage{
-		title: p.Name, source: "run of " + p.File, summary: summary, stats: stats,
+		title: p.Name, source: "run of " + p.File, summary: summary, stats: stats, series: series,
 	})
 }

@@ -84,3 +84,61 @@ func TestPNGChartsOrder(t *testing.T) {
 		t.Errorf("charts %q, want %q", got, want)
 	}
 }
+
+// JMeter's command line refuses an -o folder that is not empty, as JMeter
+// 5.6 does, and -f deletes it first; a dashboard made from a results file
+// the run appended to covers every row in it, as JMeter's report generator
+// (which reads the file) does, while the end report tells this run's.
+func TestJMeterOutputFolder(t *testing.T) {
+	host, port, _ := bookServer(t)
+	dir := t.TempDir()
+	jtl := filepath.Join(dir, "r.jtl")
+	jmeter := func(out string, extra ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"-n", "-t", "../../engine/testdata/book.jmx", "-l", jtl, "-e", "-o", out, "-Jhost=" + host, "-Jport=" + port}, extra...)
+		code := run(args, &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+	first := filepath.Join(dir, "first")
+	if code, _, stderr := jmeter(first); code != 0 {
+		t.Fatalf("first run: exit %d: %s", code, stderr)
+	}
+	// Again into the same folder: refused before anything runs.
+	before, _ := os.ReadFile(jtl)
+	code, _, stderr := jmeter(first)
+	if code != exitUsage || !strings.Contains(stderr, "cannot write to the output folder "+first+": it is not empty (-f deletes it first") {
+		t.Errorf("a non-empty -o: exit %d, %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(jtl); !bytes.Equal(before, after) {
+		t.Error("the refused run wrote to the results file")
+	}
+	// Into a new folder: the results file gets a second run's rows, and the
+	// dashboard and statistics.json count both runs.
+	second := filepath.Join(dir, "second")
+	code, stdout, stderr := jmeter(second)
+	if code != 0 {
+		t.Fatalf("second run: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "Complete requests:      100") {
+		t.Errorf("the end report is not this run's 100 samples:\n%s", stdout)
+	}
+	stats, err := os.ReadFile(filepath.Join(second, "statistics.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`"Total" : \{\s+"transaction" : "Total",\s+"sampleCount" : 200,`).Match(stats) {
+		t.Errorf("statistics.json does not count the 200 rows of the results file:\n%.300s", stats)
+	}
+	page, _ := os.ReadFile(filepath.Join(second, dashboard.FileIndex))
+	if !strings.Contains(string(page), `<tr class="total"><td class="text">Total</td><td>200</td><td>0</td>`) {
+		t.Error("the dashboard does not count the 200 rows of the results file")
+	}
+	// -f deletes the results file and the folder first.
+	if code, _, stderr := jmeter(first, "-f"); code != 0 {
+		t.Fatalf("with -f: exit %d: %s", code, stderr)
+	}
+	stats, _ = os.ReadFile(filepath.Join(first, "statistics.json"))
+	if !regexp.MustCompile(`"sampleCount" : 100,`).Match(stats) {
+		t.Errorf("with -f, statistics.json does not count the one run:\n%.300s", stats)
+	}
+}

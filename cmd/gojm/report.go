@@ -82,12 +82,14 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 	stats := report.NewStats(opt)
 	sinks := report.Sinks{stats}
 	var charts *chart.Charts
+	var series *dashboard.Series
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return fmt.Errorf("output folder: %w", err)
 		}
 		charts = chart.New(*title, stats)
-		sinks = append(sinks, charts)
+		series = dashboard.NewSeries(stats)
+		sinks = append(sinks, charts, series)
 	}
 	if err := report.ReadJTL(f, jtl, sinks, report.ReadOptions{Properties: props}); err != nil {
 		return err
@@ -101,7 +103,7 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 	if *out == "" {
 		return nil
 	}
-	page := dashboardPage{title: *title, source: jtl, summary: text.String(), stats: stats}
+	page := dashboardPage{title: *title, source: jtl, summary: text.String(), stats: stats, series: series}
 	if err := writeReportOutputs(*out, text.String(), page, charts); err != nil {
 		return err
 	}
@@ -155,7 +157,7 @@ func reportRunFolder(dir, out, title string, stdout io.Writer) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("output folder: %w", err)
 	}
-	page := dashboardPage{title: title, source: dir, summary: text.String(), stats: m.stats}
+	page := dashboardPage{title: title, source: dir, summary: text.String(), stats: m.stats, series: m.series}
 	if err := writeReportOutputs(out, text.String(), page, m.charts); err != nil {
 		return err
 	}

@@ -87,14 +87,23 @@ var jmeterSummary = regexp.MustCompile(`summary = +(\d+) in .* Avg: +(\d+) Min: 
 // an XML file) finds the count, errors, mean, min and max of JMeter's own
 // summary line for that run. JMeter's Avg is the mean truncated to a whole
 // millisecond.
+//
+// The header-less CSV reads as well with JMeter 2.13's own jmeter.properties
+// (Debian's jmeter package, which scripts/test-deps.sh installs), which sets
+// none of the columns but documents 2.13's defaults in its comments.
 func TestReportMatchesJMeter213(t *testing.T) {
 	dir := filepath.Join("testdata", "jmeter213")
-	tests := []struct{ jtl, stdout string }{
-		{"csv.jtl", "csv.stdout.txt"},
-		{"xml.jtl", "xml.stdout.txt"},
+	const debian = "/usr/share/jmeter/bin/jmeter.properties"
+	tests := []struct{ name, jtl, props, stdout string }{
+		{"csv.jtl", "csv.jtl", filepath.Join(dir, "jmeter213.properties"), "csv.stdout.txt"},
+		{"xml.jtl", "xml.jtl", filepath.Join(dir, "jmeter213.properties"), "xml.stdout.txt"},
+		{"csv.jtl with JMeter's jmeter.properties", "csv.jtl", debian, "csv.stdout.txt"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.jtl, func(t *testing.T) {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := os.Stat(tt.props); err != nil {
+				t.Skipf("%v (scripts/test-deps.sh installs Debian's jmeter package)", err)
+			}
 			console, err := os.ReadFile(filepath.Join(dir, tt.stdout))
 			if err != nil {
 				t.Fatal(err)
@@ -109,7 +118,7 @@ func TestReportMatchesJMeter213(t *testing.T) {
 			}
 			out := filepath.Join(t.TempDir(), "out")
 			var stdout, stderr bytes.Buffer
-			args := []string{"report", filepath.Join(dir, tt.jtl), "-p", filepath.Join(dir, "jmeter213.properties"), "-o", out}
+			args := []string{"report", filepath.Join(dir, tt.jtl), "-p", tt.props, "-o", out}
 			if code := run(args, &stdout, &stderr); code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr.String())
 			}
@@ -140,6 +149,25 @@ func TestReportMatchesJMeter213(t *testing.T) {
 				t.Errorf("ab report lacks\n%s in:\n%s", ab, stdout.String())
 			}
 		})
+	}
+}
+
+// A header-less CSV whose columns the properties do not give fails with
+// the columns expected and what to give: -p or -J.
+func TestReportHeaderlessNeedsProperties(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"report", filepath.Join("testdata", "jmeter213", "csv.jtl")}, &stdout, &stderr)
+	for _, want := range []string{
+		"csv.jtl:1: ", "row has 12 fields, expected 17", "the file has no header line",
+		"give 17 (timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect)",
+		"give the jmeter.properties of the JMeter that wrote it with -p",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("exit %d; the error lacks %q:\n%s", code, want, stderr.String())
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
 	}
 }
 

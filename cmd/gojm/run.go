@@ -8,12 +8,10 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -22,6 +20,7 @@ import (
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
+	"github.com/gojm/gojm/report/dashboard"
 )
 
 // planFlags say which plan to load and how to compile it: the file, its
@@ -36,6 +35,8 @@ type planFlags struct {
 	propFile        string
 	skipUnsupported bool
 	noScripts       bool
+	strict          bool
+	access          fileFlags // where the plan may read and write (files.go)
 }
 
 func (f *planFlags) register(fs *pflag.FlagSet) {
@@ -46,6 +47,8 @@ func (f *planFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.propFile, "propfile", "p", "", "read properties from this file (JMeter's jmeter.properties)")
 	fs.BoolVar(&f.skipUnsupported, "skip-unsupported", false, "run the plan without the elements gojm cannot run")
 	fs.BoolVar(&f.noScripts, "no-scripts", false, "refuse every script element and script function (JSR223, BeanShell, BSF, __groovy…)")
+	fs.BoolVar(&f.strict, "strict", false, "refuse the plan on any warning (a data file that is not there, a value JMeter reads as its default…), for CI")
+	f.access.register(fs)
 }
 
 // planArg takes the plan from the first argument when -t did not name it,
@@ -64,17 +67,18 @@ func (f *planFlags) properties() (map[string]string, error) {
 // runFlags are gojm run's flags, JMeter's non-GUI ones among them.
 type runFlags struct {
 	planFlags
-	jtl       string
-	out       string
-	sysProps  []string
-	dashboard bool
-	force     bool
-	logFile   string
-	quiet     bool
-	watch     []string      // server processes to watch (watch.go)
-	grace     time.Duration // how long running samples may take after a stop
-	ci        ciFlags       // thresholds, JUnit, Prometheus (ci.go)
-	split     splitFlags    // one segment of a split run (split.go)
+	jtl           string
+	out           string
+	sysProps      []string
+	dashboard     bool
+	force         bool
+	logFile       string
+	quiet         bool
+	watch         []string      // server processes to watch (watch.go)
+	grace         time.Duration // how long running samples may take after a stop
+	noMemoryCheck bool          // run more users than the machine's memory holds (limits.go)
+	ci            ciFlags       // thresholds, JUnit, Prometheus (ci.go)
+	split         splitFlags    // one segment of a split run (split.go)
 	// JMeter's -R and -r, refused (remoteStart).
 	remoteHosts string
 	runRemote   bool
@@ -90,6 +94,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.logFile, "jmeterlogfile", "j", "", "write warnings to this file instead of stderr")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the end report")
 	fs.DurationVar(&f.grace, "stop-grace", 10*time.Second, "after Ctrl-C, how long running samples may take before they are aborted")
+	fs.BoolVar(&f.noMemoryCheck, "no-memory-check", false, "run even when the plan asks for more users than the machine's memory holds")
 	fs.StringArrayVar(&f.watch, "watch", nil, "watch a server process (PID or command name, children included): CPU and memory beside the results; repeatable")
 	f.ci.register(fs)
 	f.split.register(fs)
@@ -135,13 +140,17 @@ func loadPlan(f *planFlags, log *slog.Logger) (*engine.Plan, error) {
 	if f.noScripts {
 		props[engine.NoScriptsProperty] = "true"
 	}
-	src, err := jmx.Load(f.plan)
+	pol := f.access.policy(f.plan)
+	src, err := jmx.LoadFiles(f.plan, pol)
 	if err != nil {
 		return nil, err
 	}
-	p, err := engine.Compile(src, engine.Options{Props: props, SkipUnsupported: f.skipUnsupported, Log: log})
+	p, err := engine.Compile(src, engine.Options{Props: props, SkipUnsupported: f.skipUnsupported, Log: log, Files: pol, Strict: f.strict})
 	if err != nil {
 		return nil, &exitErr{exitUnsupported, fmt.Errorf("cannot run %s:\n%s", f.plan, indent(err))}
+	}
+	for _, w := range p.Warnings {
+		log.Warn(w.Message, "element", w.Path)
 	}
 	for _, e := range p.Elements {
 		if e.Status == engine.Ignored && e.Depth <= 3 && !strings.HasPrefix(e.Reason, "inside ") {
@@ -171,6 +180,7 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	if help || err != nil {
 		return err
 	}
+	f.access.userOutputs(f.out, f.jtl) // the command line's own outputs may be written
 	log, closeLog, err := runLog(f.logFile, stderr)
 	if err != nil {
 		return err
@@ -181,11 +191,19 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 		f.split.abandon(err)
 		return err
 	}
+	if err := checkMemory(p, f.noMemoryCheck); err != nil { // limits.go
+		f.split.abandon(err)
+		return err
+	}
 	sp, err := openSplit(f, p, stderr)
 	if err != nil {
 		f.split.abandon(err)
 		return err
 	}
+	// From the moment files are opened until the end report is written,
+	// a signal stops the run and never kills gojm (signals.go).
+	sig := catchInterrupts(func(s string) { fmt.Fprintln(stderr, s) }, f.grace)
+	defer sig.stop()
 	o, err := openRunOutputs(f, p, jmeterStyle, stdout, stderr, log)
 	if err != nil {
 		f.split.abandon(err)
@@ -193,28 +211,36 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 	}
 	o.split = sp
 	o.live.judgedElsewhere = sp.judgedElsewhere()
-	if err := sp.join(); err != nil {
+	if err := sp.join(sig.beforeStart()); err != nil {
 		o.sinks.Close()
+		if in := sig.interrupted(); in != nil {
+			err = fmt.Errorf("%s before the run started", in.Signal)
+			f.split.abandon(err)
+			return &exitErr{exitInterrupted, err}
+		}
 		return err
 	}
-	r, runErr := o.runPlan(f.grace, stderr)
+	sig.setNotice(o.live.notice)
+	r, runErr := o.runPlan(sig)
 	// Segment 0 of a split run prints the merged report, not its own.
 	endOut := stdout
 	if sp.mergesHere() {
 		endOut = io.Discard
 	}
-	if err := o.endReport(endOut, r); err != nil {
+	if err := o.endReport(endOut, r, sig); err != nil {
 		return err
 	}
 	if err := sp.finish(runErr); err != nil {
 		return err
 	}
 	if sp.mergesHere() {
-		if err := o.mergedReport(stdout, sp.dir); err != nil {
+		if err := o.mergedReport(stdout, sp.dir, sig.hurried); err != nil {
 			return err
 		}
 	}
-	return o.live.result(runErr)
+	// The interruption of the figures judged: segment 0's merge says
+	// whether any segment was interrupted.
+	return o.live.result(runErr, o.live.stats.Interrupted())
 }
 
 // parseRunFlags parses gojm run's command line. help reports that -h or
@@ -264,13 +290,17 @@ type runOutputs struct {
 	graphs     []graph
 	stats      *report.Stats
 	summaryOut io.Writer
-	charts     *chart.Charts // nil without an output folder
-	dashboard  bool          // -e with an output folder: write the HTML dashboard
-	live       *live
-	server     *serverWatch               // nil without --watch
-	started    atomic.Pointer[engine.Run] // the run, once it has started
-	split      *split                     // this process's part of the run
-	jtlPath    string                     // the results file, or ""
+	charts     *chart.Charts     // nil without an output folder
+	series     *dashboard.Series // the dashboard's charts; nil without -e
+	// appended is the results file when the run appended to one that had
+	// rows: the end outputs then cover every row in it, as JMeter's report
+	// generator, which reads the file, does.
+	appended string
+	live     *live
+	server   *serverWatch               // nil without --watch
+	started  atomic.Pointer[engine.Run] // the run, once it has started
+	split    *split                     // this process's part of the run
+	jtlPath  string                     // the results file, or ""
 }
 
 // openRunOutputs decides where results go and opens every output before the
@@ -280,6 +310,15 @@ func openRunOutputs(f *runFlags, p *engine.Plan, jmeterStyle bool, stdout, stder
 	outDir, jtlPath, err := resultPaths(f, jmeterStyle)
 	if err != nil {
 		return nil, err
+	}
+	// The output folder may be decided only now (a fresh one, a split
+	// run's segment folder): the command line's own outputs are written
+	// wherever they are, never over the plan or its inputs.
+	if outDir != "" {
+		p.Files.AllowWrite(outDir)
+	}
+	if jtlPath != "" {
+		p.Files.AllowWrite(filepath.Dir(jtlPath))
 	}
 	o := &runOutputs{p: p, outDir: outDir, files: &report.ResultFiles{}, jtlPath: jtlPath}
 	// The results file's columns follow the jmeter.save.saveservice.*
@@ -318,6 +357,11 @@ func resultPaths(f *runFlags, jmeterStyle bool) (outDir, jtlPath string, err err
 		if f.out != "" {
 			os.RemoveAll(f.out)
 		}
+	} else if jmeterStyle && f.out != "" {
+		// As JMeter 5.6: the dashboard's folder must be new or empty.
+		if entries, err := os.ReadDir(f.out); err == nil && len(entries) > 0 {
+			return "", "", &exitErr{exitUsage, fmt.Errorf("cannot write to the output folder %s: it is not empty (-f deletes it first, as in JMeter)", f.out)}
+		}
 	}
 	if outDir != "" {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
@@ -341,6 +385,10 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 	if jtlPath != "" {
 		if st, err := os.Stat(jtlPath); err == nil && st.Size() > 0 {
 			fmt.Fprintf(stderr, "gojm: %s exists: appending this run's results to it, as JMeter does (-f deletes it first)\n", jtlPath)
+			o.appended = jtlPath
+		}
+		if err := o.p.Files.CheckWrite(jtlPath); err != nil {
+			return &exitErr{exitUsage, fmt.Errorf("the results file: %w; choose another with -l", err)}
 		}
 		w, err := o.files.Open(jtlPath, saveCfg, o.p.SampleVars)
 		if err != nil {
@@ -380,7 +428,11 @@ func (o *runOutputs) openSinks(f *runFlags, jtlPath string, saveCfg report.SaveC
 		o.charts = chart.New(o.p.Name, o.stats)
 		o.sinks = append(o.sinks, o.charts)
 	}
-	o.dashboard = f.dashboard && o.outDir != ""
+	// With -e, the HTML dashboard's interactive charts (outputs.go).
+	if f.dashboard && o.outDir != "" {
+		o.series = dashboard.NewSeries(o.stats)
+		o.sinks = append(o.sinks, o.series)
+	}
 	return nil
 }
 
@@ -410,28 +462,35 @@ func (o *runOutputs) threads() (int, int, int) {
 }
 
 // runPlan runs the plan into the outputs until it ends or is stopped (a
-// threshold's guard, Ctrl-C or SIGTERM), between the lines JMeter's
-// non-GUI mode prints around a run.
-func (o *runOutputs) runPlan(grace time.Duration, stderr io.Writer) (*engine.Run, error) {
-	fmt.Fprintf(o.summaryOut, "Starting the test @ %s\n", time.Now().Format(time.UnixDate))
+// threshold's guard, a signal), between the lines JMeter's non-GUI mode
+// prints around a run. When it returns, every sample is in the results
+// files and they are closed.
+func (o *runOutputs) runPlan(sig *interrupts) (*engine.Run, error) {
+	start := time.Now()
+	fmt.Fprintf(o.summaryOut, "Starting the test @ %s\n", start.Format(time.UnixDate))
 	opt := o.split.runOptions()
-	opt.Listeners, opt.Detail = o.listeners, o.files.SavesDetail()
+	opt.Listeners, opt.Detail, opt.OutDir = o.listeners, o.files.SavesDetail(), o.outDir
 	r := engine.Start(context.Background(), o.p, o.sinks, opt)
 	o.started.Store(r)
 	o.split.watch(r)
 	o.live.attach(r)
-	stopOnSignal(r, stderr, grace)
+	sig.attach(r, start)
 	err := r.Wait()
+	sig.ended()
 	fmt.Fprintf(o.summaryOut, "Tidying up ...    @ %s\n... end of run\n", time.Now().Format(time.UnixDate))
 	return r, err
 }
 
-// endReport writes the end report once the run is over (the table per
-// label, the errors and ab's layout, report.WriteEndReport), the
-// open-model groups' dropped iterations, the watched server and the
-// thresholds, to stdout and, with an output folder, to summary.txt beside
-// statistics.json, the charts and the dashboard.
-func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
+// endReport writes the end report once the run is over (whether a signal
+// interrupted it, the table per label, the errors and ab's layout,
+// report.WriteEndReport), the open-model groups' dropped iterations, the
+// watched server and the thresholds, to summary.txt beside
+// statistics.json (with an output folder) and then to stdout, then the
+// charts and the dashboard unless repeated signals asked to skip them.
+func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run, sig *interrupts) error {
+	if in := sig.interrupted(); in != nil {
+		o.stats.SetInterrupted(*in)
+	}
 	var summary strings.Builder
 	if err := report.WriteEndReport(&summary, o.stats, report.ABInfo{}); err != nil {
 		return err
@@ -445,6 +504,13 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	if err := o.live.report(&summary); err != nil { // thresholds, JUnit (ci.go)
 		return err
 	}
+	// The files first: a stdout that blocks or breaks cannot keep them
+	// from being written.
+	if o.outDir != "" {
+		if err := writeSummaryFiles(o.outDir, summary.String(), o.stats); err != nil {
+			return err
+		}
+	}
 	fmt.Fprint(stdout, "\n"+summary.String())
 	if o.outDir == "" {
 		return nil
@@ -452,17 +518,62 @@ func (o *runOutputs) endReport(stdout io.Writer, r *engine.Run) error {
 	if err := o.split.record(o, o.jtlPath); err != nil {
 		return err
 	}
-	if err := writeOutputs(o.outDir, summary.String(), o.stats, o.charts, o.graphs); err != nil {
-		return err
-	}
-	// With -e, the HTML dashboard from the same statistics (outputs.go).
-	if o.dashboard {
-		if err := writeRunDashboard(o.outDir, o.p, summary.String(), o.stats); err != nil {
+	stats, charts, series, pageSummary := o.stats, o.charts, o.series, summary.String()
+	if o.appended != "" {
+		var err error
+		if stats, charts, series, pageSummary, err = o.wholeFile(); err != nil {
+			return err
+		}
+		// statistics.json covers every row of the file, as the dashboard.
+		if err := writeSummaryFiles(o.outDir, summary.String(), stats); err != nil {
 			return err
 		}
 	}
+	if err := writeCharts(o.outDir, charts, o.graphs, sig.hurried); err != nil {
+		return err
+	}
+	if sig.hurried() {
+		fmt.Fprintf(stdout, "\nResults in %s (charts and dashboard skipped)\n", o.outDir)
+		return nil
+	}
+	// With -e, the HTML dashboard from the same statistics (outputs.go).
+	if err := writeRunDashboard(o.outDir, o.p, pageSummary, stats, series); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "\nResults in %s\n", o.outDir)
 	return nil
+}
+
+// wholeFile reads the results file this run appended to, once the run has
+// flushed and closed it, into new statistics, charts and dashboard sinks:
+// statistics.json, the charts and the dashboard then cover every row of the
+// file, the earlier runs' too, as JMeter's report generator does. The end
+// report on stdout and in summary.txt stays this run's.
+func (o *runOutputs) wholeFile() (*report.Stats, *chart.Charts, *dashboard.Series, string, error) {
+	f, err := os.Open(o.appended)
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	defer f.Close()
+	stats := report.NewStats(o.stats.Options())
+	if in := o.stats.Interrupted(); in != nil { // the file does not tell; the run does
+		stats.SetInterrupted(*in)
+	}
+	charts := chart.New(o.p.Name, stats)
+	sinks := report.Sinks{stats, charts}
+	var series *dashboard.Series
+	if o.series != nil {
+		series = dashboard.NewSeries(stats)
+		sinks = append(sinks, series)
+	}
+	if err := report.ReadJTL(f, o.appended, sinks, report.ReadOptions{Properties: o.p.Props.Snapshot()}); err != nil {
+		return nil, nil, nil, "", fmt.Errorf("reading back the results file for the dashboard: %w", err)
+	}
+	var text strings.Builder
+	if err := report.WriteEndReport(&text, stats, report.ABInfo{}); err != nil {
+		return nil, nil, nil, "", err
+	}
+	return stats, charts, series, text.String(), nil
 }
 
 // summariserInterval is JMeter's summariser.interval property (seconds).
@@ -516,27 +627,18 @@ func planListeners(p *engine.Plan, files *report.ResultFiles, outDir string, bas
 	return sinks, graphs, nil
 }
 
-func writeOutputs(dir, summary string, stats *report.Stats, charts *chart.Charts, graphs []graph) error {
-	if err := os.WriteFile(filepath.Join(dir, "summary.txt"), []byte(summary), 0o644); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, "statistics.json"))
-	if err != nil {
-		return err
-	}
-	if err := report.WriteStatisticsJSON(f, stats); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if charts != nil {
+// writeCharts writes the run's charts and the plan's Graph Results into
+// dir, each whole; skip, asked before each, stops it early.
+func writeCharts(dir string, charts *chart.Charts, graphs []graph, skip func() bool) error {
+	if charts != nil && !skip() {
 		if _, err := charts.WriteAll(dir); err != nil {
 			return fmt.Errorf("charts: %w", err)
 		}
 	}
 	for _, g := range graphs {
+		if skip() {
+			return nil
+		}
 		// A listener that saw every sample of the run would draw
 		// graph-results.png again: it counts the same rows, so as many
 		// means the same ones.
@@ -575,33 +677,4 @@ func fileSafe(s string) string {
 		return "plan"
 	}
 	return s
-}
-
-// stopOnSignal stops the run gently on the first Ctrl-C or SIGTERM and
-// aborts it on the second, or when running samples take longer than grace
-// to finish; either way the results are flushed.
-func stopOnSignal(r *engine.Run, stderr io.Writer, grace time.Duration) {
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		defer signal.Stop(ch)
-		select {
-		case <-ch:
-			fmt.Fprintf(stderr, "gojm: stopping: running samples have %v to finish, no new ones start (Ctrl-C again to abort them)\n", grace)
-			r.Stop(errors.New("interrupted"))
-		case <-r.Done():
-			return
-		}
-		t := time.NewTimer(grace)
-		defer t.Stop()
-		select {
-		case <-ch:
-			fmt.Fprintln(stderr, "gojm: aborting running samples")
-			r.Abort(errors.New("interrupted twice"))
-		case <-t.C:
-			fmt.Fprintf(stderr, "gojm: running samples did not finish within %v: aborting them\n", grace)
-			r.Abort(errors.New("stop grace period over"))
-		case <-r.Done():
-		}
-	}()
 }

@@ -86,12 +86,7 @@ func TestPlanCannotRunCommands(t *testing.T) {
 // working directory; a run writes into its output folder and the files it
 // is told to write, nowhere else.
 func TestPlanFilesAndOutputs(t *testing.T) {
-	srv := target.NewServer(target.Options{})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	port := strings.TrimPrefix(srv.URL(), "http://127.0.0.1:")
+	srv, port := startTarget(t, target.Options{})
 
 	root := t.TempDir()
 	planDir, workDir, outDir := filepath.Join(root, "plans"), filepath.Join(root, "work"), filepath.Join(root, "results")

@@ -38,7 +38,7 @@ func BenchmarkSinkChain(b *testing.B) {
 				jtl,
 				stats,
 				report.NewSummariser(io.Discard, 30*time.Second, func() (int, int, int) { return 10, 10, 0 }),
-				progress.NewMeter(start),
+				progress.NewMeter(start, report.StatsOptions{}),
 			}
 			if withCharts {
 				sinks = append(sinks, chart.New("benchmark", stats))

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gojm/gojm/engine"
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/internal/segment"
 	"github.com/gojm/gojm/internal/splitrun"
 	"github.com/gojm/gojm/report"
@@ -122,16 +123,16 @@ func runID(f *runFlags, p *engine.Plan) (string, error) {
 }
 
 // join meets the other segments in the sync folder (or waits for
-// --start-at) and sleeps until the common start. A segment that cannot
-// take part tells the others (abandon).
-func (sp *split) join() error {
+// --start-at) and sleeps until the common start, or until ctx is done (a
+// signal). A segment that cannot take part tells the others (abandon).
+func (sp *split) join(ctx context.Context) error {
 	if !sp.seg.Split() {
 		return nil
 	}
 	start := sp.startAt
 	if sp.dir != "" {
 		fmt.Fprintf(sp.stderr, "gojm: segment %s: waiting in %s for the other segments\n", sp.seg, sp.dir)
-		sess, err := splitrun.Join(context.Background(), sp.dir, sp.seg, sp.info)
+		sess, err := splitrun.Join(ctx, sp.dir, sp.seg, sp.info)
 		if err != nil {
 			return err
 		}
@@ -143,7 +144,13 @@ func (sp *split) join() error {
 	}
 	if d := time.Until(start); d > 0 {
 		fmt.Fprintf(sp.stderr, "gojm: segment %s starts at %s (in %s)\n", sp.seg, start.Format("15:04:05.000"), d.Round(time.Millisecond))
-		time.Sleep(d)
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	return nil
 }
@@ -225,7 +232,7 @@ func (sp *split) record(o *runOutputs, jtl string) error {
 	if err := o.stats.WriteState(&state); err != nil {
 		return err
 	}
-	if err := writeWhole(filepath.Join(o.outDir, splitrun.StateFile), state.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(o.outDir, splitrun.StateFile), state.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("statistics state: %w", err)
 	}
 	if rel, err := filepath.Rel(o.outDir, jtl); err == nil && !strings.HasPrefix(rel, "..") {
@@ -267,29 +274,15 @@ func (sp *split) finish(runErr error) error {
 	return nil
 }
 
-// writeWhole writes b to name through a file beside it renamed over it,
-// so that a reader never finds half of it.
-func writeWhole(name string, b []byte) error {
-	tmp := name + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
 // mergedReport is segment 0's end of a split run: the segments' results
 // merged into the sync folder, the end report over them on stdout, and
-// the thresholds judged on them.
-func (o *runOutputs) mergedReport(stdout io.Writer, dir string) error {
+// the thresholds judged on them. As for a run's own end report,
+// summary.txt and statistics.json come first (a segment's results file
+// that cannot be read back for the charts loses them nothing), and
+// repeated signals (hurried) skip the charts and the dashboard.
+func (o *runOutputs) mergedReport(stdout io.Writer, dir string, hurried func() bool) error {
 	m, err := readMerged(dir)
 	if err != nil {
-		return err
-	}
-	if err := m.draw(o.p.Name); err != nil {
 		return err
 	}
 	var summary strings.Builder
@@ -301,12 +294,26 @@ func (o *runOutputs) mergedReport(stdout io.Writer, dir string) error {
 	if err := o.live.report(&summary); err != nil {
 		return err
 	}
-	fmt.Fprint(stdout, "\n"+summary.String())
-	if err := writeOutputs(dir, summary.String(), m.stats, m.charts, nil); err != nil {
+	if err := writeSummaryFiles(dir, summary.String(), m.stats); err != nil {
 		return err
 	}
-	if o.dashboard {
-		if err := writeRunDashboard(dir, o.p, summary.String(), m.stats); err != nil {
+	fmt.Fprint(stdout, "\n"+summary.String())
+	// The charts read every segment's results file again: after the
+	// summary, and not at all when hurried.
+	if !hurried() {
+		if err := m.draw(o.p.Name); err != nil {
+			return err
+		}
+		if err := writeCharts(dir, m.charts, nil, hurried); err != nil {
+			return err
+		}
+	}
+	if hurried() {
+		fmt.Fprintf(stdout, "\nResults in %s (charts and dashboard skipped; each segment's in its segment-i folder)\n", dir)
+		return nil
+	}
+	if o.series != nil { // -e: the dashboard over the merged statistics and rows
+		if err := writeRunDashboard(dir, o.p, summary.String(), m.stats, m.series); err != nil {
 			return err
 		}
 	}

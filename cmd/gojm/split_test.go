@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/report"
+	"github.com/gojm/gojm/report/dashboard"
 )
 
 // splitPlan is the plan of the split-run tests: a setUp group that sets a
@@ -312,6 +313,10 @@ func TestSplitRunIsTheRun(t *testing.T) {
 	s2, _ := os.ReadFile(filepath.Join(again, "statistics.json"))
 	if !bytes.Equal(s1, s2) || len(s1) == 0 {
 		t.Errorf("gojm merge's statistics.json differs from segment 0's:\n%s\n%s", s1, s2)
+	}
+	// Its dashboard draws the charts from every segment's rows.
+	if page, err := os.ReadFile(filepath.Join(again, dashboard.FileIndex)); err != nil || !bytes.Contains(page, []byte(`id="gojm-data"`)) {
+		t.Errorf("gojm merge's dashboard has no charts' figures (%v)", err)
 	}
 }
 

@@ -91,3 +91,29 @@ func TestValidateFlags(t *testing.T) {
 		})
 	}
 }
+
+// gojm validate lists what the plan runs only by JMeter's leniency as
+// warnings and exits 0; with --strict it refuses the plan.
+func TestValidateListsWarnings(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "csv.jmx")
+	if err := os.WriteFile(plan, []byte(testPlan("1", `<CSVDataSet testclass="CSVDataSet" testname="Users file">
+  <stringProp name="filename">C:/Users/someone/users.csv</stringProp><stringProp name="variableNames">user</stringProp></CSVDataSet><hashTree/>`, "/")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"validate", plan}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{`warning  Plan › Users file: CSV Data Set file "C:/Users/someone/users.csv" not found`,
+		plan + ": the plan can run, with 1 warning(s) (--strict refuses them)"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"validate", "--strict", plan}, &stdout, &stderr); code != exitUnsupported {
+		t.Errorf("--strict: exit %d, want %d: %s", code, exitUnsupported, stderr.String())
+	}
+}

@@ -86,7 +86,8 @@ func readCatalog() (*catalog, error) {
 		"Random": "Random", "StringBuilder": "StringBuilder", "StringBuffer": "StringBuilder", "ArrayList": "List",
 		"LinkedList": "List", "HashMap": "Map", "LinkedHashMap": "Map", "LinkedHashSet": "Set", "String": "String",
 		"BigDecimal": "BigDecimal", "Integer": "Integer", "Long": "Long", "Double": "Double", "JsonSlurper": "JsonSlurper",
-		"Object": "", "URL": "URL",
+		"Object": "", "URL": "URL", "SecureRandom": "Random",
+		"Date": "Date", "SimpleDateFormat": "SimpleDateFormat",
 	} {
 		c.classKind[cls] = kind
 	}
@@ -207,7 +208,7 @@ var knownClasses = func() map[string]string {
 	add("groovy.json", "JsonSlurper", "JsonOutput", "JsonException")
 	add("groovy.lang", "Closure", "MissingPropertyException", "MissingMethodException")
 	add("org.apache.jmeter.util", "JMeterUtils")
-	add("org.apache.commons.lang3", "RandomStringUtils")
+	add("org.apache.commons.lang3", "RandomStringUtils", "SystemUtils")
 	add("org.apache.commons.lang", "RandomStringUtils")
 	add("org.apache.jmeter.threads", "JMeterVariables", "JMeterContext")
 	add("org.apache.jmeter.samplers", "SampleResult", "Sampler", "SampleEvent")
@@ -215,6 +216,16 @@ var knownClasses = func() map[string]string {
 	add("org.apache.jmeter.assertions", "AssertionResult")
 	add("org.slf4j", "Logger")
 	add("java.util", "Properties")
+	add("java.util.concurrent", "ThreadLocalRandom")
+	add("java.security", "SecureRandom")
+	add("org.apache.jmeter.services", "FileServer")
+	add("java.util", "Date", "TimeZone", "Calendar", "GregorianCalendar=Calendar")
+	add("java.text", "SimpleDateFormat", "ParseException")
+	add("java.security", "MessageDigest", "NoSuchAlgorithmException")
+	add("org.apache.commons.codec.digest", "DigestUtils")
+	add("java.io", "File")
+	m["org.apache.commons.codec.binary.Base64"] = "CodecBase64"
+	m["org.apache.commons.net.util.Base64"] = "NetBase64"
 	m["Entry"] = "Entry"
 	return m
 }()
@@ -242,6 +253,10 @@ var typeKinds = map[string][2]string{
 	"SampleResult": {"Result", "Result"}, "AssertionResult": {"AssertionResult", "AssertionResult"},
 	"Sampler": {"Sampler", "Sampler"}, "SampleEvent": {"SampleEvent", "SampleEvent"}, "PrintStream": {"Out", "Out"},
 	"URL": {"URL", "URL"}, "RoundingMode": {"RoundingMode", "RoundingMode"},
+	"SecureRandom": {"Random", "Random"}, "ThreadLocalRandom": {"Random", "Random"},
+	"Date": {"Date", "Date"}, "SimpleDateFormat": {"SimpleDateFormat", "SimpleDateFormat"},
+	"TimeZone": {"TimeZone", "TimeZone"}, "MessageDigest": {"MessageDigest", "MessageDigest"},
+	"Calendar": {"Calendar", "Calendar"},
 }
 
 // kindJavaNames name kinds in refusals.

@@ -122,7 +122,7 @@ func runTable(t *testing.T, table, refusalsFile string) {
 	cases := loadTable(t, table)
 	goldens := loadGoldens(t)
 	var refusals []string
-	ran, refused := 0, 0
+	ran, refused, direct := 0, 0, 0
 	for _, c := range cases {
 		d, ok := dialectOf(c.Lang)
 		text := c.Text
@@ -158,6 +158,13 @@ func runTable(t *testing.T, table, refusalsFile string) {
 			continue
 		}
 		t.Run(c.ID, func(t *testing.T) { checkCase(t, c, d, p, g) })
+		if p.Direct() {
+			// the same case on the translation the direct path falls back to
+			direct++
+			q := *p
+			q.direct = nil
+			t.Run(c.ID+"/translated", func(t *testing.T) { checkCase(t, c, d, &q, g) })
+		}
 	}
 	sort.Strings(refusals)
 	got := strings.Join(refusals, "\n") + "\n"
@@ -174,7 +181,7 @@ func runTable(t *testing.T, table, refusalsFile string) {
 	if string(want) != got {
 		t.Errorf("refusals differ from %s (go test -update rewrites it):\n%s", refusalsFile, lineDiff(string(want), got))
 	}
-	t.Logf("%s: %d scripts run, %d refused", table, ran, refused)
+	t.Logf("%s: %d scripts run (%d on the direct path), %d refused", table, ran, direct, refused)
 }
 
 func lineDiff(want, got string) string {

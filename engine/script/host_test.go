@@ -51,6 +51,7 @@ func (h *testHost) SamplerURL() string                 { return "" }
 func (h *testHost) Log(level, msg string)              { h.logs = append(h.logs, level+" "+msg) }
 func (h *testHost) LogEnabled(level string) bool       { return level != "debug" && level != "trace" }
 func (h *testHost) Out(s string, stderr bool)          { h.out.WriteString(s) }
+func (h *testHost) BaseDir() string                    { return "/plans/shop" }
 func (h *testHost) Now() time.Time                     { return h.now }
 func (h *testHost) Seed() int64                        { return h.seed }
 func (h *testHost) RandomBytes(b []byte) {

@@ -360,21 +360,32 @@ func urlDecode(s, cs string) (string, error) {
 }
 
 func digest(alg, s string) (string, error) {
-	var h hash.Hash
-	switch strings.ToUpper(alg) {
-	case "MD5":
-		h = md5.New()
-	case "SHA-1", "SHA1":
-		h = sha1.New()
-	case "SHA-256", "SHA256":
-		h = sha256.New()
-	case "SHA-512", "SHA512":
-		h = sha512.New()
-	default:
+	h := newDigest(alg)
+	if h == nil {
 		return "", jerr("java.security.NoSuchAlgorithmException", "%s MessageDigest not available", alg)
 	}
 	h.Write([]byte(s))
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// newDigest is MessageDigest.getInstance's algorithm, nil for one Java
+// does not have.
+func newDigest(alg string) hash.Hash {
+	switch strings.ToUpper(alg) {
+	case "MD5":
+		return md5.New()
+	case "SHA-1", "SHA1", "SHA":
+		return sha1.New()
+	case "SHA-224":
+		return sha256.New224()
+	case "SHA-256", "SHA256":
+		return sha256.New()
+	case "SHA-384":
+		return sha512.New384()
+	case "SHA-512", "SHA512":
+		return sha512.New()
+	}
+	return nil
 }
 
 // urlParts splits a URL as java.net.URL does: protocol, host, port (-1

@@ -23,7 +23,14 @@ type Program struct {
 	Source, JS string
 	used       map[string]bool
 	forbid     []string
+	// direct is the script compiled to Go closures (fast.go), nil where
+	// it is not covered.
+	direct *direct
 }
+
+// Direct reports whether the script runs on the direct path (compiled to
+// Go closures rather than run as its JavaScript translation).
+func (p *Program) Direct() bool { return p.direct != nil }
 
 // Uses reports whether the script reads a binding (vars, prev,
 // SampleResult…); ctx.getPreviousResult() counts as prev. A JavaScript
@@ -88,7 +95,7 @@ func CompileHoles(src string, d Dialect, n int) (*Program, error) {
 	for i := range f {
 		f[i] = forbid[i]
 	}
-	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, forbid: f}, nil
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, forbid: f, direct: compileDirect(stmts, d)}, nil
 }
 
 // Forbid is the characters hole i's text may not hold.
@@ -118,13 +125,23 @@ func compile(src string, d Dialect) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("script: compiling the translation: %w", err)
 	}
-	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used}, nil
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, direct: compileDirect(stmts, d)}, nil
 }
 
 // Run runs the program on a pooled runtime. A script's exception comes
 // back as a *ScriptError; so does a run stopped by its time bound or by
 // the test stopping.
 func (p *Program) Run(env *Env) (Value, error) {
+	if p.direct != nil && canRunDirect(env) {
+		if v, ok := p.direct.run(env, p.dialect); ok {
+			return v, nil
+		}
+	}
+	return p.runTranslated(env)
+}
+
+// runTranslated runs the program's JavaScript translation.
+func (p *Program) runTranslated(env *Env) (Value, error) {
 	r, err := getRuntime()
 	if err != nil {
 		return Value{}, err

@@ -79,6 +79,8 @@ type Host interface {
 	Seed() int64
 	// RandomBytes fills b (UUID.randomUUID).
 	RandomBytes(b []byte)
+	// BaseDir is FileServer's base directory: the plan's folder, absolute.
+	BaseDir() string
 }
 
 // Object is a value a script keeps outside a run (vars.putObject,

@@ -3,6 +3,8 @@ package script
 import (
 	_ "embed"
 	"math"
+	"os"
+	goruntime "runtime"
 	"time"
 
 	"github.com/dop251/goja"
@@ -12,6 +14,11 @@ func (r *runtime) javaHelpers() *goja.Object {
 	vm := r.vm
 	o := vm.NewObject()
 	set := func(name string, f func(c goja.FunctionCall) goja.Value) { _ = o.Set(name, f) }
+	r.dateHelpers(set)
+	r.calendarHelpers(set)
+	_ = o.Set("goos", goruntime.GOOS)
+	_ = o.Set("fileSep", string(os.PathSeparator))
+	_ = o.Set("pathSep", string(os.PathListSeparator))
 	set("format", func(c goja.FunctionCall) goja.Value {
 		var tagged [][]any
 		if err := vm.ExportTo(c.Argument(1), &tagged); err != nil {
@@ -242,6 +249,7 @@ func (r *runtime) hostBridge() *goja.Object {
 	set("now", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().Now().UnixMilli()) })
 	set("nanos", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().Now().UnixNano()) })
 	set("seed", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().Seed()) })
+	set("baseDir", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().BaseDir()) })
 	set("mathSeed", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().Seed()) })
 	set("uuidBytes", func(c goja.FunctionCall) goja.Value {
 		var b [16]byte

@@ -293,6 +293,8 @@ def("Result", {
 	"setResponseMessageKO/0": ["Null", (r) => { H.rset(r.id, "message", "KO"); return null; }],
 	"setResponseOK/0": ["Null", (r) => { H.rset(r.id, "code", "200"); H.rset(r.id, "message", "OK"); H.rset(r.id, "success", true); return null; }],
 	"isSuccessful/0": ["Boolean", rg("success")],
+	"getErrorCount/0": ["Integer", (r) => H.rget(r.id, "success") ? 0 : 1],
+	"getSampleCount/0": ["Integer", () => 1],
 	"setSuccessful/1": ["Null", (r, v) => { H.rset(r.id, "success", needBool(v, "setSuccessful")); return null; }],
 	"getSampleLabel/0": ["String", rg("label")],
 	"setSampleLabel/1": ["Null", (r, v) => { H.rset(r.id, "label", needString(v, "setSampleLabel")); return null; }],

@@ -1050,6 +1050,13 @@ F.RoundingMode = {};
 for (const m of ["HALF_UP", "HALF_DOWN", "HALF_EVEN", "UP", "DOWN", "CEILING", "FLOOR", "UNNECESSARY"]) F.RoundingMode[m] = { $t: "RoundingMode", name: m, $str: () => m };
 F.BigDecimal = { ZERO: new Dec(0n, 0), ONE: new Dec(1n, 0), TEN: new Dec(10n, 0), ROUND_HALF_UP: 4, ROUND_HALF_EVEN: 6, ROUND_DOWN: 1, ROUND_UP: 0 };
 F.System = {};
+// File's separators, for paths a script builds (FileServer's base
+// directory + File.separator + a name); the separators of the system gojm
+// runs on, as Java's are.
+F.File = { separator: J.fileSep || "/", pathSeparator: J.pathSep || ":" };
+// commons-lang3's SystemUtils.IS_OS_…: the system gojm runs on.
+F.SystemUtils = { IS_OS_WINDOWS: J.goos === "windows", IS_OS_MAC: J.goos === "darwin", IS_OS_MAC_OSX: J.goos === "darwin",
+	IS_OS_LINUX: J.goos === "linux", IS_OS_UNIX: J.goos !== "windows" && J.goos !== undefined };
 Object.defineProperty(F.System, "out", { get: () => $.OUT, enumerable: true });
 Object.defineProperty(F.System, "err", { get: () => $.ERR, enumerable: true });
 defS("System", {
@@ -1105,6 +1112,134 @@ def("B64Encoder", {
 def("B64Decoder", {
 	"decode/1": ["Array", (e, s) => $.mkArray("byte", J.unb64(typeof s === "string" ? s : J.decode(bytesArg(s), "ISO-8859-1"), e.url))],
 });
+// commons-codec's and commons-net's Base64: byte arrays in and out, no
+// line breaks (their encodeBase64(byte[]) does not chunk).
+function b64Str(s) { return typeof s === "string" ? s : J.decode(bytesArg(s), "ISO-8859-1"); }
+const commonsB64 = {
+	"encodeBase64/1": ["Array", (b) => $.mkArray("byte", J.encode(J.b64(bytesArg(b), false), "ISO-8859-1"))],
+	"decodeBase64/1": ["Array", (s) => $.mkArray("byte", J.unb64(b64Str(s), false))],
+};
+defS("CodecBase64", Object.assign({
+	"encodeBase64String/1": ["String", (b) => J.b64(bytesArg(b), false)],
+	"encodeBase64URLSafeString/1": ["String", (b) => J.b64(bytesArg(b), true).replace(/=+$/, "")],
+}, commonsB64));
+defS("NetBase64", commonsB64);
+// ThreadLocalRandom.current() and new SecureRandom(): a java.util.Random
+// seeded as one created without a seed is (the numbers are random either
+// way; no script can tell their generator apart).
+// ---- java.util.Date, SimpleDateFormat, TimeZone, MessageDigest ------------
+// A Date is milliseconds since the epoch; formats and zones are Go's
+// (J.dateFormat keeps SimpleDateFormat's pattern letters). A zone of ""
+// is the system's, as the JVM's default.
+function JDate(ms) { this.$t = "Date"; this.ms = ms; }
+JDate.prototype.$str = function () { return J.dateFormat("EEE MMM dd HH:mm:ss zzz yyyy", this.ms, ""); };
+JDate.prototype.$eq = function (o) { return o instanceof JDate && o.ms === this.ms; };
+$.javaNames.Date = "java.util.Date";
+$.javaNames.SimpleDateFormat = "java.text.SimpleDateFormat";
+$.javaNames.TimeZone = "java.util.TimeZone";
+$.javaNames.MessageDigest = "java.security.MessageDigest";
+function dateArg(x) {
+	if (x instanceof JDate) return x;
+	if (x === null || x === undefined) throw ex("NullPointerException", null);
+	throw ex("IllegalArgumentException", "Cannot format given Object as a Date");
+}
+function msArg(x) { return Number($.toLong(x)); }
+N.Date = { 0: () => new JDate(H.now()), 1: (ms) => new JDate(msArg(ms)) };
+def("Date", {
+	"getTime/0": ["Long", (t) => BigInt(t.ms)],
+	"setTime/1": ["Null", (t, ms) => { t.ms = msArg(ms); return null; }],
+	"before/1": ["Boolean", (t, o) => t.ms < dateArg(o).ms],
+	"after/1": ["Boolean", (t, o) => t.ms > dateArg(o).ms],
+	"compareTo/1": ["Integer", (t, o) => Math.sign(t.ms - dateArg(o).ms)],
+	"equals/1": ["Boolean", (t, o) => t.$eq(o)],
+	"toString/0": ["String", (t) => t.$str()],
+});
+def("Date", {
+	"format/1": ["String", (t, p) => J.dateFormat(str(p), t.ms, "")],
+	"format/2": ["String", (t, p, z) => J.dateFormat(str(p), t.ms, z && z.$t === "TimeZone" ? z.id : "")],
+}, "g");
+N.SimpleDateFormat = {
+	0: () => ({ $t: "SimpleDateFormat", p: "M/d/yy, h:mm a", z: "" }),
+	1: (p) => { p = str(p); J.dateFormat(p, 0, ""); return { $t: "SimpleDateFormat", p: p, z: "" }; },
+};
+def("SimpleDateFormat", {
+	"format/1": ["String", (f, x) => J.dateFormat(f.p, $.isNum(x) ? msArg(x) : dateArg(x).ms, f.z)],
+	"parse/1": ["Date", (f, s) => new JDate(J.dateParse(f.p, str(s), f.z))],
+	"setTimeZone/1": ["Null", (f, z) => { f.z = z.id; return null; }],
+	"setLenient/1": ["Null", () => null],
+	"toPattern/0": ["String", (f) => f.p],
+	"applyPattern/1": ["Null", (f, p) => { p = str(p); J.dateFormat(p, 0, ""); f.p = p; return null; }],
+});
+// Calendar: an instant and a zone; fields by Java's numbers (J.calGet).
+$.javaNames.Calendar = "java.util.GregorianCalendar";
+F.Calendar = { ERA: 0, YEAR: 1, MONTH: 2, WEEK_OF_YEAR: 3, WEEK_OF_MONTH: 4, DATE: 5, DAY_OF_MONTH: 5, DAY_OF_YEAR: 6,
+	DAY_OF_WEEK: 7, DAY_OF_WEEK_IN_MONTH: 8, AM_PM: 9, HOUR: 10, HOUR_OF_DAY: 11, MINUTE: 12, SECOND: 13, MILLISECOND: 14,
+	SUNDAY: 1, MONDAY: 2, TUESDAY: 3, WEDNESDAY: 4, THURSDAY: 5, FRIDAY: 6, SATURDAY: 7,
+	JANUARY: 0, FEBRUARY: 1, MARCH: 2, APRIL: 3, MAY: 4, JUNE: 5, JULY: 6, AUGUST: 7, SEPTEMBER: 8, OCTOBER: 9, NOVEMBER: 10, DECEMBER: 11 };
+function cal(ms, z) { return { $t: "Calendar", ms: ms, z: z }; }
+defS("Calendar", {
+	"getInstance/0": ["Calendar", () => cal(H.now(), "")],
+	"getInstance/1": ["Calendar", (z) => cal(H.now(), z.id)],
+});
+function calSetAll(c, vals) {
+	const fields = [1, 2, 5, 11, 12, 13];
+	for (let i = 0; i < vals.length; i++) c.ms = J.calSet(c.ms, c.z, fields[i], $.toInt(vals[i]));
+	return null;
+}
+def("Calendar", {
+	"get/1": ["Integer", (c, f) => J.calGet(c.ms, c.z, $.toInt(f))],
+	"add/2": ["Null", (c, f, n) => { c.ms = J.calAdd(c.ms, c.z, $.toInt(f), $.toInt(n)); return null; }],
+	"set/2": ["Null", (c, f, v) => { c.ms = J.calSet(c.ms, c.z, $.toInt(f), $.toInt(v)); return null; }],
+	"set/3": ["Null", (c, ...v) => calSetAll(c, v)],
+	"set/5": ["Null", (c, ...v) => calSetAll(c, v)],
+	"set/6": ["Null", (c, ...v) => calSetAll(c, v)],
+	"getTime/0": ["Date", (c) => new JDate(c.ms)],
+	"setTime/1": ["Null", (c, d) => { c.ms = dateArg(d).ms; return null; }],
+	"getTimeInMillis/0": ["Long", (c) => BigInt(c.ms)],
+	"setTimeInMillis/1": ["Null", (c, ms) => { c.ms = msArg(ms); return null; }],
+	"setTimeZone/1": ["Null", (c, z) => { c.z = z.id; return null; }],
+	"before/1": ["Boolean", (c, o) => c.ms < o.ms],
+	"after/1": ["Boolean", (c, o) => c.ms > o.ms],
+	"clone/0": ["Calendar", (c) => cal(c.ms, c.z)],
+});
+defS("TimeZone", { "getTimeZone/1": ["TimeZone", (id) => ({ $t: "TimeZone", id: J.zoneID(str(id)), $str: function () { return "TimeZone[" + this.id + "]"; } })] });
+def("TimeZone", { "getID/0": ["String", (z) => z.id] });
+defS("MessageDigest", {
+	"getInstance/1": ["MessageDigest", (alg) => {
+		alg = str(alg);
+		if (!J.digestOK(alg)) throw ex("java.security.NoSuchAlgorithmException", alg + " MessageDigest not available");
+		return { $t: "MessageDigest", alg: alg, buf: [] };
+	}],
+});
+function digestOf(m, b) {
+	if (b !== undefined) for (const x of bytesArg(b)) m.buf.push(x);
+	const out = Array.from(J.digestBytes(m.alg, m.buf));
+	m.buf = [];
+	return $.mkArray("byte", out);
+}
+def("MessageDigest", {
+	"update/1": ["Null", (m, b) => { for (const x of bytesArg(b)) m.buf.push(x); return null; }],
+	"digest/0": ["Array", (m) => digestOf(m)],
+	"digest/1": ["Array", (m, b) => digestOf(m, b)],
+	"reset/0": ["Null", (m) => { m.buf = []; return null; }],
+	"getAlgorithm/0": ["String", (m) => m.alg],
+});
+// commons-codec's DigestUtils: of a String's UTF-8 bytes or of a byte[].
+function digestArg(x) { return typeof x === "string" ? Array.from(J.encode(x, "UTF-8")) : bytesArg(x); }
+function hexOf(b) { return b.map((x) => ((x & 0xff) + 0x100).toString(16).substring(1)).join(""); }
+const digestUtils = {};
+for (const [name, alg] of [["md5", "MD5"], ["sha1", "SHA-1"], ["sha256", "SHA-256"], ["sha384", "SHA-384"], ["sha512", "SHA-512"]]) {
+	digestUtils[name + "/1"] = ["Array", (x) => $.mkArray("byte", Array.from(J.digestBytes(alg, digestArg(x))))];
+	digestUtils[name + "Hex/1"] = ["String", (x) => hexOf(Array.from(J.digestBytes(alg, digestArg(x))))];
+}
+digestUtils["shaHex/1"] = digestUtils["sha1Hex/1"];
+defS("DigestUtils", digestUtils);
+
+// FileServer.getFileServer().getBaseDir(): the plan's folder.
+const fileServer = { $t: "FileServer" };
+defS("FileServer", { "getFileServer/0": ["FileServer", () => fileServer] });
+def("FileServer", { "getBaseDir/0": ["String", () => H.baseDir()] });
+defS("ThreadLocalRandom", { "current/0": ["Random", () => $.newRandom()] });
 function bytesArg(b) {
 	if (Array.isArray(b)) return b.map((x) => $.toInt(x));
 	throw ex("ClassCastException", $.typeName(b) + " is not a byte[]");
@@ -1129,6 +1264,7 @@ defS("TimeUnit", {}, "g");
 
 // Constructors.
 N.Random = { 0: () => $.newRandom(), 1: (s) => $.newRandom($.toLong(s)) };
+N.SecureRandom = { 0: () => $.newRandom() };
 N.StringBuilder = { 0: () => new SB(""), 1: (x) => new SB(typeof x === "number" ? "" : str(needStr(x, "StringBuilder"))) };
 N.StringBuffer = N.StringBuilder;
 N.ArrayList = { 0: () => [], 1: (x) => typeof x === "number" ? [] : Array.from(iter(x)) };

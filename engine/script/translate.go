@@ -385,6 +385,29 @@ func (t *translator) importStmt(s *importStmt) {
 	t.unknown[name] = s.path
 }
 
+// libraryPackages are the packages of Java, Groovy, JMeter and the
+// libraries JMeter ships: a class of any other package is the plan's own,
+// from a jar its authors put on JMeter's class path.
+var libraryPackages = []string{"java.", "javax.", "jdk.", "sun.", "com.sun.", "groovy.", "org.codehaus.groovy.",
+	"org.apache.", "org.slf4j.", "org.json.", "net.minidev.", "com.jayway.", "com.fasterxml.", "com.google.",
+	"org.jsoup.", "org.mozilla.", "bsh.", "kg.apc.", "us.abstracta.", "com.blazemeter."}
+
+// classRefusal says why a class cannot run and what to do: a class of the
+// plan's own needs its jar and a JVM; any other class gojm does not know.
+func classRefusal(name string) string {
+	custom := strings.Contains(name, ".")
+	for _, p := range libraryPackages {
+		if strings.HasPrefix(name, p) {
+			custom = false
+		}
+	}
+	if custom {
+		return fmt.Sprintf("the class %s, the plan's own Java code (from a jar on JMeter's class path), which needs a JVM: "+
+			"run this element in JMeter, or do its work with JMeter functions or a script over the classes gojm knows", name)
+	}
+	return fmt.Sprintf("the class %s, which needs a JVM (gojm runs only the Java classes it knows)", name)
+}
+
 func lastPart(s string) string {
 	if i := strings.LastIndexByte(s, '.'); i >= 0 {
 		return s[i+1:]
@@ -401,7 +424,7 @@ func (t *translator) class(at Pos, name string) string {
 	if full, ok := t.unknown[name]; ok {
 		name = full
 	}
-	t.refuse(at, "the class %s, which needs a JVM (gojm runs only the Java classes it knows)", name)
+	t.refuse(at, "%s", classRefusal(name))
 	return ""
 }
 

@@ -134,7 +134,7 @@ func (t *translator) classRef(e expr) (string, bool) {
 				return c, true
 			}
 			if looksQualified(full) {
-				t.refuse(x.at, "the class %s, which needs a JVM (gojm runs only the Java classes it knows)", full)
+				t.refuse(x.at, "%s", classRefusal(full))
 			}
 		}
 	}

@@ -229,7 +229,7 @@ func (t *translator) ident(e *identExpr) (string, string) {
 		t.class(e.at, e.name)
 	}
 	if isClassName(e.name) {
-		t.refuse(e.at, "the class %s, which needs a JVM (gojm runs only the Java classes it knows)", e.name)
+		t.refuse(e.at, "%s", classRefusal(e.name))
 	}
 	if t.d == BeanShell {
 		return fmt.Sprintf("$.bv(G, %q)", e.name), ""

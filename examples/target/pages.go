@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -217,15 +219,58 @@ var bookListPage = func() []byte {
 // bookListModTime is the fixed Last-Modified of the cached book list.
 var bookListModTime = time.Date(2010, 4, 20, 19, 6, 9, 0, time.UTC)
 
+// The book list is the seed application's page, a Grails list of books
+// with and without Hibernate's second-level cache: /list queries the
+// database on every request, /listCached answers from the cache, which
+// queries once a minute. The query is a wait of Options.BookQuery.
+
+// bookCacheTTL is how long the cached book list is served without a query.
+const bookCacheTTL = time.Minute
+
+// bookCache is the second-level cache of the book list.
+type bookCache struct {
+	mu      sync.Mutex
+	queried time.Time // zero until the first query
+	queries atomic.Int64
+}
+
+// queryBooks runs the book list's query; false when the request ended
+// (or the server closed) first.
+func (s *Server) queryBooks(r *http.Request) bool {
+	s.bookCache.queries.Add(1)
+	return s.wait(r.Context(), s.opts.BookQuery)
+}
+
+// BookQueries is the number of book list queries run: one per request to
+// /grails-slc/book/list, one per minute of /grails-slc/book/listCached.
+func (s *Server) BookQueries() int64 { return s.bookCache.queries.Load() }
+
 func (s *Server) bookList(w http.ResponseWriter, r *http.Request) {
+	if !s.queryBooks(r) {
+		s.abort(w, r)
+		return
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(len(bookListPage)))
 	_, _ = w.Write(bookListPage)
 }
 
-// bookListCached serves the same page with validators, so a cache manager
-// revalidates it and gets 304 Not Modified.
+// bookListCached serves the same page from the cache, with validators, so
+// a cache manager revalidates it and gets 304 Not Modified. The request
+// that finds the cache stale runs the query; others meanwhile wait for it,
+// as a cache's readers wait for the one that fills it.
 func (s *Server) bookListCached(w http.ResponseWriter, r *http.Request) {
+	c := &s.bookCache
+	c.mu.Lock()
+	if c.queried.IsZero() || time.Since(c.queried) >= bookCacheTTL {
+		if !s.queryBooks(r) {
+			c.mu.Unlock()
+			s.abort(w, r)
+			return
+		}
+		c.queried = time.Now()
+	}
+	c.mu.Unlock()
 	w.Header().Set("Cache-Control", "max-age=60")
 	w.Header().Set("ETag", `"book-list-1"`)
 	http.ServeContent(w, r, "list.html", bookListModTime, bytes.NewReader(bookListPage))

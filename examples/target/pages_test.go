@@ -1,6 +1,7 @@
 package target
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPages(t *testing.T) {
@@ -168,5 +170,35 @@ func TestRedirects(t *testing.T) {
 	// Go's client sends the first request and follows 9 redirects.
 	if got := s.Count(); got != 4+10 {
 		t.Errorf("Count = %d, want 4 + 10", got)
+	}
+}
+
+// The book list queries its books on every request; the cached list once
+// for all the requests of a minute.
+func TestBookListQueries(t *testing.T) {
+	s := start(t, Options{BookQuery: time.Microsecond})
+	get := func(path string) {
+		t.Helper()
+		resp, err := http.Get(s.URL() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !bytes.Equal(body, bookListPage) {
+			t.Fatalf("%s: %d, %d bytes", path, resp.StatusCode, len(body))
+		}
+	}
+	for range 3 {
+		get("/grails-slc/book/list")
+	}
+	if n := s.BookQueries(); n != 3 {
+		t.Errorf("3 book lists ran %d queries", n)
+	}
+	for range 5 {
+		get("/grails-slc/book/listCached")
+	}
+	if n := s.BookQueries(); n != 4 {
+		t.Errorf("5 cached book lists ran %d queries, want 1", n-3)
 	}
 }

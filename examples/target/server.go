@@ -33,7 +33,14 @@ type Options struct {
 	TLS bool
 	// ErrorLog receives net/http's own errors; nil discards them.
 	ErrorLog *log.Logger
+	// BookQuery is how long the book list's database query takes
+	// (/grails-slc/book/list runs it on every request, listCached once a
+	// minute); 0 means DefaultBookQuery, a negative value none.
+	BookQuery time.Duration
 }
+
+// DefaultBookQuery is the book list's query time unless Options say.
+const DefaultBookQuery = 2 * time.Millisecond
 
 // Server is the example and test target. Its zero value is not usable; call
 // NewServer. It is an http.Handler, so it can be mounted anywhere, but the
@@ -53,9 +60,12 @@ type Options struct {
 //	                         JSON {"token":…} and a session cookie
 //	/books                   the books as JSON; needs "Authorization: Bearer
 //	                         <token>" or the session cookie, else 401
-//	/grails-slc/book/list    an HTML book list page
-//	/grails-slc/book/listCached  the same with ETag, Last-Modified and
-//	                         Cache-Control, answering 304 to revalidations
+//	/grails-slc/book/list    an HTML book list page, rendered from a query of
+//	                         the books (Options.BookQuery) on every request
+//	/grails-slc/book/listCached  the same page from a second-level cache
+//	                         that queries once a minute, with ETag,
+//	                         Last-Modified and Cache-Control, answering 304
+//	                         to revalidations
 //	/redirect/{n}            302 to /redirect/{n-1}; /redirect/0 answers 200
 //	/redirect-loop           302 to itself, forever
 //
@@ -92,6 +102,8 @@ type Server struct {
 	connSeq atomic.Uint64
 	done    chan struct{}
 
+	bookCache bookCache // listCached's second-level cache
+
 	mu       sync.Mutex
 	closed   bool
 	active   sync.WaitGroup // handlers in flight
@@ -107,6 +119,12 @@ type Server struct {
 func NewServer(opts Options) *Server {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = 1 << 20
+	}
+	switch {
+	case opts.BookQuery == 0:
+		opts.BookQuery = DefaultBookQuery
+	case opts.BookQuery < 0:
+		opts.BookQuery = 0
 	}
 	s := &Server{
 		Recorder: newRecorder(opts.CountOnly, opts.MaxBody),

@@ -2,6 +2,7 @@ package java
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,12 +33,23 @@ func Charset(name string) (encoding.Encoding, error) {
 // OpenText opens a text file for reading in a charset; a UTF-8 file's
 // byte-order mark is dropped.
 func OpenText(path, enc string) (io.ReadCloser, error) {
-	e, err := Charset(enc)
-	if err != nil {
+	if _, err := Charset(enc); err != nil {
 		return nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
+		return nil, err
+	}
+	return TextReader(f, enc)
+}
+
+// TextReader reads an open file as text in a charset, from its start; a
+// UTF-8 file's byte-order mark is dropped. Closing it closes f; on an error
+// f is closed.
+func TextReader(f *os.File, enc string) (io.ReadCloser, error) {
+	e, err := Charset(enc)
+	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	if e == nil {
@@ -57,6 +69,13 @@ func OpenText(path, enc string) (io.ReadCloser, error) {
 		io.Closer
 	}{e.NewDecoder().Reader(f), f}, nil
 }
+
+// MaxLine is the longest line ReadLine reads: a data file of one endless
+// line must not fill the memory. Java's readLine has no limit.
+const MaxLine = 1 << 20
+
+// ErrLineTooLong is ReadLine's error for a line longer than MaxLine.
+var ErrLineTooLong = errors.New("a line is longer than 1 MiB, the most gojm reads of one line")
 
 // ReadLine reads one line as Java's BufferedReader.readLine does (the line
 // ends at \n, \r or \r\n); ok is false at the end of the input.
@@ -84,6 +103,9 @@ func ReadLine(r *bufio.Reader) (line string, ok bool, err error) {
 		}
 		if b == nil {
 			b = make([]byte, 0, 64)
+		}
+		if len(b) == MaxLine {
+			return "", false, ErrLineTooLong
 		}
 		b = append(b, c)
 	}

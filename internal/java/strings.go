@@ -73,6 +73,27 @@ func HashMapOrder(keys []string) []int {
 	for size < t {
 		size <<= 1
 	}
+	return hashOrder(keys, size)
+}
+
+// HashMapOrderSized is the iteration order of a new HashMap<>(capacity)
+// after keys are put in that order: its table starts at the power of two
+// at or above capacity and doubles whenever it is more than 3/4 full.
+func HashMapOrderSized(keys []string, capacity int) []int {
+	size := 1
+	for size < capacity {
+		size <<= 1
+	}
+	for n := 1; n <= len(keys); n++ {
+		if float32(n) > float32(size)*0.75 {
+			size <<= 1
+		}
+	}
+	return hashOrder(keys, size)
+}
+
+func hashOrder(keys []string, size int) []int {
+	n := len(keys)
 	buckets := make([][]int, size)
 	for i, k := range keys {
 		h := StringHash(k)

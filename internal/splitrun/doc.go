@@ -19,8 +19,9 @@
 // finds one run's folders and checks that segments 0 to n-1 are all
 // there, once, of one run.
 //
-// Every file is written whole (written, then renamed). A shared folder
+// Every file is written whole (internal/atomicfile). A shared folder
 // notifies no one of a change, so the segments poll it.
 //
-// It imports internal/segment and the standard library.
+// It imports internal/segment, internal/atomicfile and the standard
+// library.
 package splitrun

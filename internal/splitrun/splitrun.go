@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/internal/segment"
 )
 
@@ -338,12 +339,7 @@ func writeJSON(p string, v any) error {
 	if err != nil {
 		return err
 	}
-	tmp := p + ".tmp-" + strconv.Itoa(os.Getpid())
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return fmt.Errorf("the sync folder: %w", err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.WriteFile(p, b, 0o644); err != nil {
 		return fmt.Errorf("the sync folder: %w", err)
 	}
 	return nil

@@ -25,7 +25,8 @@
 // legend beside the plot, room above its highest point, and whole numbers
 // on the ticks of an axis of counts. Captions gives each chart's text.
 //
-// It imports report and gonum/plot (with golang.org/x/image's font), and
-// nothing of the engine, so that a JTL read back draws the same charts as
-// the live run that wrote it.
+// It imports report, gonum/plot (with golang.org/x/image's font) and
+// internal/atomicfile (a chart is never half written), and nothing of the
+// engine, so that a JTL read back draws the same charts as the live run
+// that wrote it.
 package chart

@@ -3,8 +3,8 @@ package chart
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -16,6 +16,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/gojm/gojm/internal/atomicfile"
 )
 
 // Width and Height are the size of every chart, in pixels.
@@ -453,16 +455,14 @@ func (f *figure) render() *vgimg.Canvas {
 // writePNG renders the figure into the PNG file at path.
 func (f *figure) writePNG(path string) error {
 	img := f.render()
-	out, err := os.Create(path)
+	// Written aside and renamed: a reader (or a gojm killed meanwhile)
+	// never leaves half a PNG.
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("chart %q: %w", f.title, err)
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(out); err != nil {
-		out.Close()
-		return fmt.Errorf("chart %q: write %s: %w", f.title, path, err)
-	}
-	if err := out.Close(); err != nil {
-		return fmt.Errorf("chart %q: write %s: %w", f.title, path, err)
 	}
 	return nil
 }

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/gojm/gojm/internal/atomicfile"
 	"github.com/gojm/gojm/report"
 	"github.com/gojm/gojm/report/chart"
 )
@@ -30,8 +31,12 @@ type Page struct {
 	Stats *report.Stats
 	// Summary is the ab-style report, shown as text; may be empty.
 	Summary string
+	// Series holds the over-time and distribution figures the page draws
+	// as interactive charts; nil draws none.
+	Series *Series
 	// Charts are PNG file names in the dashboard's folder, in the order
-	// shown; chart.Charts.WriteAll returns them.
+	// shown; chart.Charts.WriteAll returns them. Graph Results pictures
+	// are shown, the others linked: the interactive charts show the same.
 	Charts []string
 }
 
@@ -53,6 +58,18 @@ var chartTitles = map[string]string{
 //go:embed index.html.tmpl
 var pageSource string
 
+// The page's script: uPlot (its own files, unchanged) draws the charts,
+// dashboard.js builds them from the page's data and makes the tables
+// sortable and filterable.
+var (
+	//go:embed assets/uPlot.iife.min.js
+	uplotJS string
+	//go:embed assets/uPlot.min.css
+	uplotCSS string
+	//go:embed assets/dashboard.js
+	dashboardJS string
+)
+
 var pageTemplate = template.Must(template.New(FileIndex).Parse(pageSource))
 
 // Write writes the dashboard page into dir (which must exist and hold the
@@ -61,11 +78,15 @@ func Write(dir string, p Page) error {
 	if p.Stats == nil {
 		return fmt.Errorf("dashboard: no statistics")
 	}
-	var buf bytes.Buffer
-	if err := pageTemplate.Execute(&buf, view(p)); err != nil {
+	v, err := view(p)
+	if err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, FileIndex), buf.Bytes(), 0o644); err != nil {
+	var buf bytes.Buffer
+	if err := pageTemplate.Execute(&buf, v); err != nil {
+		return fmt.Errorf("dashboard: %w", err)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, FileIndex), buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
 	return nil
@@ -86,7 +107,13 @@ type (
 		ErrorTypes                                     []errorRow
 		Top                                            []topRow
 		Summary                                        string
-		Charts                                         []chartView
+		Images, Files                                  []chartView
+		Data                                           template.JS // the charts' figures (chartJSON)
+		Script, ChartScript                            template.JS
+		ChartCSS                                       template.CSS
+		// Interrupted is "interrupted after 0:13 by SIGINT" for a run a
+		// signal stopped (report.Stats.Interrupted), else "".
+		Interrupted string
 	}
 	apdexRow struct {
 		Label, Apdex, Class string
@@ -113,7 +140,7 @@ type (
 	}
 )
 
-func view(p Page) pageView {
+func view(p Page) (pageView, error) {
 	st := p.Stats
 	opt := st.Options()
 	loc := p.Location
@@ -129,6 +156,9 @@ func view(p Page) pageView {
 		ApdexF:    strconv.FormatInt(opt.ApdexTolerated.Milliseconds(), 10) + " ms",
 		Summary:   p.Summary,
 		Start:     "-", End: "-", Duration: "-",
+	}
+	if in := st.Interrupted(); in != nil {
+		v.Interrupted = in.String()
 	}
 	for i, q := range opt.Percentiles {
 		v.Pct[i] = report.PercentileName(q)
@@ -191,9 +221,25 @@ func view(p Page) pageView {
 		if !ok {
 			title = f
 		}
-		v.Charts = append(v.Charts, chartView{ID: "chart-" + strconv.Itoa(i+1), Title: title, File: f})
+		c := chartView{ID: "image-" + strconv.Itoa(i+1), Title: title, File: f}
+		if strings.HasPrefix(f, "graph-results") {
+			v.Images = append(v.Images, c)
+		} else {
+			v.Files = append(v.Files, c)
+		}
 	}
-	return v
+	v.Script = template.JS(dashboardJS)
+	if p.Series != nil {
+		data, err := chartJSON(p.Series, loc)
+		if err != nil {
+			return v, err
+		}
+		// encoding/json escapes <, > and &, so the data cannot end its script element.
+		v.Data = template.JS(data)
+		v.ChartScript = template.JS(uplotJS)
+		v.ChartCSS = template.CSS(uplotCSS)
+	}
+	return v, nil
 }
 
 func topOf(label string, total bool, samples, errors int64, top []report.ErrorCount) topRow {

@@ -68,6 +68,9 @@ type Options struct {
 	Refresh time.Duration
 	// Start is when the run started (default: when New is called).
 	Start time.Time
+	// Stats are the options of the run's statistics: the block counts
+	// the rows they count (report.StatsOptions.EachRow).
+	Stats report.StatsOptions
 
 	// redraw, when set, replaces the timed redraws: the block is drawn on
 	// each receive (tests).
@@ -75,10 +78,11 @@ type Options struct {
 }
 
 // Display is a Sink and Ticker drawing live progress on a terminal: one
-// block redrawn in place a few times a second, with the elapsed time, the
-// last interval's samples per second, error share and 95th percentile, and
-// a row per thread group with its progress against the planned duration or
-// iterations and its virtual users. Drawing is done by mpb on its own
+// block redrawn in place a few times a second, fitted to the terminal's
+// width — the elapsed time, the ETA when it can be known and the virtual
+// users; the totals and the last interval's samples per second, error share
+// and 95th percentile; a row per thread group with a bar of its progress
+// against the planned duration or iterations and its virtual users. Drawing is done by mpb on its own
 // goroutines; the collector's goroutine only feeds the Meter, so the cost
 // per sample is the Meter's (constant, no allocation).
 //
@@ -97,6 +101,7 @@ type Display struct {
 	mu     sync.Mutex // guards what the decorators read
 	now    time.Time
 	groups []Group
+	cols   int // the terminal's width
 	bars   map[string]*mpb.Bar
 	closed bool
 }
@@ -113,7 +118,7 @@ func New(w io.Writer, opt Options) *Display {
 		opt.Groups = func() []Group { return nil }
 	}
 	d := &Display{
-		meter: NewMeter(opt.Start),
+		meter: NewMeter(opt.Start, opt.Stats),
 		opt:   opt,
 		w:     w,
 		tty:   IsTerminal(w),
@@ -127,6 +132,9 @@ func New(w io.Writer, opt Options) *Display {
 	head, _ := d.p.Add(0, mpb.NopStyle().Build(), mpb.BarPriority(0),
 		mpb.PrependDecorators(decor.Any(func(decor.Statistics) string { return d.header() })))
 	d.bars[""] = head
+	totals, _ := d.p.Add(0, mpb.NopStyle().Build(), mpb.BarPriority(1),
+		mpb.PrependDecorators(decor.Any(func(decor.Statistics) string { return d.totals() })))
+	d.bars["\x00totals"] = totals
 	d.update(time.Now())
 	go d.loop()
 	return d
@@ -151,8 +159,9 @@ func (d *Display) write(b []byte) (int, error) {
 	closed := d.closed
 	d.mu.Unlock()
 	if !closed && d.tty {
-		if n, err := d.p.Write(b); err == nil {
-			return n, nil
+		// From the margin: see header.
+		if _, err := d.p.Write(append([]byte("\r"), b...)); err == nil {
+			return len(b), nil
 		}
 	}
 	return d.w.Write(b)
@@ -197,13 +206,15 @@ func (d *Display) loop() {
 // moves the bars.
 func (d *Display) update(now time.Time) {
 	gs := d.opt.Groups()
+	cols := d.width()
 	d.mu.Lock()
-	d.now, d.groups = now, gs
+	d.now, d.groups, d.cols = now, gs, cols
 	d.mu.Unlock()
 	width := 0
 	for _, g := range gs {
-		width = max(width, len(g.Name))
+		width = max(width, len([]rune(g.Name)))
 	}
+	width = min(width, maxNameWidth)
 	for i, g := range gs {
 		if !g.Begun {
 			continue
@@ -212,37 +223,38 @@ func (d *Display) update(now time.Time) {
 		d.mu.Lock()
 		b := d.bars[key]
 		d.mu.Unlock()
-		cur, total, _, ok := g.Planned(now)
 		if b == nil {
-			b = d.addGroupBar(i, key, width, total, ok)
+			b = d.addGroupBar(i, key, width)
 			d.mu.Lock()
 			d.bars[key] = b
 			d.mu.Unlock()
 		}
-		if ok && total > 0 {
-			b.SetCurrent(cur)
-		}
 		if g.Ended {
-			b.Abort(false)
+			b.Abort(false) // its last line stays
 		}
 	}
 }
 
+// width is the terminal's width in columns, 80 where it cannot be known.
+func (d *Display) width() int {
+	if f, ok := d.w.(interface{ Fd() uintptr }); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			return w
+		}
+	}
+	return 80
+}
+
 func groupKey(i int, g Group) string { return strconv.Itoa(i) + "\x00" + g.Name }
 
-func (d *Display) addGroupBar(i int, key string, width int, total int64, known bool) *mpb.Bar {
-	name := decor.Any(func(decor.Statistics) string { return "  " + padRight(d.group(key).Name, width) + " " })
-	status := decor.Any(func(decor.Statistics) string {
+func (d *Display) addGroupBar(i int, key string, nameWidth int) *mpb.Bar {
+	line := decor.Any(func(decor.Statistics) string {
 		d.mu.Lock()
-		now := d.now
+		now, cols := d.now, d.cols
 		d.mu.Unlock()
-		return " " + GroupLine(d.group(key), now)
+		return GroupLine(d.group(key), now, nameWidth, cols)
 	})
-	opts := []mpb.BarOption{mpb.BarPriority(i + 1), mpb.PrependDecorators(name), mpb.AppendDecorators(status)}
-	if known && total > 0 {
-		return d.p.New(total, mpb.BarStyle().Lbound("▕").Rbound("▏").Filler("█").Tip("").Padding("░"), append(opts, mpb.BarWidth(24))...)
-	}
-	b, _ := d.p.Add(0, mpb.NopStyle().Build(), opts...)
+	b, _ := d.p.Add(0, mpb.NopStyle().Build(), mpb.BarPriority(i+2), mpb.PrependDecorators(line))
 	return b
 }
 
@@ -260,58 +272,136 @@ func (d *Display) group(key string) Group {
 
 func (d *Display) header() string {
 	d.mu.Lock()
-	now, gs := d.now, d.groups
+	now, gs, cols := d.now, d.groups, d.cols
 	d.mu.Unlock()
-	iv, tot := d.meter.Last()
 	active := 0
 	for _, g := range gs {
 		active += g.Active
 	}
-	return HeaderLine(d.opt.Title, now.Sub(d.opt.Start), iv, tot, active)
+	eta, known := ETA(gs, now)
+	// The block is redrawn from the column the cursor is in, and a Ctrl-C
+	// leaves it two columns in ("^C" echoed): a carriage return first
+	// puts the block and the lines above it back at the margin.
+	return "\r" + HeaderLine(d.opt.Title, now.Sub(d.opt.Start), eta, known, active, cols)
 }
 
-// HeaderLine is the block's first line: the run's elapsed time, totals,
-// the last interval's rate, error share and 95th percentile, and the
-// virtual users running.
-func HeaderLine(title string, elapsed time.Duration, iv Interval, tot Totals, active int) string {
-	var b strings.Builder
-	b.WriteString("gojm ")
-	if title != "" {
-		b.WriteString(title + " ")
-	}
-	b.WriteString(clock(elapsed))
-	fmt.Fprintf(&b, " │ %d samples, %d errors │ last %s: %.1f/s, err %.2f%%, p95 ",
-		tot.Samples, tot.Errors, seconds(iv.End.Sub(iv.Start)), iv.Rate(), iv.ErrorPct())
-	if math.IsNaN(iv.P95) {
-		b.WriteString("-")
-	} else {
-		b.WriteString(strconv.FormatFloat(iv.P95, 'f', 0, 64) + " ms")
-	}
-	fmt.Fprintf(&b, " │ %d VUs active", active)
-	return b.String()
+func (d *Display) totals() string {
+	d.mu.Lock()
+	cols := d.cols
+	d.mu.Unlock()
+	iv, tot := d.meter.Last()
+	return TotalsLine(iv, tot, cols)
 }
 
-// GroupLine is a group's row after its bar: progress against the plan and
-// the virtual users.
-func GroupLine(g Group, now time.Time) string {
-	var b strings.Builder
+// maxNameWidth bounds the column of group names; longer ones are cut.
+const maxNameWidth = 16
+
+// HeaderLine is the block's first line, at most cols-1 columns wide (a
+// line as wide as the terminal would wrap on some): the plan, the elapsed
+// time, the time left when the plan's length is known, and the virtual
+// users running. The title is cut to what the rest leaves.
+func HeaderLine(title string, elapsed, eta time.Duration, known bool, active, cols int) string {
+	rest := " " + clock(elapsed)
+	if known {
+		rest += " │ ETA " + clock(eta)
+	}
+	rest += " │ " + strconv.Itoa(active) + " VUs"
+	head := "gojm"
+	if room := cols - 1 - len([]rune(head)) - 1 - len([]rune(rest)); title != "" && room >= 4 {
+		head += " " + cut(title, room)
+	}
+	return cut(head+rest, cols-1)
+}
+
+// TotalsLine is the block's second line: the samples and errors so far,
+// and the last interval's rate, error share and 95th percentile.
+func TotalsLine(iv Interval, tot Totals, cols int) string {
+	p95 := "-"
+	if !math.IsNaN(iv.P95) {
+		p95 = strconv.FormatFloat(iv.P95, 'f', 0, 64) + " ms"
+	}
+	return cut(fmt.Sprintf("  %d samples, %d errors │ last %s: %.1f/s, err %.2f%%, p95 %s",
+		tot.Samples, tot.Errors, seconds(iv.End.Sub(iv.Start)), iv.Rate(), iv.ErrorPct(), p95), cols-1)
+}
+
+// ETA is the time left until every thread group has finished, when that
+// can be known: each group has begun, and runs for a scheduled duration or
+// a known number of iterations (whose pace so far gives the rest).
+func ETA(gs []Group, now time.Time) (time.Duration, bool) {
+	var left time.Duration
+	for _, g := range gs {
+		if g.Ended {
+			continue
+		}
+		if !g.Begun {
+			return 0, false
+		}
+		done, total, byTime, ok := g.Planned(now)
+		switch {
+		case !ok:
+			return 0, false
+		case byTime:
+			left = max(left, time.Duration(total-done)*time.Millisecond)
+		case done <= 0:
+			return 0, false // no pace yet
+		default:
+			spent := now.Sub(g.Since)
+			left = max(left, time.Duration(float64(spent)*float64(total-done)/float64(done)))
+		}
+	}
+	return left, true
+}
+
+// GroupLine is a thread group's row, at most cols-1 columns wide: its
+// name, a bar of its progress against the plan when that is known, the
+// progress in time or iterations, and its virtual users.
+func GroupLine(g Group, now time.Time, nameWidth, cols int) string {
+	name := "  " + padRight(cut(g.Name, nameWidth), nameWidth)
 	done, total, byTime, ok := g.Planned(now)
+	var status strings.Builder
 	switch {
 	case !ok:
-		fmt.Fprintf(&b, "%s elapsed, %d iterations", clock(now.Sub(g.Since)), g.Iterations)
+		fmt.Fprintf(&status, "%s, %d it", clock(now.Sub(g.Since)), g.Iterations)
 	case byTime:
-		fmt.Fprintf(&b, "%s / %s", clock(time.Duration(done)*time.Millisecond), clock(time.Duration(total)*time.Millisecond))
+		fmt.Fprintf(&status, "%3.0f%% %s/%s", percent(done, total), clock(time.Duration(done)*time.Millisecond), clock(time.Duration(total)*time.Millisecond))
 	default:
-		fmt.Fprintf(&b, "%d / %d iterations", done, total)
+		fmt.Fprintf(&status, "%3.0f%% %d/%d it", percent(done, total), done, total)
 	}
-	fmt.Fprintf(&b, " │ VUs %d active, %d/%d started, %d finished", g.Active, g.Started, g.Threads, g.Finished)
+	fmt.Fprintf(&status, " │ %d/%d VUs", g.Active, g.Threads)
 	if g.Phase != "" && g.Phase != "main" {
-		b.WriteString(" (" + g.Phase + ")")
+		status.WriteString(" (" + g.Phase + ")")
 	}
 	if g.Ended {
-		b.WriteString(" done")
+		status.WriteString(" done")
 	}
-	return b.String()
+	bar := ""
+	if ok && total > 0 {
+		// What the name and status leave, within bounds that keep it readable.
+		if w := min(cols-1-len([]rune(name))-len([]rune(status.String()))-4, 30); w >= 8 {
+			full := int(float64(w) * float64(done) / float64(total))
+			bar = " ▕" + strings.Repeat("█", full) + strings.Repeat("░", w-full) + "▏"
+		}
+	}
+	return cut(name+bar+" "+status.String(), cols-1)
+}
+
+func percent(done, total int64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return float64(done) * 100 / float64(total)
+}
+
+// cut shortens s to at most n runes, ending it with "…" when cut.
+func cut(s string, n int) string {
+	r := []rune(s)
+	if n <= 0 {
+		return ""
+	}
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // IsTerminal reports whether w is a terminal (and not a dumb one, by
@@ -335,8 +425,8 @@ func seconds(d time.Duration) string {
 }
 
 func padRight(s string, w int) string {
-	if len(s) >= w {
-		return s
+	if n := len([]rune(s)); n < w {
+		return s + strings.Repeat(" ", w-n)
 	}
-	return s + strings.Repeat(" ", w-len(s))
+	return s
 }

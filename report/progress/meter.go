@@ -5,22 +5,16 @@ import (
 	"sync"
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/gojm/gojm/report"
 )
-
-// maxMs is the largest elapsed time the interval histogram tells apart (1 h);
-// longer samples count as 1 h.
-const maxMs = int64(time.Hour / time.Millisecond)
 
 // Interval is what happened between two ticks.
 type Interval struct {
 	Start, End time.Time
 	Samples    int64
 	Errors     int64
-	// P95 is the interval's 95th percentile elapsed time in ms (within 1%,
-	// from an HDR histogram), NaN without samples.
+	// P95 is the interval's 95th percentile elapsed time in ms, by the
+	// statistics' one definition (report.Histogram), NaN without samples.
 	P95 float64
 }
 
@@ -48,13 +42,18 @@ type Totals struct {
 
 // Meter is a Sink and Ticker measuring the last interval between ticks:
 // samples per second, error share and 95th percentile. Add and Tick run on
-// the collector's goroutine; Add is constant work without allocation. Last
-// may be called from any goroutine: each Tick publishes the closed
-// interval under a lock (once per tick, never per sample).
+// the collector's goroutine; Add is constant work without allocation once
+// the interval's times have been seen. Last may be called from any
+// goroutine: each Tick publishes the closed interval under a lock (once
+// per tick, never per sample).
 //
-// Transaction Controller samples are left out, as in the summariser.
+// It counts the rows the statistics' Total counts (report.StatsOptions.EachRow),
+// in the same whole milliseconds: Transaction Controller samples are left
+// out and sub-results count as samples where the statistics count them, so
+// the live totals are the summariser's and statistics.json's.
 type Meter struct {
-	hist   *hdrhistogram.Histogram
+	opt    report.StatsOptions
+	hist   report.Histogram
 	cur    Interval
 	totals Totals
 
@@ -63,17 +62,20 @@ type Meter struct {
 	lastTotals Totals
 }
 
-// NewMeter returns a meter whose first interval starts at start.
-func NewMeter(start time.Time) *Meter {
-	m := &Meter{hist: hdrhistogram.New(1, maxMs, 2)}
+// NewMeter returns a meter whose first interval starts at start, counting
+// the rows statistics with opt count.
+func NewMeter(start time.Time, opt report.StatsOptions) *Meter {
+	m := &Meter{opt: opt}
 	m.cur.Start = start
 	m.last = Interval{Start: start, End: start, P95: math.NaN()}
 	return m
 }
 
-// Add counts one sample in the current interval.
-func (m *Meter) Add(s *report.Sample) {
-	if s.Transaction {
+// Add counts the rows of one sample in the current interval.
+func (m *Meter) Add(s *report.Sample) { m.opt.EachRow(s, m.row) }
+
+func (m *Meter) row(s *report.Sample, inTotal bool) {
+	if !inTotal {
 		return
 	}
 	m.cur.Samples++
@@ -82,8 +84,7 @@ func (m *Meter) Add(s *report.Sample) {
 		m.cur.Errors++
 		m.totals.Errors++
 	}
-	v := int64(s.Elapsed / time.Millisecond)
-	m.hist.RecordValue(min(max(v, 0), maxMs)) // in range: cannot fail
+	m.hist.Add(s.Elapsed.Milliseconds())
 }
 
 // minInterval is the shortest interval Tick closes: the run's last tick,
@@ -105,7 +106,7 @@ func (m *Meter) Tick(now time.Time) {
 	iv.End = now
 	iv.P95 = math.NaN()
 	if iv.Samples > 0 {
-		iv.P95 = float64(m.hist.ValueAtQuantile(95))
+		iv.P95 = m.hist.Percentile(95)
 	}
 	m.hist.Reset()
 	m.cur = Interval{Start: now}

@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"time"
 
@@ -16,6 +15,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/gojm/gojm/internal/atomicfile"
 )
 
 // ChartName is the file name of the server chart in a results folder.
@@ -74,15 +75,7 @@ func (r RunSeries) step() float64 {
 
 // SaveChart draws the chart (see WriteChart) into the PNG file at path.
 func SaveChart(path string, s Series, run RunSeries) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("watch: chart: %w", err)
-	}
-	if err := WriteChart(f, s, run); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return WriteChart(w, s, run) }); err != nil {
 		return fmt.Errorf("watch: chart: %w", err)
 	}
 	return nil

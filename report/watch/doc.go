@@ -16,7 +16,7 @@
 // run's throughput and mean response time. Sampling needs Linux's /proc;
 // elsewhere Start returns ErrNoProc and the run goes on without it.
 //
-// It imports the standard library and gonum/plot only, none of gojm's
-// packages: it knows processes, not samples, and the caller hands it the
+// It imports the standard library, gonum/plot and internal/atomicfile
+// only, none of gojm's other packages: it knows processes, not samples, and the caller hands it the
 // run's series to draw beside the server's.
 package watch

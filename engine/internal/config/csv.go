@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 )
@@ -32,10 +32,11 @@ type csvDataSet struct {
 	recycle    bool
 	stopThread bool
 	ignoreHead bool
+	static     bool // the file name is known as the plan compiles: its problems were warned of then
 	mode       csvShareMode
 	key        string // the user-chosen share key
 	warned     sync.Once
-	users      *element.Local[csvSrc]    // each user's reader and slots
+	users      *element.Local[csvSrc]    // each user's reader and slots, or why it has none
 	files      *element.Shared[csvFiles] // the run's readers by alias
 }
 
@@ -66,9 +67,10 @@ func parseShareMode(s string) (csvShareMode, string) {
 	return shareKey, s
 }
 
-// buildCSVDataSet compiles a CSV Data Set Config. A file name known when
-// the plan is compiled (text, properties, user-defined variables) must
-// exist; its header line, when it names the variables, is read then too.
+// BuildCSVDataSet compiles a CSV Data Set Config. A file name known when
+// the plan is compiled (text, properties, user-defined variables) is
+// looked for then, and one that is not there is a warning; its header
+// line, when it names the variables, is read then too.
 func BuildCSVDataSet(c element.Builder, e *jmx.Element) (element.IterationListener, error) {
 	ds := &csvDataSet{
 		path:       e.Path(),
@@ -87,8 +89,7 @@ func BuildCSVDataSet(c element.Builder, e *jmx.Element) (element.IterationListen
 	ds.users = element.NewLocal(c.Plan(), func(vu *element.VU) *csvSrc {
 		src, err := ds.attach(vu)
 		if err != nil {
-			ds.warned.Do(func() { vu.Warnf("%s: %v", ds.path, err) })
-			src = &csvSrc{}
+			return &csvSrc{err: err}
 		}
 		return src
 	})
@@ -107,26 +108,26 @@ func BuildCSVDataSet(c element.Builder, e *jmx.Element) (element.IterationListen
 			ds.names = append(ds.names, strings.TrimSpace(n))
 		}
 	}
+	// JMeter 5.6 runs a plan whose data file is not there: FileServer
+	// cannot open it when the CSV Data Set's first iteration starts, and
+	// the exception that ends (CSVDataSet.iterationStart is not guarded
+	// against it) ends the thread, in every sharing and recycle mode.
+	const then = "JMeter runs the plan without it, and each thread stops when it reaches the CSV Data Set " +
+		"(JMeter 5.6: \"must exist and be readable\"); put the file beside the plan or fix its name"
 	name, static := c.Static(ds.filename)
-	if ds.filename.Raw() == "" {
-		return nil, errors.New("CSV Data Set has no file name")
-	}
-	if static && strings.TrimSpace(name) == "" {
-		return nil, fmt.Errorf("the CSV Data Set's file name %q is empty when the plan starts (is a property or variable missing?)", ds.filename.Raw())
-	}
-	if static {
-		path := c.Plan().Resolve(name)
-		st, err := os.Stat(path)
-		if err != nil {
-			return nil, fmt.Errorf("CSV Data Set file %q not found (looked for %s)", name, path)
-		}
-		if st.IsDir() {
-			return nil, fmt.Errorf("CSV Data Set file %q is a folder (%s)", name, path)
-		}
-		if ds.names == nil {
-			head, err := readCSVHeader(path, ds.encoding, ds.delimRune)
+	ds.static = static || ds.filename.Raw() == ""
+	var path string // the file read, when it is known as the plan compiles
+	switch {
+	case ds.filename.Raw() == "":
+		c.Warn(e, "the CSV Data Set has no file name: "+then)
+	case static && strings.TrimSpace(name) == "":
+		c.Warn(e, fmt.Sprintf("the CSV Data Set's file name %q is empty when the plan starts (is a property or variable missing?): %s", ds.filename.Raw(), then))
+	case static:
+		path = element.Input(c, e, "CSV Data Set file", strings.TrimSpace(name), then)
+		if path != "" && ds.names == nil {
+			head, err := readCSVHeader(c.Plan().Files, path, ds.encoding, ds.delimRune)
 			if err != nil {
-				return nil, fmt.Errorf("CSV Data Set file %s: %w", path, err)
+				c.Warn(e, fmt.Sprintf("CSV Data Set file %s: %v: each thread stops when it reaches the CSV Data Set, as in JMeter", path, err))
 			}
 			for _, n := range head {
 				c.Plan().Var(n)
@@ -136,8 +137,8 @@ func BuildCSVDataSet(c element.Builder, e *jmx.Element) (element.IterationListen
 	for _, n := range ds.names {
 		c.Plan().Var(n)
 	}
-	if static && ds.mode != shareThread {
-		c.Plan().DataFiles = append(c.Plan().DataFiles, ds.dataFile(c.Plan().Resolve(name)))
+	if path != "" && ds.mode != shareThread {
+		c.Plan().DataFiles = append(c.Plan().DataFiles, ds.dataFile(c.Plan().Files, path))
 	}
 	return ds, nil
 }
@@ -157,18 +158,24 @@ type csvSrc struct {
 	file  *csvFile
 	names []string
 	slots []int // -1: a name the plan never mentions
+	err   error // why the file could not be opened
 }
 
 func (ds *csvDataSet) IterationStart(vu *element.VU) {
 	src := ds.users.Get(vu)
-	var vals []string
-	if src.file != nil {
-		var err error
-		vals, err = ds.read(src.file, vu)
-		if err != nil {
-			vu.Warnf("%s: %v", ds.path, err) // JMeter treats it as the end of the file
-			vals = nil
+	if src.err != nil {
+		// JMeter 5.6's FileServer throws IllegalArgumentException, which
+		// CSVDataSet does not catch: "Test failed!", the thread ends.
+		if !ds.static {
+			ds.warned.Do(func() { vu.Warnf("%s: %v: the thread stops, as in JMeter", ds.path, src.err) })
 		}
+		vu.StopThread()
+		return
+	}
+	vals, err := ds.read(src.file, vu)
+	if err != nil {
+		vu.Warnf("%s: %v", ds.path, err) // JMeter treats it as the end of the file
+		vals = nil
 	}
 	for i := 0; i < len(src.names) && i < len(vals); i++ {
 		src.put(vu, i, vals[i])
@@ -202,7 +209,11 @@ func (ds *csvDataSet) attach(vu *element.VU) (*csvSrc, error) {
 	}
 	skip := ds.ignoreHead || ds.names == nil
 	open := func() (*csvFile, error) {
-		return openCSVFile(vu.Plan.Resolve(name), ds.encoding, ds.delimRune, skip)
+		f, err := vu.Plan.Files.Find(name)
+		if err != nil {
+			return nil, err
+		}
+		return openCSVFile(vu.Plan.Files, f.Path, ds.encoding, ds.delimRune, skip)
 	}
 	var f *csvFile
 	var err error
@@ -239,20 +250,22 @@ func (ds *csvDataSet) attach(vu *element.VU) (*csvSrc, error) {
 // csvFile is an open data file (FileServer's entry for one alias): a
 // reader shared under a lock, reopened when it recycles.
 type csvFile struct {
-	mu     sync.Mutex
-	path   string
-	enc    string
-	delim  rune
-	skip   bool // the first line is not data (a header, or ignoreFirstLine)
-	header []string
-	file   io.Closer
-	r      *bufio.Reader
-	stripe sync.Mutex // a split run's reads, striped (csv_segment.go)
-	reads  int64      // records read by every reader of the run
+	mu      sync.Mutex
+	files   *files.Policy
+	path    string
+	enc     string
+	delim   rune
+	skip    bool // the first line is not data (a header, or ignoreFirstLine)
+	header  []string
+	file    io.Closer
+	r       *bufio.Reader
+	tooLong bool       // a line over java.MaxLine was met
+	stripe  sync.Mutex // a split run's reads, striped (csv_segment.go)
+	reads   int64      // records read by every reader of the run
 }
 
-func openCSVFile(path, enc string, delim rune, skip bool) (*csvFile, error) {
-	f := &csvFile{path: path, enc: enc, delim: delim, skip: skip}
+func openCSVFile(pol *files.Policy, path, enc string, delim rune, skip bool) (*csvFile, error) {
+	f := &csvFile{files: pol, path: path, enc: enc, delim: delim, skip: skip}
 	if err := f.reopen(false); err != nil {
 		return nil, err
 	}
@@ -280,7 +293,12 @@ func (f *csvFile) reopen(skipFirst bool) error {
 	if f.file != nil {
 		f.file.Close()
 	}
-	rc, err := java.OpenText(f.path, f.enc)
+	fh, err := f.files.Open(f.path)
+	if err != nil {
+		f.file, f.r = nil, nil
+		return err
+	}
+	rc, err := java.TextReader(fh, f.enc)
 	if err != nil {
 		f.file, f.r = nil, nil
 		return err
@@ -304,9 +322,20 @@ func (f *csvFile) reopen(skipFirst bool) error {
 func (f *csvFile) next(ds *csvDataSet) ([]string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.tooLong {
+		return nil, nil
+	}
 	if f.r == nil {
 		return nil, errors.New("the file could not be reopened")
 	}
+	vals, err := f.read(ds)
+	if errors.Is(err, java.ErrLineTooLong) {
+		f.tooLong = true // nothing after it is read: the end of the file, for good
+	}
+	return vals, err
+}
+
+func (f *csvFile) read(ds *csvDataSet) ([]string, error) {
 	if ds.quoted {
 		if ds.recycle {
 			if _, err := f.r.Peek(1); err == io.EOF {
@@ -361,13 +390,17 @@ func parseCSVRecord(r *bufio.Reader, delim rune) ([]string, error) {
 	var fields []string
 	var b strings.Builder
 	push := false
+	size := 0
 	for {
-		ch, _, err := r.ReadRune()
+		ch, n, err := r.ReadRune()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
+		}
+		if size += n; size > java.MaxLine {
+			return nil, java.ErrLineTooLong // a quoted field that never ends
 		}
 		eol := ch == '\n' || ch == '\r'
 		delimOrEOL := ch == delim || eol
@@ -436,8 +469,8 @@ func parseCSVRecord(r *bufio.Reader, delim rune) ([]string, error) {
 }
 
 // readCSVHeader reads the names on a file's first line.
-func readCSVHeader(path, enc string, delim rune) ([]string, error) {
-	f, err := openCSVFile(path, enc, delim, true)
+func readCSVHeader(pol *files.Policy, path, enc string, delim rune) ([]string, error) {
+	f, err := openCSVFile(pol, path, enc, delim, true)
 	if err != nil {
 		return nil, err
 	}

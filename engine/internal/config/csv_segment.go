@@ -2,6 +2,7 @@ package config
 
 import (
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/internal/files"
 )
 
 // read is the next record of f for vu. A file shared by several threads
@@ -32,9 +33,9 @@ func (ds *csvDataSet) read(f *csvFile, vu *element.VU) ([]string, error) {
 // dataFile describes the data set's file for the schedule: the rows of
 // the run's reads, each read once through the file, or round and round
 // when it recycles.
-func (ds *csvDataSet) dataFile(path string) element.DataFile {
+func (ds *csvDataSet) dataFile(pol *files.Policy, path string) element.DataFile {
 	return element.DataFile{Element: ds.path, File: path, Reads: func(owns func(int64) bool, max int) ([]element.DataRead, bool, error) {
-		f, err := openCSVFile(path, ds.encoding, ds.delimRune, ds.ignoreHead || ds.names == nil)
+		f, err := openCSVFile(pol, path, ds.encoding, ds.delimRune, ds.ignoreHead || ds.names == nil)
 		if err != nil {
 			return nil, false, err
 		}

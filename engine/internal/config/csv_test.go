@@ -122,3 +122,63 @@ func BenchmarkCSVDataSetIteration(b *testing.B) {
 		b.Fatalf("pass = %q", v)
 	}
 }
+
+// A line longer than 1 MiB (a file of one endless line) is read no
+// further: the CSV Data Set takes it as the end of the file, as JMeter
+// takes a read error, in plain and quoted mode.
+func TestCSVLineLimit(t *testing.T) {
+	dir := t.TempDir()
+	long := "ok\n" + strings.Repeat("x", 1<<20+1) + "\nafter\n"
+	if err := os.WriteFile(filepath.Join(dir, "long.csv"), []byte(long), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, quoted := range []string{"false", "true"} {
+		c := elementtest.New(nil, "", dir)
+		e := &jmx.Element{Class: "CSVDataSet", Name: "long", Props: []*jmx.Prop{
+			{Kind: "string", Name: "filename", Value: "long.csv"},
+			{Kind: "string", Name: "variableNames", Value: "v"},
+			{Kind: "bool", Name: "quotedData", Value: quoted},
+			{Kind: "bool", Name: "recycle", Value: "false"},
+		}}
+		ds, err := BuildCSVDataSet(c, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vu := c.VU(1)
+		var got []string
+		for range 3 {
+			ds.IterationStart(vu)
+			v, _ := vu.Vars.Get("v")
+			got = append(got, v)
+		}
+		if want := []string{"ok", eofValue, eofValue}; !slices.Equal(got, want) {
+			t.Errorf("quoted %s: values %q, want %q", quoted, got, want)
+		}
+	}
+}
+
+// A file that is not there is a warning when the plan compiles, and each
+// user stops at the CSV Data Set's first iteration, as JMeter 5.6's
+// threads do.
+func TestCSVMissingFileStopsTheThread(t *testing.T) {
+	c := elementtest.New(nil, "", t.TempDir())
+	e := &jmx.Element{Class: "CSVDataSet", Name: "gone", Props: []*jmx.Prop{
+		{Kind: "string", Name: "filename", Value: "/home/alice/gone.csv"},
+		{Kind: "string", Name: "variableNames", Value: "v"},
+	}}
+	ds, err := BuildCSVDataSet(c, e)
+	if err != nil || len(c.Errs) > 0 {
+		t.Fatal(err, c.Errs)
+	}
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], `"/home/alice/gone.csv" not found`) {
+		t.Fatalf("warnings %q", c.Warnings)
+	}
+	vu := c.VU(1)
+	ds.IterationStart(vu)
+	if !vu.Stopped() {
+		t.Error("the user goes on past a CSV Data Set without its file")
+	}
+	if _, ok := vu.Vars.Get("v"); ok {
+		t.Error("the variable was set")
+	}
+}

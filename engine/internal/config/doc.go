@@ -5,6 +5,6 @@
 // Controller set. A CSV Data Set's file is shared as JMeter's sharing mode
 // says (all threads, the group, the thread, or a key), one reader per run.
 //
-// It imports element, internal/java (charsets, lines, DecimalFormat,
-// Random) and jmx.
+// It imports element, internal/files (where a plan may read),
+// internal/java (charsets, lines, DecimalFormat, Random) and jmx.
 package config

@@ -2,7 +2,9 @@ package element
 
 import (
 	"errors"
+	"fmt"
 
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -25,6 +27,12 @@ type Builder interface {
 	// Refuse records that gojm cannot run e, for reason: the plan does not
 	// run unless unsupported elements are skipped.
 	Refuse(e *jmx.Element, reason string)
+	// Warn records something of e that gojm runs leniently, as JMeter does,
+	// and the user should know (a data file that is not there, a value
+	// JMeter reads as its default): listed by gojm validate and when a run
+	// starts, a refusal with --strict. The message says what gojm does and
+	// what to do.
+	Warn(e *jmx.Element, msg string)
 	// Plan is the plan being compiled: its properties, files and log, and
 	// where Local, Shared and Once hand out their state.
 	Plan() *Plan
@@ -58,4 +66,38 @@ func (s InScope) Of(class string) []*jmx.Element {
 // PropOr compiles e's property name, or def when the plan leaves it empty.
 func PropOr(b Builder, e *jmx.Element, name, def string) *Template {
 	return b.Template(e, name, e.StrOr(name, def))
+}
+
+// Input locates a file e reads, named in the plan, when the plan compiles
+// (what is "CSV Data Set file" or the like; then says what e does without
+// the file, as JMeter does). A file outside the folders the plan may read
+// fails e; one that is absent is a warning, and "" is returned; a file of
+// the same name found beside the plan or in the working folder is read
+// instead, with a warning that says so.
+func Input(b Builder, e *jmx.Element, what, name, then string) string {
+	path, warning, err := FindInput(b.Plan(), what, name, then)
+	if err != nil {
+		b.Fail(e, err)
+	}
+	if warning != "" {
+		b.Warn(e, warning)
+	}
+	return path
+}
+
+// FindInput is Input for callers that are not builders (a function being
+// compiled): the file to read ("" when there is none), the warning to
+// give ("" when none) and the refusal (a file outside the folders the plan
+// may read).
+func FindInput(p *Plan, what, name, then string) (path, warning string, err error) {
+	f, err := p.Files.Find(name)
+	switch {
+	case errors.Is(err, files.ErrDenied):
+		return "", "", fmt.Errorf("%s: %w", what, err)
+	case err != nil:
+		return "", fmt.Sprintf("%s %v: %s", what, err, then), nil
+	case f.Where != "":
+		return f.Path, fmt.Sprintf("%s %q is not there (%s): reading the file of that name %s instead, %s", what, name, f.Named, f.Where, f.Path), nil
+	}
+	return f.Path, "", nil
 }

@@ -13,5 +13,6 @@
 // element be a package and a row in the engine's table.
 //
 // It imports jmx (the plan's elements), report (the sample), httpx (the
-// response header a sample carries) and the standard library.
+// response header a sample carries), internal/files (where a plan may read
+// and write) and the standard library.
 package element

@@ -3,9 +3,9 @@ package element
 import (
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/gojm/gojm/internal/files"
 )
 
 // Plan is what every element may read of the compiled plan, and where the
@@ -27,6 +27,9 @@ type Plan struct {
 	Log *slog.Logger
 	// FunctionalMode is the Test Plan's "functional test mode".
 	FunctionalMode bool
+	// Files is where the plan may read and write: every element that opens
+	// a file the plan names goes through it.
+	Files *files.Policy
 	// DataFiles are the data files several threads read in turn, as the
 	// builders found them.
 	DataFiles []DataFile
@@ -56,13 +59,15 @@ type DataFile struct {
 // data row of the file it reads (from 1, the header not counted).
 type DataRead struct{ Read, Row int64 }
 
-// NewPlan returns the plan of a file, with properties and a log (nil
-// discards).
+// NewPlan returns the plan of a file, with properties, a log (nil
+// discards) and the default file policy: it reads and writes under its
+// folder and the working folder.
 func NewPlan(file, dir string, props *Props, log *slog.Logger) *Plan {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	p := &Plan{File: file, Dir: dir, Props: props, Log: log, syms: NewSymbols()}
+	p := &Plan{File: file, Dir: dir, Props: props, Log: log, syms: NewSymbols(),
+		Files: files.New(files.Options{Plan: file, Dir: dir})}
 	p.lastOK = p.syms.Intern("JMeterThread.last_sample_ok")
 	return p
 }
@@ -80,21 +85,4 @@ func (p *Plan) FileName() string {
 		f = f[i+1:]
 	}
 	return f
-}
-
-// Resolve resolves a file name the plan gives: an absolute name stays;
-// a relative one is taken from the plan's folder, or from the working
-// directory when it exists only there.
-func (p *Plan) Resolve(name string) string {
-	if name == "" || filepath.IsAbs(name) {
-		return name
-	}
-	inPlan := filepath.Join(p.Dir, name)
-	if _, err := os.Stat(inPlan); err == nil || p.Dir == "" {
-		return inPlan
-	}
-	if _, err := os.Stat(name); err == nil {
-		return name
-	}
-	return inPlan
 }

@@ -31,6 +31,9 @@ type Run struct {
 	// ThreadPrefix starts every thread name: the host's name and "-" in
 	// a split run, so that names are unique across its segments.
 	ThreadPrefix string
+	// OutDir is the run's output folder, where elements that write files
+	// of their own (Save Responses to a file) write; "" for none.
+	OutDir string
 
 	cells   []cell
 	base    uint64 // the seed the run was made with

@@ -21,9 +21,11 @@ type Builder struct {
 	plan *element.Plan
 	tmpl *function.Compiler
 	run  *element.Run
-	// Errs are the failures and Refused the refusals recorded so far.
-	Errs    []error
-	Refused []string
+	// Errs are the failures, Refused the refusals and Warnings the
+	// warnings recorded so far.
+	Errs     []error
+	Refused  []string
+	Warnings []string
 }
 
 var _ element.Builder = (*Builder)(nil)
@@ -43,6 +45,9 @@ func (b *Builder) Compile(s string) (*element.Template, error) { return b.tmpl.C
 // Template compiles text, a field of e.
 func (b *Builder) Template(e *jmx.Element, field, text string) *element.Template {
 	t, err := b.tmpl.Compile(text)
+	for _, w := range b.tmpl.TakeWarnings() {
+		b.Warn(e, field+": "+w)
+	}
 	if err != nil {
 		b.Fail(e, errors.New(field+": "+err.Error()))
 		return element.Text(text)
@@ -73,6 +78,11 @@ func (b *Builder) Fail(e *jmx.Element, err error) {
 // Refuse records a refusal.
 func (b *Builder) Refuse(e *jmx.Element, reason string) {
 	b.Refused = append(b.Refused, e.Class+": "+reason)
+}
+
+// Warn records a warning.
+func (b *Builder) Warn(e *jmx.Element, msg string) {
+	b.Warnings = append(b.Warnings, e.Class+": "+msg)
 }
 
 // Run returns the run of the builder's users, made on first use: once

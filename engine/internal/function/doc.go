@@ -10,6 +10,7 @@
 // Timer's __tstFeedback), which the engine adds, so that this package
 // imports none of them.
 //
-// It imports element (the seam), internal/java and internal/cache, jmx,
-// goja (JavaScript), expr (JEXL and conditions) and golang.org/x/text.
+// It imports element (the seam), internal/java, internal/cache and
+// internal/files (where a plan may read), jmx, goja (JavaScript), expr
+// (JEXL and conditions) and golang.org/x/text.
 package function

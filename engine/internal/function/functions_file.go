@@ -14,6 +14,7 @@ import (
 
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/cache"
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/internal/java"
 )
 
@@ -23,6 +24,35 @@ import (
 
 // errText is what the file functions return when they cannot read.
 const errText = "**ERR**"
+
+// input checks a file a function reads when the plan compiles, if its
+// name is known then: one outside the folders the plan may read refuses
+// the plan, one that is not there is a warning (then: what the function
+// gives instead, as in JMeter).
+func (tp *Compiler) input(fn string, name *element.Template, then string) error {
+	n, ok := tp.StaticValue(name)
+	if !ok || n == "" {
+		return nil
+	}
+	_, warning, err := element.FindInput(tp.plan, fn+" file", n, then)
+	if warning != "" {
+		tp.AddWarning(warning)
+	}
+	return err
+}
+
+// openText opens a file the plan names, as text in a charset.
+func openText(p *element.Plan, name, enc string) (io.ReadCloser, error) {
+	found, err := p.Files.Find(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := p.Files.Open(found.Path)
+	if err != nil {
+		return nil, err
+	}
+	return java.TextReader(f, enc)
+}
 
 // stringFromFile is one ${__StringFromFile(…)} call in one run: a line
 // reader shared by every virtual user, reopened at the end of the file (or
@@ -44,6 +74,11 @@ const seqUnused = -2
 func fnStringFromFile(tp *Compiler, args []*element.Template) (element.Function, error) {
 	if tp.runtime {
 		return nil, errors.New("__StringFromFile cannot be built while the plan runs")
+	}
+	if len(args) < 3 { // a numbered sequence of files is named at run time
+		if err := tp.input("__StringFromFile", args[0], "the function gives **ERR**, as in JMeter; put the file beside the plan or fix its name"); err != nil {
+			return nil, err
+		}
 	}
 	readers := element.NewShared(tp.plan, func(*element.VU) *stringFromFile {
 		return &stringFromFile{name: args[0], start: Arg(args, 2), end: Arg(args, 3), first: true, cur: seqUnused, from: seqUnused, to: seqUnused}
@@ -127,12 +162,12 @@ func (s *stringFromFile) open(vu *element.VU) {
 		}
 		s.cur++
 	}
-	s.path = vu.Plan.Resolve(name)
-	f, err := java.OpenText(s.path, "")
+	f, err := openText(vu.Plan, name, "")
 	if err != nil {
 		vu.Warnf("__StringFromFile: %v", err)
 		return
 	}
+	s.path = name
 	s.file, s.r = f, bufio.NewReader(f)
 }
 
@@ -150,12 +185,14 @@ type cachedFile struct {
 }
 
 // ${__FileToString(file,encoding,var)}: the whole file, or "**ERR**".
-func fnFileToString(_ *Compiler, args []*element.Template) (element.Function, error) {
+func fnFileToString(tp *Compiler, args []*element.Template) (element.Function, error) {
 	name, enc, v := args[0], Arg(args, 1), Arg(args, 2)
+	if err := tp.input("__FileToString", name, "the function gives **ERR**, as in JMeter; put the file beside the plan or fix its name"); err != nil {
+		return nil, err
+	}
 	return StoreAs(v, func(vu *element.VU) string {
-		path := vu.Plan.Resolve(name.Eval(vu))
 		e := EvalOr(enc, vu, "")
-		text, err := readWholeFile(path, e)
+		text, err := readWholeFile(vu.Plan, name.Eval(vu), e)
 		if err != nil {
 			vu.Warnf("__FileToString: %v", err)
 			return errText
@@ -164,10 +201,18 @@ func fnFileToString(_ *Compiler, args []*element.Template) (element.Function, er
 	}), nil
 }
 
-func readWholeFile(path, enc string) (string, error) {
+func readWholeFile(p *element.Plan, name, enc string) (string, error) {
+	found, err := p.Files.Find(name)
+	if err != nil {
+		return "", err
+	}
+	path := found.Path
 	st, err := os.Stat(path)
 	if err != nil {
 		return "", err
+	}
+	if st.Size() > files.MaxWholeFile {
+		return "", fmt.Errorf("%s is larger than %d MiB, the most gojm reads of a whole file", path, files.MaxWholeFile>>20)
 	}
 	key := fileKey{path, enc}
 	if cf, ok := fileCache.Get(key); ok {
@@ -175,12 +220,16 @@ func readWholeFile(path, enc string) (string, error) {
 			return cf.text, nil
 		}
 	}
-	f, err := java.OpenText(path, enc)
+	fh, err := p.Files.Open(path)
+	if err != nil {
+		return "", err
+	}
+	f, err := java.TextReader(fh, enc)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
+	b, err := io.ReadAll(io.LimitReader(f, 4*files.MaxWholeFile)) // decoded text may be larger than its bytes
 	if err != nil {
 		return "", fmt.Errorf("reading %s: %w", path, err)
 	}
@@ -221,6 +270,11 @@ func fnCSVRead(tp *Compiler, args []*element.Template) (element.Function, error)
 		return nil, errors.New("__CSVRead cannot be built while the plan runs")
 	}
 	name, col := args[0], args[1]
+	if n, ok := tp.StaticValue(name); !ok || !strings.HasPrefix(n, "*") { // "*alias" names no file
+		if err := tp.input("__CSVRead", name, "the function gives an empty value, as in JMeter; put the file beside the plan or fix its name"); err != nil {
+			return nil, err
+		}
+	}
 	shared, users := runFiles(tp.plan), csvReadLocal(tp.plan)
 	return element.FuncFunc(func(vu *element.VU) string {
 		n, c := name.Eval(vu), col.Eval(vu)
@@ -279,8 +333,12 @@ func fnCSVRead(tp *Compiler, args []*element.Template) (element.Function, error)
 
 // loadCSVRead reads a whole file for __CSVRead, stopping at the first
 // blank line, each row cut at the delimiter.
-func loadCSVRead(path, delim string) (*csvReadFile, error) {
-	b, err := os.ReadFile(path)
+func loadCSVRead(p *element.Plan, name, delim string) (*csvReadFile, error) {
+	found, err := p.Files.Find(name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := p.Files.ReadFile(found.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +387,7 @@ func (d *dataFiles) openCSVRead(p *element.Plan, name, alias string) (*csvReadFi
 	if name == "" {
 		return nil, errors.New("no file name")
 	}
-	f, err := loadCSVRead(p.Resolve(name), delim)
+	f, err := loadCSVRead(p, name, delim)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -45,6 +46,7 @@ func (c *testCompiler) Fail(_ *jmx.Element, err error)            { c.errs = app
 func (c *testCompiler) Refuse(e *jmx.Element, reason string) {
 	c.errs = append(c.errs, errors.New(e.Class+": "+reason))
 }
+func (c *testCompiler) Warn(*jmx.Element, string) {}
 
 // fnCompiler returns a compiler for templates alone, with properties and
 // the plan folder testdata/data.
@@ -290,6 +292,7 @@ func TestStringFromFileSequence(t *testing.T) {
 	}
 	c := fnCompiler(nil)
 	c.Plan().Dir = dir
+	c.Plan().Files = files.New(files.Options{Dir: dir})
 	tpl, _ := c.Compile("${__StringFromFile(f#'.txt',,1,2)}")
 	vu := fnVU(c, 1, nil)
 	var got []string

@@ -18,6 +18,38 @@ type Compiler struct {
 	// __evalVar): it must not add symbols or slots, as virtual users read
 	// them concurrently.
 	runtime bool
+	// Static evaluates a template while the plan compiles, with the
+	// properties and user-defined variables known so far (the engine's
+	// Builder.Static); false when its value is only known during the run.
+	// nil: only constant text is known.
+	Static   func(*element.Template) (string, bool)
+	warnings []string // since the last TakeWarnings
+}
+
+// AddWarning records a warning of the function being compiled; the engine
+// gives it the element and field the function stands in.
+func (tp *Compiler) AddWarning(msg string) {
+	if !tp.runtime {
+		tp.warnings = append(tp.warnings, msg)
+	}
+}
+
+// TakeWarnings returns the warnings recorded since it was last called.
+func (tp *Compiler) TakeWarnings() []string {
+	w := tp.warnings
+	tp.warnings = nil
+	return w
+}
+
+// StaticValue is t's value when the plan compiles, if it is known then.
+func (tp *Compiler) StaticValue(t *element.Template) (string, bool) {
+	if t.Const() {
+		return t.Raw(), true
+	}
+	if tp.Static == nil || tp.runtime {
+		return "", false
+	}
+	return tp.Static(t)
 }
 
 // Plan is the plan whose templates are compiled.

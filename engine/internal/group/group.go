@@ -39,6 +39,7 @@ type Group struct {
 
 	Threads, Ramp, Duration, Delay *element.Template
 	Scheduler                      bool
+	ScheduleWarned                 bool // NoSchedule was warned of when the plan compiled
 	DelayedStart                   bool
 	SameUser                       bool // same user on next iteration: keep cookies and connections
 	Cookies                        bool // a Cookie Manager is in scope
@@ -142,18 +143,39 @@ func (g *Group) evaluate(vu *element.VU) (settings, error) {
 	if g.Scheduler {
 		s.delayMs = num("startup delay", g.Delay) * 1000
 		s.duration = num("duration", g.Duration) * 1000
-		if s.delayMs < 0 {
-			errs = append(errs, fmt.Errorf("invalid delay %d s", s.delayMs/1000))
-		}
-		if s.duration <= 0 && !g.DelayedStart {
-			errs = append(errs, fmt.Errorf("invalid duration %d s: with \"Specify thread lifetime\" the duration must be positive", s.duration/1000))
-		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return s, &jmx.Error{File: g.File, Path: g.Path,
 			Err: fmt.Errorf("%w; set it in the plan, or with -J name=value when the field reads a property", err)}
 	}
 	return s, nil
+}
+
+// NoSchedule says why a group with the scheduler on starts none of its
+// threads, or "" when it starts them: JMeter 5.6 throws "Invalid
+// duration" or "Invalid delay" from ThreadGroup.start, which the engine logs
+// before it runs the other groups; with delayed start a duration that is
+// not positive ends the thread starter at once, and a negative delay is
+// none.
+func (g *Group) NoSchedule(vu *element.VU) string {
+	s, err := g.evaluate(vu)
+	if err != nil {
+		return ""
+	}
+	return g.noSchedule(s)
+}
+
+func (g *Group) noSchedule(s settings) string {
+	const then = ": none of the group's threads starts, as in JMeter 5.6 (\"Invalid %s\"); set a positive duration, or turn the scheduler off"
+	switch {
+	case !g.Scheduler:
+		return ""
+	case s.duration <= 0:
+		return fmt.Sprintf("the scheduler's duration is %d s (empty is 0)"+then, s.duration/1000, "duration")
+	case s.delayMs < 0 && !g.DelayedStart:
+		return fmt.Sprintf("the scheduler's startup delay is %d s"+then, s.delayMs/1000, "delay")
+	}
+	return ""
 }
 
 // Execute starts a group's virtual users as JMeter's ThreadGroup does and
@@ -176,6 +198,12 @@ func (gr *Run) Execute(base *element.VU, soft, hard context.Context) {
 	if err != nil {
 		gr.fail(err)
 		return
+	}
+	if why := g.noSchedule(s); why != "" {
+		if !g.ScheduleWarned {
+			base.Warnf("%s: %s", g.Path, why)
+		}
+		s.threads = 0
 	}
 	seg := gr.segment()
 	gr.el.Threads = int(seg.Of(int64(s.threads)))
@@ -238,9 +266,6 @@ func (gr *Run) Execute(base *element.VU, soft, hard context.Context) {
 	if g.Scheduler {
 		if !sleepUntil(start.Add(time.Duration(s.delayMs) * time.Millisecond)) {
 			return
-		}
-		if s.duration <= 0 {
-			return // JMeter's thread starter ends at once
 		}
 		stopAt = time.Now().Add(time.Duration(s.duration) * time.Millisecond)
 	}

@@ -196,8 +196,9 @@ func (m *openModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 	close(ended)
 }
 
-// errScheduleEnded is the cause when a group's schedule is over.
-var errScheduleEnded = fmt.Errorf("the thread group's schedule ended")
+// errScheduleEnded is the cause when a group's schedule is over: gojm's
+// own abort of the requests still running, as JMeter interrupts them.
+var errScheduleEnded = &element.ClientAbort{Reason: "the Open Model schedule ended"}
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 

@@ -45,7 +45,10 @@ func (gr *Run) Schedule(base *element.VU, max int) (planned []Planned, more bool
 	if err != nil {
 		return nil, false, err
 	}
-	start := time.Duration(s.delayMs) * time.Millisecond
+	if gr.Group.noSchedule(s) != "" {
+		return nil, false, nil // JMeter starts none of the group's threads
+	}
+	start := time.Duration(max64(s.delayMs, 0)) * time.Millisecond
 	if !gr.Group.DelayedStart {
 		perThread := int64(float32(s.rampMs)/float32(s.threads) + 0.5)
 		for i := 0; i < s.threads; i++ {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/internal/java"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/ianaindex"
@@ -278,6 +279,7 @@ func appendRaw(b []byte, args []evalArg, cs *httpCharset) []byte {
 // evalFile is a file of the sampler evaluated for one sample.
 type evalFile struct {
 	path, param, mime string
+	read              string // the file sent: path found as the plan's files are
 }
 
 // multipartChars are the characters of HttpMime's random boundaries.
@@ -302,7 +304,7 @@ func newBoundary(b []byte) []byte {
 // Content-Type and Content-Transfer-Encoding, in UTF-8; in browser-
 // compatible mode only Content-Disposition and, for files, Content-Type,
 // in the charset. It returns the parts and the request's Content-Type.
-func multipart(buf []byte, args []evalArg, files []evalFile, cs *httpCharset, browser bool, dir string) ([]httpx.Part, string) {
+func multipart(buf []byte, args []evalArg, files []evalFile, cs *httpCharset, browser bool) ([]httpx.Part, string) {
 	boundary := string(newBoundary(nil))
 	hdrCS := utf8Charset
 	if browser {
@@ -355,7 +357,7 @@ func multipart(buf []byte, args []evalArg, files []evalFile, cs *httpCharset, br
 			field("Content-Transfer-Encoding", "binary")
 		}
 		b = append(b, "\r\n"...)
-		parts = append(parts, httpx.Part{Data: b}, httpx.Part{File: planFile(dir, f.path)})
+		parts = append(parts, httpx.Part{Data: b}, httpx.Part{File: f.read})
 		b = []byte("\r\n")
 	}
 	b = append(b, "--"...)
@@ -410,13 +412,18 @@ func entityEncode(s string, cs *httpCharset) string {
 	return b.String()
 }
 
-// planFile makes a file name of the plan absolute against the plan's
-// folder, as JMeter's FileServer does.
-func planFile(dir, name string) string {
-	if name == "" || filepath.IsAbs(name) || dir == "" {
-		return name
+// uploadFile is the file to send for a path known only as the sample is
+// made: found as the plan's files are, refused outside the folders the
+// plan may read; one that is absent fails the request as in JMeter.
+func (h *httpSampler) uploadFile(name string) (string, error) {
+	f, err := h.policy.Find(name)
+	if errors.Is(err, files.ErrDenied) {
+		return "", &urlError{"java.io.FileNotFoundException", err.Error()}
 	}
-	return filepath.Join(dir, name)
+	if err != nil {
+		return f.Named, nil
+	}
+	return f.Path, nil
 }
 
 // checkURI is the check java.net.URL.toURI makes before JMeter sends a

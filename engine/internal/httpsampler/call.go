@@ -176,7 +176,13 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	}
 	c.files = c.files[:0]
 	for _, f := range h.files {
-		c.files = append(c.files, evalFile{path: f.path.Eval(vu), param: f.param.Eval(vu), mime: f.mime.Eval(vu)})
+		ef := evalFile{path: f.path.Eval(vu), param: f.param.Eval(vu), mime: f.mime.Eval(vu), read: f.read}
+		if ef.read == "" && ef.path != "" {
+			if ef.read, err = h.uploadFile(ef.path); err != nil {
+				return method, u, err
+			}
+		}
+		c.files = append(c.files, ef)
 	}
 	if !knownMethod(method) {
 		return method, u, &urlError{"java.lang.IllegalArgumentException", "Unexpected method: '" + method + "'"}
@@ -276,14 +282,14 @@ func (c *httpCall) buildBody(method string) error {
 	}
 	switch {
 	case c.h.multipart || (filesOK && !c.sendFileAsBody()):
-		c.parts, c.bodyCT = multipart(c.buf, c.args, c.files, c.cs, c.h.browser, c.h.dir)
+		c.parts, c.bodyCT = multipart(c.buf, c.args, c.files, c.cs, c.h.browser)
 		c.dropCT = true
 	case len(c.args) == 0 && c.sendFileAsBody():
 		f := c.files[0]
 		if !c.planCT && f.mime != "" {
 			c.bodyCT = f.mime
 		}
-		c.parts = []httpx.Part{{File: planFile(c.h.dir, f.path)}}
+		c.parts = []httpx.Part{{File: f.read}}
 	case c.sendValuesAsBody():
 		if !c.planCT {
 			if len(c.files) > 0 && c.files[0].mime != "" {
@@ -398,6 +404,9 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		}
 		class, msg := describeError(res.Err)
 		nonHTTP(s, class, msg)
+		if cancelled(res.Err) {
+			element.MarkClientAbort(c.vu, s)
+		}
 		return true
 	}
 	ct := res.Head.Last("Content-Type")
@@ -419,6 +428,9 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	if res.Err != nil { // the body broke off
 		class, msg := describeError(res.Err)
 		nonHTTP(s, class, msg)
+		if cancelled(res.Err) {
+			element.MarkClientAbort(c.vu, s)
+		}
 		hp.redirect = false
 		return true
 	}

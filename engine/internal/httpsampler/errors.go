@@ -41,7 +41,7 @@ func describeError(err error) (class, msg string) {
 	var record tls.RecordHeaderError
 	text := bare(err)
 	switch {
-	case errors.Is(err, context.Canceled), errors.Is(err, net.ErrClosed):
+	case cancelled(err):
 		// The run was aborted (Stop Test Now, a second Ctrl-C): JMeter
 		// closes the socket under the request.
 		return "java.net.SocketException", "Socket closed"
@@ -95,6 +95,12 @@ func describeError(err error) (class, msg string) {
 		return "java.net.URISyntaxException", cause(text)
 	}
 	return "java.io.IOException", cause(text)
+}
+
+// cancelled reports whether err is the run's abort closing the request
+// (JMeter: the socket closed under it).
+func cancelled(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, net.ErrClosed)
 }
 
 // clientProtocol is HttpClient's wrapper of protocol errors.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 )
@@ -49,8 +50,8 @@ type httpSampler struct {
 	auth     *authManager
 	dns      *dnsManager
 	cache    *cacheManager
-	source   *sourceAddr // nil: the system chooses
-	dir      string      // the plan's folder: files to upload are relative to it
+	source   *sourceAddr   // nil: the system chooses
+	policy   *files.Policy // where the files to upload may be read
 	users    *element.Local[httpState]
 }
 
@@ -63,7 +64,13 @@ type httpArg struct {
 
 type httpFile struct {
 	path, param, mime *element.Template
+	// read is the file to send when the path is known as the plan
+	// compiles; "" when it is worked out for each sample.
+	read string
 }
+
+// uploadMissing is what JMeter does with a file to upload that is not there.
+const uploadMissing = "each request fails with java.io.FileNotFoundException, as in JMeter; put the file beside the plan or fix its name"
 
 type httpHeader struct {
 	name  string
@@ -120,7 +127,7 @@ func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampl
 		keepAlive:  e.Bool("HTTPSampler.use_keepalive", true),
 		md5:        httpBool(e, defaults, "HTTPSampler.md5", false),
 		reads:      sc.Read,
-		dir:        c.Plan().Dir,
+		policy:     c.Plan().Files,
 		users:      httpUsers(c.Plan()),
 	}
 	for p := e.Parent; p != nil; p = p.Parent {
@@ -166,6 +173,15 @@ func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampl
 			param: c.Prop(e, "HTTPSampler.FILE_FIELD"),
 			mime:  c.Prop(e, "HTTPSampler.mimetype"),
 		})
+	}
+	for i := range h.files {
+		f := &h.files[i]
+		if name, ok := c.Static(f.path); ok && name != "" {
+			f.read = element.Input(c, e, "file to upload", name, uploadMissing)
+			if f.read == "" {
+				f.read = h.policy.Resolve(name) // sent as JMeter sends it: the request fails
+			}
+		}
 	}
 	h.headers = mergeHeaders(c, e, sc.Of("HeaderManager"))
 

@@ -39,7 +39,8 @@ func BuildFlowControl(c element.Builder, e *jmx.Element, _ element.InScope) (ele
 		duration: c.Prop(e, "ActionProcessor.duration"),
 	}
 	if a.action < taStop || a.action > taBreakCurrentLoop {
-		return nil, fmt.Errorf("unknown action %d", a.action)
+		// JMeter's TestAction does nothing for an action it does not know.
+		c.Warn(e, fmt.Sprintf("action %d is not one JMeter knows (0-5): the Flow Control Action does nothing, as in JMeter", a.action))
 	}
 	return a, nil
 }

@@ -23,20 +23,41 @@ type javaTest struct {
 
 const javaTestClass = "org.apache.jmeter.protocol.java.test.JavaTest"
 
-func BuildJava(c element.Builder, e *jmx.Element, _ element.InScope) (element.Sampler, error) {
-	if cls := strings.TrimSpace(e.Str("classname")); cls != javaTestClass {
+// BuildJava compiles a Java Request. A Java Request Defaults in its scope
+// gives the class name when the sampler's is empty, and the parameters
+// the sampler lacks: the sampler's own prevail, then the nearest
+// defaults' (JMeter's Arguments.getArgumentsAsMap keeps the first of a
+// name).
+func BuildJava(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error) {
+	defaults := sc.Of("JavaConfig")
+	cls := strings.TrimSpace(e.Str("classname"))
+	for _, d := range defaults {
+		if cls != "" {
+			break
+		}
+		cls = strings.TrimSpace(d.Str("classname"))
+	}
+	if cls != javaTestClass {
 		return nil, errUnsupportedJava(cls)
 	}
-	args := map[string]*jmx.Prop{}
-	for _, a := range e.Prop("arguments").Prop("Arguments.arguments").Members() {
-		args[a.Str("Argument.name")] = a
+	type param struct {
+		owner *jmx.Element
+		arg   *jmx.Prop
+	}
+	args := map[string]param{}
+	for _, owner := range append([]*jmx.Element{e}, defaults...) {
+		for _, a := range owner.Prop("arguments").Prop("Arguments.arguments").Members() {
+			if _, seen := args[a.Str("Argument.name")]; !seen {
+				args[a.Str("Argument.name")] = param{owner, a}
+			}
+		}
 	}
 	arg := func(name string) (*element.Template, bool) {
-		a, ok := args[name]
+		p, ok := args[name]
 		if !ok {
 			return c.Template(e, name, ""), false
 		}
-		return c.Template(e, name, a.Str("Argument.value")), true
+		return c.Template(p.owner, name, p.arg.Str("Argument.value")), true
 	}
 	j := &javaTest{}
 	j.sleep, j.hasSleep = arg("Sleep_Time")
@@ -101,6 +122,9 @@ func (j *javaTest) Sample(vu *element.VU, r *element.Result) {
 		}
 	}
 	r.Success = ok && slept
+	if !slept {
+		element.MarkClientAbort(vu, &r.Sample)
+	}
 	r.Elapsed = vu.Now().Sub(r.Start)
 }
 

@@ -3,8 +3,6 @@ package scripting
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +14,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/script"
 	"github.com/gojm/gojm/internal/cache"
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
@@ -137,11 +136,17 @@ func compileScript(c element.Builder, e *jmx.Element, fam scriptFamily) (*script
 		if strings.Contains(f, "${") {
 			return nil, &refusal{"a script file named with ${…} (" + f + ")"}
 		}
-		path := f
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(c.Plan().Dir, f)
+		found, err := c.Plan().Files.Find(f)
+		if errors.Is(err, files.ErrDenied) {
+			return nil, fmt.Errorf("the script file: %w", err)
 		}
-		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, &refusal{fmt.Sprintf("the script file %s cannot be read: %v", f, err)}
+		}
+		if found.Where != "" {
+			c.Warn(e, fmt.Sprintf("the script file %q is not there (%s): running the file of that name %s instead, %s", f, found.Named, found.Where, found.Path))
+		}
+		b, err := c.Plan().Files.ReadFile(found.Path)
 		if err != nil {
 			return nil, &refusal{fmt.Sprintf("the script file %s cannot be read: %v", f, err)}
 		}

@@ -334,10 +334,10 @@ func TestScriptRefusals(t *testing.T) {
 	}{
 		{elementtest.El("JSR223Sampler", "script", "import java.sql.DriverManager\nDriverManager.getConnection('x')"), nil,
 			"JSR223Sampler: cannot translate its Groovy script, line 2: the class java.sql.DriverManager, which needs a JVM"},
-		{elementtest.El("BeanShellSampler", "BeanShellSampler.query", `new java.io.File("x").delete();`), nil, "the class java.io.File"},
+		{elementtest.El("BeanShellSampler", "BeanShellSampler.query", `new java.io.File("x").delete();`), nil, "creating a java.io.File"},
 		{elementtest.El("JSR223Sampler", "scriptLanguage", "python", "script", "1"), nil, "the script language python"},
 		{elementtest.El("JSR223Sampler", "script", "prev.getResponseCode()"), nil, "a sampler script reading prev"},
-		{elementtest.El("JSR223Sampler", "script", `def x = "${a}"; new Date()`), nil, "the class Date"},
+		{elementtest.El("JSR223Sampler", "script", `def x = "${a}"; java.nio.file.Paths.get(x)`), nil, "the class java.nio.file.Paths"},
 		{elementtest.El("JSR223Sampler", "script", "1"), map[string]string{NoScriptsProperty: "true"}, "scripts are turned off (--no-scripts)"},
 	} {
 		c := elementtest.New(tc.props, "", "")
@@ -489,12 +489,30 @@ vars.putObject("seen", l)`))
 // The script functions refuse, at compile time, a script gojm cannot run.
 func TestScriptFunctionRefusals(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"${__groovy(new File('x').text)}", "the class File"},
+		{"${__groovy(new File('x').text)}", "creating a File"},
 		{"${__BeanShell(System.exit(0))}", "System.exit"},
 	} {
 		_, err := templates(elementtest.New(nil, "", "")).Compile(tc.src)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one containing %q", tc.src, err, tc.want)
 		}
+	}
+}
+
+// FileServer's base directory is the plan's folder, absolute, as JMeter's
+// is; plans build data file paths from it.
+func TestScriptFileServerBaseDir(t *testing.T) {
+	dir := t.TempDir()
+	c := elementtest.New(nil, filepath.Join(dir, "plan.jmx"), dir)
+	pre, err := BuildPre(c, elementtest.El("BeanShellPreProcessor", "script",
+		`import org.apache.jmeter.services.FileServer;
+vars.put("csv", FileServer.getFileServer().getBaseDir() + File.separator + "users.csv");`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vu := scriptVUFor(c)
+	pre.PreProcess(vu)
+	if v, _ := vu.Vars.Get("csv"); v != filepath.Join(dir, "users.csv") {
+		t.Errorf("csv = %q, want %q", v, filepath.Join(dir, "users.csv"))
 	}
 }

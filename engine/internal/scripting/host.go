@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -279,6 +280,16 @@ func (h *scriptHost) Sleep(d time.Duration) error {
 func (h *scriptHost) Now() time.Time       { return time.Now() }
 func (h *scriptHost) Seed() int64          { return h.vu.Rand.Int64() }
 func (h *scriptHost) RandomBytes(b []byte) { _, _ = rand.Read(b) }
+
+// BaseDir is JMeter's FileServer base directory: the plan's folder,
+// absolute.
+func (h *scriptHost) BaseDir() string {
+	dir, err := filepath.Abs(h.vu.Plan.Dir)
+	if err != nil {
+		return h.vu.Plan.Dir
+	}
+	return dir
+}
 
 // Results: a sample as scripts see it, and their changes back.
 

@@ -371,6 +371,12 @@ func (th *Thread) waitTimers(timers []element.Timer) {
 		vu.StopThread()
 		return
 	}
+	if total > report.SlowGap && th.batch != nil {
+		// The samples gathered so far go to the outputs before a think
+		// time, rather than waiting in the batch through it: what a killed
+		// gojm loses stays bounded (report.MaxBatchAge).
+		th.batch.Flush()
+	}
 	vu.Sleep(total)
 }
 

@@ -62,16 +62,20 @@ func BuildConstantThroughput(c element.Builder, e *jmx.Element) (element.Timer, 
 	t.group = element.Once(c.Plan(), cttGroup, func() *element.GroupShared[throughputInfo] {
 		return element.NewGroupShared(c.Plan(), func(*element.VU) *throughputInfo { return &throughputInfo{} })
 	})
+	// JMeter converts a display text saved by JMeter 2.x in the language
+	// it runs in; any other text (another language's label) it reads as an
+	// int, which fails to 0: "this thread only".
 	m := strings.TrimSpace(e.Str("calcMode"))
 	if n, err := strconv.Atoi(m); err == nil {
 		t.mode = n
-	} else if n, ok := cttModeNames[m]; ok {
+	} else if n, ok := cttModeNames[strings.ToLower(m)]; ok {
 		t.mode = n
 	} else if m != "" {
-		return nil, fmt.Errorf("unknown calcMode %q", m)
+		c.Warn(e, fmt.Sprintf("calcMode %q is not a mode JMeter knows (a label saved in another language?): it is read as JMeter reads it, \"this thread only\"; choose the mode again in JMeter, or set calcMode to 0-4", m))
 	}
 	if t.mode < cttThisThread || t.mode > cttGroupShared {
-		return nil, fmt.Errorf("unknown calcMode %d", t.mode)
+		c.Warn(e, fmt.Sprintf("calcMode %d is not a mode JMeter knows (0-4): it is read as \"this thread only\"", t.mode))
+		t.mode = cttThisThread
 	}
 	return t, nil
 }

@@ -94,3 +94,32 @@ func TestLoadProfileProperty(t *testing.T) {
 		}
 	}
 }
+
+// A calcMode JMeter does not know (a label an old JMeter saved in another
+// language, a number out of range) is read as JMeter reads it, "this
+// thread only", with a warning; JMeter 2.x's English labels are modes.
+func TestConstantThroughputCalcMode(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		want int
+		warn bool
+	}{
+		{"", cttThisThread, false},
+		{"2", cttGroupThreads, false},
+		{"all active threads (shared)", cttAllShared, false},
+		{"Nur dieser Thread", cttThisThread, true},
+		{"7", cttThisThread, true},
+	} {
+		b := elementtest.New(nil, "", "")
+		tm, err := BuildConstantThroughput(b, elementtest.El("ConstantThroughputTimer", "throughput", "60", "calcMode", tc.mode))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.mode, err)
+		}
+		if got := tm.(*constantThroughputTimer).mode; got != tc.want {
+			t.Errorf("%q: mode %d, want %d", tc.mode, got, tc.want)
+		}
+		if (len(b.Warnings) == 1) != tc.warn {
+			t.Errorf("%q: warnings %q", tc.mode, b.Warnings)
+		}
+	}
+}

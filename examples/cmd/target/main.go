@@ -34,6 +34,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	record := fs.String("record", "", "on exit, write every request received to this `file` as JSON lines")
 	allowRemote := fs.Bool("allow-remote", false, "allow listening on a non-loopback address")
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a fresh self-signed certificate")
+	bookQuery := fs.Duration("book-query", target.DefaultBookQuery, "how long the book list's database `query` takes (/grails-slc/book/list runs it on every request, listCached once a minute); 0 for none")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -50,7 +51,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		out = f
 		defer f.Close()
 	}
-	s := target.NewServer(target.Options{CountOnly: out == nil, AllowRemote: *allowRemote, TLS: *useTLS})
+	if *bookQuery == 0 {
+		*bookQuery = -1 // Options' zero is the default
+	}
+	s := target.NewServer(target.Options{CountOnly: out == nil, AllowRemote: *allowRemote, TLS: *useTLS, BookQuery: *bookQuery})
 	if err := s.Start(*addr); err != nil {
 		return err
 	}

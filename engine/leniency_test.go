@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gojm/gojm/internal/segment"
+	"github.com/gojm/gojm/jmx"
+)
+
+// A Thread Group whose scheduler has a duration of 0 or empty, or a
+// negative startup delay, starts none of its threads, as in JMeter 5.6
+// (ThreadGroup.start throws "Invalid duration", the engine logs it and runs
+// the other groups): the plan runs, with a warning naming the group. A
+// duration known only at run time is told of then. JMeter 2.13 instead ran
+// one iteration of such a group (recorded: it read the missing end time as
+// the start).
+func TestSchedulerWithoutDuration(t *testing.T) {
+	empty := strings.Replace(xGroup("Empty", groupOpts{loops: "2", scheduler: true}, xJava("empty", 0, "")),
+		`<stringProp name="ThreadGroup.duration">0</stringProp>`, `<stringProp name="ThreadGroup.duration"></stringProp>`, 1)
+	plan := xPlan("",
+		xGroup("Zero", groupOpts{loops: "2", scheduler: true}, xJava("zero", 0, "")),
+		empty,
+		xGroup("Negative delay", groupOpts{loops: "2", scheduler: true, duration: 5, delay: -1}, xJava("negative", 0, "")),
+		xGroup("Delayed, negative delay", groupOpts{scheduler: true, duration: 5, delay: -1, delayed: true}, xJava("delayed", 0, "")),
+		xGroup("Plain", groupOpts{}, xJava("plain", 0, "")),
+	)
+	p, err := compilePlanXML(t, plan, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	for _, w := range p.Warnings {
+		warned = append(warned, w.Path)
+		if !strings.Contains(w.Message, "none of the group's threads starts, as in JMeter 5.6") {
+			t.Errorf("warning %q does not say what happens", w)
+		}
+	}
+	if want := []string{"P › Zero", "P › Empty", "P › Negative delay"}; !slices.Equal(warned, want) {
+		t.Errorf("warnings for %q, want %q", warned, want)
+	}
+	m := runPlanXML(t, plan, nil)
+	if got, want := labels(m, ""), []string{"delayed", "plain"}; !slices.Equal(sorted(got), want) {
+		t.Errorf("samples %q, want %q", got, want)
+	}
+	// gojm validate --schedule plans what the run does: no start for the
+	// groups that start none, and the delayed group's at once.
+	var planned []string
+	for _, g := range p.Schedule(segment.Whole(), 1, "", 100) {
+		for _, s := range g.Starts {
+			planned = append(planned, fmt.Sprintf("%s at %v", g.Group, s.At))
+		}
+	}
+	if want := []string{"Delayed, negative delay at 0s", "Plain at 0s"}; !slices.Equal(planned, want) {
+		t.Errorf("planned %q, want %q", planned, want)
+	}
+}
+
+// Elements that only report (a plugin's listener gojm does not know, the
+// Mailer Visualizer, the Prometheus Listener) never refuse a run: each is
+// ignored with a warning, and --strict refuses it. A sampler gojm does not
+// know is still refused.
+func TestReportOnlyElements(t *testing.T) {
+	reporters := []struct{ class, want string }{
+		{"com.example.jmeter.FancyVisualizer", "com.example.jmeter.FancyVisualizer is a listener gojm does not have"},
+		{"com.example.jmeter.PushResultCollector", "com.example.jmeter.PushResultCollector is a listener gojm does not have"},
+		{"com.example.jmeter.SlackListener", "com.example.jmeter.SlackListener is a listener gojm does not have"},
+		{"MailerResultCollector", "the Mailer Visualizer's e-mails are not sent"},
+		{"com.github.johrstrom.listener.PrometheusListener", "the Prometheus Listener's metrics are not served"},
+	}
+	for _, r := range reporters {
+		t.Run(r.class, func(t *testing.T) {
+			el := fmt.Sprintf(`<%s testclass="%s" testname="Report"/><hashTree/>`, r.class, r.class)
+			plan := xPlan("", xGroup("Users", groupOpts{}, xJava("one", 0, ""), el))
+			p, err := compilePlanXML(t, plan, nil)
+			if err != nil {
+				t.Fatalf("an element that only reports refused the plan: %v", err)
+			}
+			if len(p.Warnings) != 1 || p.Warnings[0].Path != "P › Users › Report" || !strings.Contains(p.Warnings[0].Message, r.want) ||
+				!strings.Contains(p.Warnings[0].Message, reportsOnly) {
+				t.Errorf("warnings %q, want one of P › Users › Report saying %q", p.Warnings, r.want)
+			}
+			if st := elementStatus(p, "P › Users › Report"); st == nil || st.Status != Ignored {
+				t.Errorf("status %+v, want ignored", st)
+			}
+			if got := labels(runPlanXML(t, plan, nil), ""); !slices.Equal(got, []string{"one"}) {
+				t.Errorf("samples %q", got)
+			}
+			if _, err := compilePlanXMLOpts(t, plan, Options{Strict: true}); err == nil || !strings.Contains(err.Error(), r.want) {
+				t.Errorf("with Strict: %v", err)
+			}
+		})
+	}
+	unknown := `<com.example.FooSampler testclass="com.example.FooSampler" testname="Foo"/><hashTree/>`
+	if _, err := compilePlanXML(t, xPlan("", xGroup("Users", groupOpts{}, unknown)), nil); err == nil ||
+		!strings.Contains(err.Error(), "unsupported element com.example.FooSampler") {
+		t.Errorf("an unknown sampler: %v, want a refusal", err)
+	}
+}
+
+func elementStatus(p *Plan, path string) *ElementStatus {
+	for i := range p.Elements {
+		if p.Elements[i].Path == path {
+			return &p.Elements[i]
+		}
+	}
+	return nil
+}
+
+// A duration known only at run time (a property a setUp group sets) is
+// told of when the group starts, in the run's log.
+func TestSchedulerDurationAtRunTime(t *testing.T) {
+	plan := xPlan("",
+		xGroup("Set", groupOpts{kind: "SetupThreadGroup"}, xJava("${__setProperty(d,0)}set", 0, "")),
+		strings.Replace(xGroup("Timed", groupOpts{scheduler: true}, xJava("timed", 0, "")),
+			`<stringProp name="ThreadGroup.duration">0</stringProp>`, `<stringProp name="ThreadGroup.duration">${__P(d,5)}</stringProp>`, 1),
+	)
+	src, err := jmx.Read(strings.NewReader(plan), "test.jmx", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	p, err := compile(src, Options{Log: slog.New(slog.NewTextHandler(&log, nil))}, testElements)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Warnings) != 0 {
+		t.Errorf("warned as the plan compiled: %q", p.Warnings)
+	}
+	sink := &memSink{}
+	if err := Start(context.Background(), p, sink, RunOptions{}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := labels(sink, ""); !slices.Equal(got, []string{"set"}) {
+		t.Errorf("samples %q, want the setUp group's only", got)
+	}
+	if !strings.Contains(log.String(), "P › Timed: the scheduler's duration is 0 s") {
+		t.Errorf("log %q does not name the group and its duration", log.String())
+	}
+}
