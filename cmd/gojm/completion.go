@@ -36,9 +36,9 @@ func completionCmd(args []string, stdout io.Writer) error {
 
 var shells = []string{"bash", "zsh", "fish"}
 
-// fileFlags are the flags whose value is a file or a folder; the others
+// fileValuedFlags are the flags whose value is a file or a folder; the others
 // take text the shell cannot guess.
-var fileFlags = []string{"testfile", "logfile", "output", "propfile", "addprop", "jmeterlogfile", "jmeterlogconf", "thresholds", "junit", "sync-dir", "file"}
+var fileValuedFlags = []string{"testfile", "logfile", "output", "propfile", "addprop", "jmeterlogfile", "jmeterlogconf", "thresholds", "junit", "sync-dir", "file"}
 
 // completedFlag is a flag as a completion script needs it.
 type completedFlag struct {
@@ -59,7 +59,7 @@ func (c *command) completedFlags() []completedFlag {
 		out = append(out, completedFlag{
 			long: f.Name, short: f.Shorthand, usage: shortUsage(f.Usage),
 			value:  f.NoOptDefVal == "",
-			file:   slices.Contains(fileFlags, f.Name),
+			file:   slices.Contains(fileValuedFlags, f.Name),
 			repeat: strings.HasSuffix(f.Value.Type(), "Array") || strings.HasSuffix(f.Value.Type(), "Slice"),
 		})
 	})
@@ -130,7 +130,7 @@ _gojm() {
         case "$prev" in
 `, strings.Join(topCommands(), " "))
 	var files []string
-	for _, n := range fileFlags {
+	for _, n := range fileValuedFlags {
 		files = append(files, "--"+n)
 	}
 	for _, c := range commands {
