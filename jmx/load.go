@@ -108,17 +108,18 @@ const maxIncludeDepth = 16
 func read(r io.Reader, name, dir string, depth int, pol *files.Policy) (*Plan, error) {
 	doc := etree.NewDocument()
 	doc.ReadSettings.Permissive = false
-	if _, err := doc.ReadFrom(r); err != nil {
-		if errors.Is(err, etree.ErrXML) {
-			// etree's own words say nothing of where: the file ended with
-			// elements still open.
-			err = errors.New("the file ends inside an element (is it cut short?)")
-		}
-		return nil, &Error{File: name, Err: fmt.Errorf("malformed XML: %w; fix the file, or save the plan again from JMeter", err)}
+	doc.ReadSettings.CharsetReader = charsetReader
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &Error{File: name, Err: readError(err)}
+	}
+	if err := doc.ReadFromBytes(data); err != nil {
+		// etree's own words say nothing of where (diagnose.go does)
+		return nil, &Error{File: name, Err: malformed(data, err)}
 	}
 	root := doc.Root()
 	if root == nil {
-		return nil, &Error{File: name, Err: fmt.Errorf("empty document: %w", ErrNotPlan)}
+		return nil, &Error{File: name, Err: notXML(data)}
 	}
 	if root.Tag != rootTag {
 		return nil, &Error{File: name, Err: fmt.Errorf("root element <%s>: %w; give gojm a .jmx file saved by JMeter", root.Tag, ErrNotPlan)}

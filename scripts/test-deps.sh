@@ -7,6 +7,9 @@ need=()
 # (Debian packages needed by tests are added here as tests come to need them.)
 # chromium: report/dashboard opens the HTML dashboard in headless Chromium.
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# zsh, fish: cmd/gojm loads the completion scripts of gojm completion in them.
+command -v zsh >/dev/null 2>&1 || need+=(zsh)
+command -v fish >/dev/null 2>&1 || need+=(fish)
 # xmllint: report checks the JUnit file against its schema.
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 # tmux: cmd/gojm checks the live progress on an 80-column terminal.

@@ -31,37 +31,23 @@ const (
 // the first: a row per label and run, the change in %, and whether each
 // later run's response times differ from the first's beyond noise.
 func compareCmd(args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("gojm compare", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: gojm compare A.jtl B.jtl [C.jtl...] [--name A --name B...] [-o DIR] [--json]\n\n")
-		fs.PrintDefaults()
-	}
-	names := fs.StringArray("name", nil, "name of each run, in the order of the files (default: the file names)")
-	out := fs.StringP("output", "o", "", "folder for compare.txt, compare.json and the comparison charts")
-	asJSON := fs.Bool("json", false, "print the table as JSON instead of text")
-	alpha := fs.Float64("alpha", report.DefaultAlpha, "significance level of the Mann-Whitney U test")
-	title := fs.String("title", "", "subtitle of the comparison charts")
-	var pf propFlags
-	pf.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return &exitErr{exitUsage, err}
+	fs := newFlagSet("compare")
+	var cf compareFlags
+	cf.register(fs)
+	if done, err := parseFlags(fs, "compare", args, stdout); done || err != nil {
+		return err
 	}
 	files := fs.Args()
 	if len(files) < 2 {
-		fs.Usage()
-		return &exitErr{exitUsage, errors.New("gojm compare takes two results files or more")}
+		return usageErr("compare", errors.New("gojm compare takes two results files or more"))
 	}
-	if len(*names) > 0 && len(*names) != len(files) {
-		return &exitErr{exitUsage, fmt.Errorf("%d --name for %d files: give one per file, in order", len(*names), len(files))}
+	if len(cf.names) > 0 && len(cf.names) != len(files) {
+		return &exitErr{exitUsage, fmt.Errorf("%d --name for %d files: give one per file, in order", len(cf.names), len(files))}
 	}
-	if !(*alpha > 0 && *alpha < 1) {
-		return &exitErr{exitUsage, fmt.Errorf("--alpha %v: want a level between 0 and 1", *alpha)}
+	if !(cf.alpha > 0 && cf.alpha < 1) {
+		return &exitErr{exitUsage, fmt.Errorf("--alpha %v: want a level between 0 and 1", cf.alpha)}
 	}
-	props, err := pf.properties()
+	props, err := cf.props.properties()
 	if err != nil {
 		return err
 	}
@@ -69,7 +55,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	runNames := *names
+	runNames := cf.names
 	if len(runNames) == 0 {
 		runNames = defaultRunNames(files)
 	}
@@ -77,7 +63,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cmp := report.Compare(runs, *alpha)
+	cmp := report.Compare(runs, cf.alpha)
 
 	var text, js bytes.Buffer
 	if err := report.WriteComparison(&text, cmp); err != nil {
@@ -89,21 +75,39 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if err := report.WriteComparisonJSON(&js, cmp); err != nil {
 		return err
 	}
-	if *asJSON {
+	if cf.asJSON {
 		stdout.Write(js.Bytes())
 	} else {
 		stdout.Write(text.Bytes())
 	}
-	if *out == "" {
+	if cf.out == "" {
 		return nil
 	}
-	if err := writeCompareOutputs(*out, *title, runs, text.Bytes(), js.Bytes()); err != nil {
+	if err := writeCompareOutputs(cf.out, cf.title, runs, text.Bytes(), js.Bytes()); err != nil {
 		return err
 	}
-	if !*asJSON {
-		fmt.Fprintf(stdout, "\nComparison in %s\n", *out)
+	if !cf.asJSON {
+		fmt.Fprintf(stdout, "\nComparison in %s\n", cf.out)
 	}
 	return nil
+}
+
+// compareFlags are gojm compare's flags.
+type compareFlags struct {
+	names      []string
+	out, title string
+	asJSON     bool
+	alpha      float64
+	props      propFlags
+}
+
+func (f *compareFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&f.names, "name", nil, "name of each run, in the order of the files (default: the file names)")
+	fs.StringVarP(&f.out, "output", "o", "", "folder for compare.txt, compare.json and the comparison charts")
+	fs.BoolVar(&f.asJSON, "json", false, "print the table as JSON instead of text")
+	fs.Float64Var(&f.alpha, "alpha", report.DefaultAlpha, "significance level of the Mann-Whitney U test")
+	fs.StringVar(&f.title, "title", "", "subtitle of the comparison charts")
+	f.props.register(fs)
 }
 
 // defaultRunNames names runs by their files' base names without extension,

@@ -52,52 +52,40 @@ type k8sOptions struct {
 
 func k8sCmd(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "manifest" {
-		fmt.Fprint(stderr, k8sUsage)
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			fmt.Fprint(stdout, k8sUsage)
 			return nil
+		}
+		fmt.Fprint(stderr, k8sUsage)
+		if len(args) > 0 {
+			return &exitErr{exitUsage, fmt.Errorf("gojm k8s has one command: manifest%s", suggestCommand(args[0], []string{"manifest"}, "gojm k8s "))}
 		}
 		return &exitErr{exitUsage, errors.New("gojm k8s has one command: manifest")}
 	}
-	o := k8sOptions{runID: newRunID(time.Now())}
-	fs := pflag.NewFlagSet("gojm k8s manifest", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, k8sUsage)
-		fs.PrintDefaults()
+	fs := newFlagSet("k8s manifest")
+	var kf k8sFlags
+	kf.register(fs)
+	if done, err := parseFlags(fs, "k8s manifest", args[1:], stdout); done || err != nil {
+		return err
 	}
-	fs.IntVar(&o.segments, "segments", 2, "how many pods split the run (the Job's completions and parallelism)")
-	fs.StringVar(&o.image, "image", "", "the container image with gojm, built from the Containerfile (required)")
-	fs.StringVar(&o.name, "name", "", "the Job's name (default: gojm- and the plan's file name)")
-	fs.StringVar(&o.runID, "run-id", o.runID, "the run's id: its folder in the results volume")
-	fs.StringVar(&o.namespace, "namespace", "", "the namespace of the objects (default: kubectl's)")
-	fs.StringVar(&o.storageClass, "storage-class", "", "the storage class of the results volume, one that offers ReadWriteMany (default: the cluster's)")
-	fs.StringVar(&o.storage, "storage", "1Gi", "the size of the results volume")
-	fs.StringVar(&o.cpu, "cpu", "1", "the CPU each pod requests (no limit is set: a throttled load generator measures itself)")
-	fs.StringVar(&o.memory, "memory", "512Mi", "the memory each pod requests, and its limit")
-	fs.StringArrayVar(&o.files, "file", nil, "a data file to ship with the plan, relative to the plan's folder (repeatable)")
-	props := fs.StringArrayP("jmeterproperty", "J", nil, "name=value: a property for every segment (repeatable)")
-	thresholds := fs.StringArray("threshold", nil, "a threshold evaluated on the merged results (repeatable; see gojm run --help)")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return &exitErr{exitUsage, err}
-	}
+	o := kf.k8sOptions
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return &exitErr{exitUsage, errors.New("gojm k8s manifest takes one plan")}
+		return usageErr("k8s manifest", errors.New("gojm k8s manifest takes one plan"))
 	}
 	o.plan = fs.Arg(0)
+	if o.runID == "" {
+		o.runID = newRunID(time.Now())
+	}
 	if o.image == "" {
 		return &exitErr{exitUsage, errors.New("--image: name the image built from gojm's Containerfile, as your cluster pulls it")}
 	}
 	if o.segments < 1 {
 		return &exitErr{exitUsage, fmt.Errorf("--segments %d: a run has at least one segment", o.segments)}
 	}
-	for _, p := range *props {
+	for _, p := range kf.props {
 		o.runArgs = append(o.runArgs, "-J"+p)
 	}
-	for _, t := range *thresholds {
+	for _, t := range kf.thresholds {
 		o.runArgs = append(o.runArgs, "--threshold="+t)
 	}
 	out, err := k8sManifest(o)
@@ -106,6 +94,28 @@ func k8sCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = stdout.Write(out)
 	return err
+}
+
+// k8sFlags are gojm k8s manifest's flags.
+type k8sFlags struct {
+	k8sOptions
+	props, thresholds []string
+}
+
+func (f *k8sFlags) register(fs *pflag.FlagSet) {
+	o := &f.k8sOptions
+	fs.IntVar(&o.segments, "segments", 2, "how many pods split the run (the Job's completions and parallelism)")
+	fs.StringVar(&o.image, "image", "", "the container image with gojm, built from the Containerfile (required)")
+	fs.StringVar(&o.name, "name", "", "the Job's name (default: gojm- and the plan's file name)")
+	fs.StringVar(&o.runID, "run-id", "", "the run's id: its folder in the results volume (default: the time now and a random suffix)")
+	fs.StringVar(&o.namespace, "namespace", "", "the namespace of the objects (default: kubectl's)")
+	fs.StringVar(&o.storageClass, "storage-class", "", "the storage class of the results volume, one that offers ReadWriteMany (default: the cluster's)")
+	fs.StringVar(&o.storage, "storage", "1Gi", "the size of the results volume")
+	fs.StringVar(&o.cpu, "cpu", "1", "the CPU each pod requests (no limit is set: a throttled load generator measures itself)")
+	fs.StringVar(&o.memory, "memory", "512Mi", "the memory each pod requests, and its limit")
+	fs.StringArrayVar(&o.files, "file", nil, "a data file to ship with the plan, relative to the plan's folder (repeatable)")
+	fs.StringArrayVarP(&f.props, "jmeterproperty", "J", nil, "name=value: a property for every segment (repeatable)")
+	fs.StringArrayVar(&f.thresholds, "threshold", nil, "a threshold evaluated on the merged results (repeatable; see gojm run --help)")
 }
 
 const k8sUsage = `Usage: gojm k8s manifest PLAN.jmx [--segments N] [--image IMAGE] [flags]

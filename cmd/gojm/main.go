@@ -65,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeUsage(stderr)
 		return &exitErr{exitUsage, errors.New("no command given")}
 	}
 	switch args[0] {
@@ -81,38 +81,40 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return compareCmd(args[1:], stdout, stderr)
 	case "k8s":
 		return k8sCmd(args[1:], stdout, stderr)
-	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "gojm", version())
-		return nil
+	case "completion":
+		return completionCmd(args[1:], stdout) // completion.go
+	case "version", "--version", "-v": // -v and --version: JMeter's
+		return versionCmd(args[1:], stdout) // version.go
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
+		return helpCmd(args[1:], stdout)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		// JMeter's own command line: gojm -n -t plan.jmx -l out.jtl …
 		return runCmd(args, stdout, stderr, true)
 	}
-	fmt.Fprint(stderr, usage)
-	return &exitErr{exitUsage, fmt.Errorf("unknown command %q", args[0])}
+	return &exitErr{exitUsage, unknownCommand(args)} // suggest.go
 }
 
-const usage = `gojm runs Apache JMeter test plans.
+// helpCmd is gojm help [COMMAND]: gojm --help, or the command's.
+func helpCmd(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		writeUsage(stdout)
+		return nil
+	}
+	name := strings.Join(args, " ")
+	if name == "k8s" {
+		name = "k8s manifest"
+	}
+	c := findCommand(name)
+	if c == nil {
+		return &exitErr{exitUsage, unknownCommand(args)}
+	}
+	c.writeHelp(stdout, c.flagSet())
+	return nil
+}
 
-Usage:
-  gojm run PLAN.jmx [flags]        run a plan; writes a JTL, charts and a summary
-  gojm validate PLAN.jmx [flags]   check that a plan can run, sending nothing
-  gojm report RESULTS.jtl [-o DIR] statistics, charts and an HTML dashboard from any JTL
-  gojm merge RUN-FOLDER [-o DIR]   one result from the segments of a split run
-  gojm compare A.jtl B.jtl... [--name A --name B...] [-o DIR] [--json]
-                                   compare runs: change in % and Mann-Whitney significance
-  gojm k8s manifest PLAN.jmx --segments N
-                                   a Kubernetes Job that runs the plan split over N pods
-  gojm version
-  gojm -n -t PLAN.jmx -l OUT.jtl [-J name=value]...   JMeter's non-GUI command line
-
-Run 'gojm run --help' for the flags.
-`
-
+// version is the version in one word and the commit, as a run's record
+// keeps it.
 func version() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		v := bi.Main.Version

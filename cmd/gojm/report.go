@@ -30,31 +30,15 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 	if merge {
 		name = "merge"
 	}
-	fs := pflag.NewFlagSet("gojm "+name, pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		if merge {
-			fmt.Fprint(stderr, "Usage: gojm merge RUN-FOLDER [-o DIR] [flags]\n\n")
-		} else {
-			fmt.Fprint(stderr, "Usage: gojm report RESULTS.jtl|RUN-FOLDER [-o DIR] [flags]\n\n")
-		}
-		fs.PrintDefaults()
+	fs := newFlagSet(name)
+	var rf reportFlags
+	rf.register(fs, merge)
+	if done, err := parseFlags(fs, name, args, stdout); done || err != nil {
+		return err
 	}
-	out := fs.StringP("output", "o", "", "folder for summary.txt, statistics.json, the charts and the dashboard (index.html)")
-	title := fs.String("title", "", "title of the charts and the dashboard (default: the JTL's file name)")
-	satisfied := fs.String("apdex-satisfied", "", "APDEX satisfied threshold in ms (jmeter.reportgenerator.apdex_satisfied_threshold, default 500)")
-	tolerated := fs.String("apdex-tolerated", "", "APDEX tolerated threshold in ms (jmeter.reportgenerator.apdex_tolerated_threshold, default 1500)")
-	var pf propFlags
-	pf.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return &exitErr{exitUsage, err}
-	}
+	out, title, satisfied, tolerated, pf := &rf.out, &rf.title, &rf.satisfied, &rf.tolerated, &rf.props
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return &exitErr{exitUsage, fmt.Errorf("gojm %s takes one results file or run folder", name)}
+		return usageErr(name, fmt.Errorf("gojm %s takes one results file or run folder", name))
 	}
 	jtl := fs.Arg(0)
 	if st, err := os.Stat(jtl); err == nil && st.IsDir() || merge {
@@ -125,6 +109,24 @@ func reportCmd(args []string, stdout, stderr io.Writer, merge bool) error {
 	}
 	fmt.Fprintf(stdout, "\nReport in %s (open %s)\n", *out, filepath.Join(*out, dashboard.FileIndex))
 	return nil
+}
+
+// reportFlags are gojm report's and gojm merge's flags.
+type reportFlags struct {
+	out, title           string
+	satisfied, tolerated string
+	props                propFlags
+}
+
+func (f *reportFlags) register(fs *pflag.FlagSet, merge bool) {
+	fs.StringVarP(&f.out, "output", "o", "", "folder for summary.txt, statistics.json, the charts and the dashboard (index.html)")
+	fs.StringVar(&f.title, "title", "", "title of the charts and the dashboard (default: the JTL's file name)")
+	if merge {
+		return // a run folder keeps the options the run had
+	}
+	fs.StringVar(&f.satisfied, "apdex-satisfied", "", "APDEX satisfied threshold in ms (jmeter.reportgenerator.apdex_satisfied_threshold, default 500)")
+	fs.StringVar(&f.tolerated, "apdex-tolerated", "", "APDEX tolerated threshold in ms (jmeter.reportgenerator.apdex_tolerated_threshold, default 1500)")
+	f.props.register(fs)
 }
 
 // reportRunFolder is gojm report and gojm merge on a run's folder: the

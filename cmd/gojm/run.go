@@ -157,6 +157,10 @@ func loadPlan(f *planFlags, log *slog.Logger) (*engine.Plan, error) {
 			log.Info("ignored", "element", e.Path, "why", e.Reason)
 		}
 	}
+	// What the run would fail on once started, refused now (preview.go).
+	if err := checkPlan(f.plan, p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -172,7 +176,7 @@ func indent(err error) string {
 // is its own function: parse the flags, load and compile the plan, open the
 // outputs, run, write the end report.
 func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
-	f, help, err := parseRunFlags(args, stderr)
+	f, help, err := parseRunFlags(args, stdout)
 	if help || err != nil {
 		return err
 	}
@@ -240,18 +244,14 @@ func runCmd(args []string, stdout, stderr io.Writer, jmeterStyle bool) error {
 }
 
 // parseRunFlags parses gojm run's command line. help reports that -h or
-// --help asked for the flags, which pflag has printed then: the command
-// does nothing more and succeeds.
-func parseRunFlags(args []string, stderr io.Writer) (f *runFlags, help bool, err error) {
-	fs := pflag.NewFlagSet("gojm run", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+// --help asked for the flags, which parseFlags has written to stdout then:
+// the command does nothing more and succeeds.
+func parseRunFlags(args []string, stdout io.Writer) (f *runFlags, help bool, err error) {
+	fs := newFlagSet("run")
 	f = &runFlags{}
 	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil, true, nil
-		}
-		return nil, false, &exitErr{exitUsage, err}
+	if done, err := parseFlags(fs, "run", args, stdout); done || err != nil {
+		return nil, done, err
 	}
 	f.planArg(fs)
 	if err := f.remoteStart(); err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,29 +11,17 @@ import (
 	"github.com/gojm/gojm/engine"
 )
 
-// validateCmd loads and compiles a plan, sends nothing, and lists every
-// element with what gojm does with it. Exit 0: the plan can run; 3: gojm
-// would refuse it; 1: the file is not a plan.
+// validateCmd loads and compiles a plan, sends nothing, lists every
+// element with what gojm does with it, then what the run will be
+// (preview.go). Exit 0: the plan can run; 3: gojm would refuse it; 1: the
+// file is not a plan.
 func validateCmd(args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("gojm validate", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: gojm validate PLAN.jmx [flags]\n\n")
-		fs.PrintDefaults()
-	}
-	// Only what decides how the plan compiles: validate sends nothing and
-	// writes nothing, so run's output, logging and CI flags mean nothing here.
+	fs := newFlagSet("validate")
 	var f planFlags
-	f.register(fs)
-	fs.Lookup("testfile").Usage = "the plan to check (JMeter's -t)"
-	fs.Lookup("skip-unsupported").Usage = "exit 0 when gojm run --skip-unsupported would run the plan without its refused elements"
 	var sched scheduleFlags
-	sched.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return &exitErr{exitUsage, err}
+	validateFlags(&f, &sched)(fs)
+	if done, err := parseFlags(fs, "validate", args, stdout); done || err != nil {
+		return err
 	}
 	f.planArg(fs)
 	// --skip-unsupported only decides the exit code: the plan is always
@@ -66,6 +53,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	if refused > 0 && !skip {
 		return &exitErr{exitUnsupported, fmt.Errorf("%s: %d element(s) cannot run; disable them, or run with --skip-unsupported", f.plan, refused)}
 	}
+	printPreview(stdout, p) // preview.go
 	if sched.on {
 		if err := sched.print(stdout, p); err != nil {
 			return err
@@ -77,6 +65,18 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: the plan can run\n", f.plan)
 	return nil
+}
+
+// validateFlags registers validate's flags: only what decides how the
+// plan compiles, and the schedule's. validate sends nothing and writes
+// nothing, so run's output, logging and CI flags mean nothing here.
+func validateFlags(f *planFlags, sched *scheduleFlags) func(*pflag.FlagSet) {
+	return func(fs *pflag.FlagSet) {
+		f.register(fs)
+		fs.Lookup("testfile").Usage = "the plan to check (JMeter's -t)"
+		fs.Lookup("skip-unsupported").Usage = "exit 0 when gojm run --skip-unsupported would run the plan without its refused elements"
+		sched.register(fs)
+	}
 }
 
 func lastName(path string) string {

@@ -27,7 +27,7 @@ func TestValidateHelpListsOnlyItsFlags(t *testing.T) {
 	if code := run([]string{"validate", "--help"}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	help := stderr.String()
+	help := stdout.String()
 	for _, want := range []string{"--testfile", "--jmeterproperty", "--globalproperty", "--addprop", "--propfile", "--skip-unsupported", "--no-scripts"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("validate --help lacks %s:\n%s", want, help)

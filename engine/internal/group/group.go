@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -126,17 +124,14 @@ func (g *Group) evaluate(vu *element.VU) (settings, error) {
 		if txt == "" {
 			return 0
 		}
-		n, err := strconv.ParseInt(txt, 10, 64)
+		from := ""
+		if raw := t.Raw(); raw != txt {
+			// Say where the text came from: ${__P(users,abc)} gives "abc".
+			from = " (from " + raw + ")"
+		}
+		n, err := wholeNumber(txt)
 		if err != nil {
-			if f, ferr := strconv.ParseFloat(txt, 64); ferr == nil && f == math.Trunc(f) {
-				return int64(f)
-			}
-			if raw := t.Raw(); raw != txt {
-				// Say where the text came from: ${__P(users,abc)} gives "abc".
-				errs = append(errs, fmt.Errorf("%s %q (from %s) is not a whole number", field, txt, raw))
-			} else {
-				errs = append(errs, fmt.Errorf("%s %q is not a whole number", field, txt))
-			}
+			errs = append(errs, fmt.Errorf("%s %q%s %w", field, txt, from, err))
 		}
 		return n
 	}

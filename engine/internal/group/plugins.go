@@ -139,14 +139,10 @@ func (n *numbers) int(field string, t *element.Template, def int64) int64 {
 	if s == "" {
 		return def
 	}
-	v, err := strconv.ParseInt(s, 10, 64)
+	v, err := wholeNumber(s)
 	if err != nil {
-		f, ferr := strconv.ParseFloat(s, 64)
-		if ferr != nil || f != math.Trunc(f) || math.IsInf(f, 0) {
-			n.errs = append(n.errs, fmt.Errorf("%s %q is not a whole number", field, s))
-			return def
-		}
-		v = int64(f)
+		n.errs = append(n.errs, fmt.Errorf("%s %q %w", field, s, err))
+		return def
 	}
 	if v < 0 {
 		n.errs = append(n.errs, fmt.Errorf("%s %d is negative", field, v))
