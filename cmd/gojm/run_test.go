@@ -172,7 +172,7 @@ func countColour(img image.Image, c color.RGBA) int {
 const refusedPlan = `<?xml version="1.0"?><jmeterTestPlan version="1.2"><hashTree>
 <TestPlan testclass="TestPlan" testname="Plan"/><hashTree>
 <ThreadGroup testclass="ThreadGroup" testname="Users"><elementProp name="ThreadGroup.main_controller" elementType="LoopController"><stringProp name="LoopController.loops">1</stringProp></elementProp><stringProp name="ThreadGroup.num_threads">1</stringProp></ThreadGroup>
-<hashTree><JDBCSampler testclass="JDBCSampler" testname="Query"/><hashTree/></hashTree>
+<hashTree><JMSSampler testclass="JMSSampler" testname="Query"/><hashTree/></hashTree>
 </hashTree></hashTree></jmeterTestPlan>`
 
 func TestValidateExitCodes(t *testing.T) {
@@ -191,7 +191,7 @@ func TestValidateExitCodes(t *testing.T) {
 		want       string
 	}{
 		{"runnable", "../../engine/testdata/book.jmx", 0, "the plan can run"},
-		{"refused element", refused, 3, "REFUSED      Query (JDBCSampler)"},
+		{"refused element", refused, 3, "REFUSED      Query (JMSSampler)"},
 		{"not XML", write("bad.jmx", "<jmeterTestPlan><hashTree>"), 1, "malformed XML"},
 		{"not a plan", write("pom.xml", "<project/>"), 1, "not a JMeter test plan"},
 		{"missing", filepath.Join(dir, "nope.jmx"), 1, "no such file"},

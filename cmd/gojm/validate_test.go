@@ -72,7 +72,7 @@ func TestValidateFlags(t *testing.T) {
 		want string
 	}{
 		{"-t names the plan", []string{"-t", "../../engine/testdata/book.jmx"}, exitOK, "the plan can run"},
-		{"--skip-unsupported passes a refused element", []string{refused, "--skip-unsupported"}, exitOK, "REFUSED      Query (JDBCSampler)"},
+		{"--skip-unsupported passes a refused element", []string{refused, "--skip-unsupported"}, exitOK, "REFUSED      Query (JMSSampler)"},
 		{"without it the element fails", []string{refused}, exitUnsupported, "1 element(s) cannot run"},
 		{"-J is read", []string{"../../engine/testdata/book.jmx", "-J", "novalue"}, exitUsage, `-J "novalue": want name=value`},
 		{"-q is read", []string{"../../engine/testdata/book.jmx", "-q", filepath.Join(dir, "nope.properties")}, exitError, "nope.properties"},
