@@ -20,6 +20,8 @@ import (
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/gojm/gojm/engine"
+	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -47,7 +49,9 @@ type k8sOptions struct {
 	storage      string
 	cpu, memory  string
 	files        []string // data files besides those the plan names, relative to its folder
+	props        map[string]string
 	runArgs      []string // gojm run's flags for every segment (-J, --threshold…)
+	stderr       io.Writer
 }
 
 func k8sCmd(args []string, stdout, stderr io.Writer) error {
@@ -82,8 +86,11 @@ func k8sCmd(args []string, stdout, stderr io.Writer) error {
 	if o.segments < 1 {
 		return &exitErr{exitUsage, fmt.Errorf("--segments %d: a run has at least one segment", o.segments)}
 	}
+	o.props, o.stderr = map[string]string{}, stderr
 	for _, p := range kf.props {
 		o.runArgs = append(o.runArgs, "-J"+p)
+		name, value, _ := strings.Cut(p, "=")
+		o.props[name] = value
 	}
 	for _, t := range kf.thresholds {
 		o.runArgs = append(o.runArgs, "--threshold="+t)
@@ -113,7 +120,7 @@ func (f *k8sFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.storage, "storage", "1Gi", "the size of the results volume")
 	fs.StringVar(&o.cpu, "cpu", "1", "the CPU each pod requests (no limit is set: a throttled load generator measures itself)")
 	fs.StringVar(&o.memory, "memory", "512Mi", "the memory each pod requests, and its limit")
-	fs.StringArrayVar(&o.files, "file", nil, "a data file to ship with the plan, relative to the plan's folder (repeatable)")
+	fs.StringArrayVar(&o.files, "file", nil, "another data file to ship with the plan, relative to its folder (those its fields name are found and shipped); repeatable")
 	fs.StringArrayVarP(&f.props, "jmeterproperty", "J", nil, "name=value: a property for every segment (repeatable)")
 	fs.StringArrayVar(&f.thresholds, "threshold", nil, "a threshold evaluated on the merged results (repeatable; see gojm run --help)")
 }
@@ -311,6 +318,25 @@ func k8sFiles(o k8sOptions) ([]k8sFile, error) {
 	for _, f := range o.files {
 		if err := addPath(filepath.Join(dir, f)); err != nil {
 			return nil, err
+		}
+	}
+	// The data files the plan's fields name as text (CSV Data Sets,
+	// __CSVRead, files to upload…) ship with it; a file outside the
+	// plan's folder cannot, and the pods run without it, as a plan whose
+	// file is not there runs.
+	pol := files.New(files.Options{Plan: o.plan, AllowAll: true}) // to find them, not to read them
+	warn := o.stderr
+	if warn == nil {
+		warn = io.Discard
+	}
+	if _, err := engine.Compile(src, engine.Options{Props: o.props, SkipUnsupported: true, Files: pol}); err == nil {
+		for _, in := range pol.Inputs() {
+			if st, err := os.Stat(in); err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+			if err := addPath(in); err != nil {
+				fmt.Fprintf(warn, "gojm: %v: not shipped (--file ships a file inside it)\n", err)
+			}
 		}
 	}
 	sort.Strings(paths[1:])

@@ -59,3 +59,45 @@ func TestK8sManifestRefusals(t *testing.T) {
 		})
 	}
 }
+
+// The data files a plan's fields name ship with it without --file; one
+// outside the plan's folder is named and left out.
+func TestK8sManifestFindsDataFiles(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "elsewhere.csv")
+	csv := func(name string) string {
+		return `<CSVDataSet testclass="CSVDataSet" testname="` + name + `"><stringProp name="filename">` + name +
+			`</stringProp><stringProp name="variableNames">v</stringProp></CSVDataSet><hashTree/>`
+	}
+	plan := `<?xml version="1.0" encoding="UTF-8"?><jmeterTestPlan version="1.2"><hashTree>
+<TestPlan testclass="TestPlan" testname="P"/><hashTree>
+<ThreadGroup testclass="ThreadGroup" testname="Users">
+  <elementProp name="ThreadGroup.main_controller" elementType="LoopController"><boolProp name="LoopController.continue_forever">false</boolProp><stringProp name="LoopController.loops">1</stringProp></elementProp>
+  <stringProp name="ThreadGroup.num_threads">1</stringProp><stringProp name="ThreadGroup.ramp_time">0</stringProp>
+</ThreadGroup><hashTree>` + csv("data/users.csv") + csv(outside) + csv("missing.csv") + `</hashTree>
+</hashTree></hashTree></jmeterTestPlan>`
+	for name, text := range map[string]string{"plan.jmx": plan, "data/users.csv": "alice\n", outside: "x\n"} {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		os.MkdirAll(filepath.Dir(name), 0o755)
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"k8s", "manifest", filepath.Join(dir, "plan.jmx"), "--image", "i"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "path: data/users.csv") || !strings.Contains(out.String(), "alice") {
+		t.Errorf("data/users.csv is not shipped:\n%s", out.String())
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(line), "path: "); ok && p != "plan.jmx" && p != "data/users.csv" {
+			t.Errorf("%s is shipped: only the plan and data/users.csv are there to ship", p)
+		}
+	}
+	if !strings.Contains(errb.String(), "elsewhere.csv is outside the plan's folder") {
+		t.Errorf("the file outside is not named: %q", errb.String())
+	}
+}

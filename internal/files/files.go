@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -294,6 +295,20 @@ func (p *Policy) ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d MiB, the most gojm reads of a whole file", path, MaxWholeFile>>20)
 	}
 	return b, nil
+}
+
+// Inputs are the real paths of the files the plan named to read so far
+// (once compiled: those its fields name as text), sorted; files that are
+// not there are among them.
+func (p *Policy) Inputs() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]string, 0, len(p.inputs))
+	for f := range p.inputs {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (p *Policy) note(path string) {
