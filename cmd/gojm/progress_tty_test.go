@@ -86,7 +86,7 @@ func TestProgressOnTerminal(t *testing.T) {
 	m.run("send-keys", "-t", m.name, "C-c")
 	final := m.waitFor("GOJM-EXITED")
 
-	stop := strings.Index(final, "gojm: stopping")
+	stop := strings.Index(final, "stopping: running samples")
 	head := strings.Index(final, "gojm Interrupted")
 	summary := strings.Index(final, "summary =")
 	if stop < 0 || head < 0 || summary < 0 || !(stop < head && head < summary) {
