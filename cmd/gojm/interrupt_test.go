@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -31,6 +32,16 @@ var built struct {
 }
 
 func TestMain(m *testing.M) {
+	// The tests send SIGINT and SIGHUP to the gojm processes they start,
+	// which inherit an ignored signal: go test started as a background
+	// job or under nohup would have them ignore what the tests send. A
+	// signal this process catches is reset to its default in the programs
+	// it starts.
+	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGHUP} {
+		if signal.Ignored(s) {
+			signal.Notify(make(chan os.Signal, 1), s)
+		}
+	}
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
