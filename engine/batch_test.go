@@ -66,7 +66,7 @@ var batchSkipped = map[string]string{
 	"TEST_HTTPS":                   "jmeter.apache.org over the network",
 	"TestCookieManager":            "its setUp starts the HTTP Mirror Server from a Groovy script (new HttpMirrorServer), which the script subset lacks",
 	"TestHeaderManager": "run against internal/mirror on port 8081, its XML file differs from JMeter's only in the failures of a " +
-		"plan-level assertion expecting the request header Connection: keep-alive, which gojm deliberately does not send (README)",
+		"plan-level assertion expecting the request header Connection: keep-alive, which gojm deliberately does not send (docs/compatibility.md)",
 	"TestKeepAlive":           "jmeter.apache.org over the network",
 	"TestRedirectionPolicies": "jmeter.apache.org over the network",
 }

@@ -88,7 +88,7 @@ func (s *site) record(r *http.Request) {
 			switch {
 			case k == "User-Agent" || k == "Connection" && v == "keep-alive":
 				// JMeter's HttpClient names itself and asks for keep-alive;
-				// gojm does neither (README, "Deliberate differences").
+				// gojm does neither (docs/compatibility.md, "Deliberate differences").
 				continue
 			case k == "Content-Length" && boundary != "":
 				v = "(multipart)" // depends on the random boundary's length

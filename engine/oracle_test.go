@@ -23,7 +23,7 @@ import (
 // (then rename OUT.requests.jsonl and OUT.jtl to the names used here).
 
 // wireIgnored are headers JMeter sends that gojm deliberately does not
-// (README, "Deliberate differences"); Host differs by port only.
+// (docs/compatibility.md, "Deliberate differences"); Host differs by port only.
 var wireIgnored = map[string]bool{"Connection": true, "User-Agent": true, "Host": true}
 
 // wire213 maps what gojm sends, as JMeter 5.6 does, to what the JMeter 2.13

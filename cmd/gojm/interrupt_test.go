@@ -744,7 +744,7 @@ func TestStopMessageOnTerminal(t *testing.T) {
 	}
 }
 
-// SIGKILL cannot be caught: what the README says it loses is lost, and
+// SIGKILL cannot be caught: what docs/ci.md says it loses is lost, and
 // nothing else. The results file holds only whole rows, each a request
 // the server saw, and no other file of the folder is half there: they are
 // written only at the end.

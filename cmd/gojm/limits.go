@@ -13,7 +13,7 @@ import (
 
 // bytesPerUser is what a virtual user costs beyond the process itself:
 // 22 KiB measured at 2,000 and 10,000 users waiting on their responses
-// (README, "Performance"), rounded up.
+// (docs/performance.md), rounded up.
 const bytesPerUser = 24 << 10
 
 // checkMemory refuses a plan that asks for more virtual users than the

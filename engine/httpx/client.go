@@ -458,7 +458,7 @@ func (l *Lane) prepare(r *http.Request) error {
 	clear(h)
 	if !req.KeepAlive {
 		// JMeter also sends "Connection: keep-alive" otherwise; HTTP/1.1
-		// needs no header for that (README, "Deliberate differences").
+		// needs no header for that (docs/compatibility.md, "Deliberate differences").
 		h["Connection"] = closeConn
 	}
 	planUA := false

@@ -28,7 +28,7 @@ import (
 // header, a redirect loop) in a ClientProtocolException whose message is
 // the word "null"; gojm gives the wrapped exception's message instead.
 //
-// The README's table of faults lists every mapping.
+// docs/compatibility.md ("Failures as JMeter names them") lists every mapping.
 func describeError(err error) (class, msg string) {
 	if err == nil {
 		return "", ""
