@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/gojm/gojm/engine"
@@ -35,6 +36,7 @@ func printPreview(w io.Writer, p *engine.Plan) {
 	if known {
 		fmt.Fprintf(w, "  in all: %s\n", plural(total, "sample"))
 	}
+	printFiles(w, p)
 	targets := p.Targets()
 	if len(targets) == 0 {
 		return
@@ -98,4 +100,29 @@ func plural(n int64, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// printFiles lists the files the plan reads (those its fields name as
+// text, found as the run will find them; a missing one is marked) and the
+// results files its listeners write.
+func printFiles(w io.Writer, p *engine.Plan) {
+	if in := p.Plan.Files.Inputs(); len(in) > 0 {
+		fmt.Fprintln(w, "Files it reads:")
+		for _, f := range in {
+			if _, err := os.Stat(f); err != nil {
+				f += " (not there)"
+			}
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+	}
+	var out []string
+	for _, l := range p.Listeners {
+		if l.Filename != "" {
+			out = append(out, fmt.Sprintf("  %s  (%s)", l.Filename, l.Path))
+		}
+	}
+	if len(out) > 0 {
+		fmt.Fprintln(w, "Files its listeners write:")
+		fmt.Fprintln(w, strings.Join(out, "\n"))
+	}
 }

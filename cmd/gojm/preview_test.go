@@ -105,6 +105,10 @@ func TestValidatePreview(t *testing.T) {
 		{"for ever", loops("-1")(testPlan("2", "", "/")), nil, []string{"2 users, ramp-up 0s, looping for ever; the samples are known only during the run"}},
 		{"a loop count that is not one", loops("zz")(testPlan("2", "", "/")), nil, []string{`0 loops (loop count "zz" is not a number: the loop runs 0 times): 0 samples`}},
 		{"the scheduler", scheduler(testPlan("5", "", "/")), nil, []string{"5 users, ramp-up 10s, 1 loop each, for 1m0s after a delay of 5s; the samples are known only during the run"}},
+		{"files", testPlan("1", `<CSVDataSet testclass="CSVDataSet" testname="Rows"><stringProp name="filename">missing-data.csv</stringProp>`+
+			`<stringProp name="variableNames">v</stringProp></CSVDataSet><hashTree/>`+
+			`<ResultCollector testclass="ResultCollector" testname="Save"><stringProp name="filename">kept.jtl</stringProp></ResultCollector><hashTree/>`, "/"),
+			nil, []string{"Files it reads:", "missing-data.csv (not there)", "Files its listeners write:", "kept.jtl  (Plan › Save)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
