@@ -12,15 +12,7 @@ import (
 
 func runAssert(t *testing.T, e *jmx.Element, build func(element.Builder, *jmx.Element) (element.Assertion, error), r *element.Result, pre map[string]string) *element.Result {
 	t.Helper()
-	c := elementtest.New(nil, "", "")
-	a, err := build(c, e)
-	if err != nil {
-		t.Fatalf("build: %v", err)
-	}
-	if len(c.Errs) > 0 {
-		t.Fatalf("compile: %v", c.Errs)
-	}
-	vu := c.VU(1)
+	a, vu := elementtest.Build(t, build, e)
 	for k, v := range pre {
 		vu.Vars.Put(k, v)
 	}

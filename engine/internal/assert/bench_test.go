@@ -14,15 +14,7 @@ import (
 //	go test -run '^$' -bench . -benchmem ./engine/internal/assert
 func benchAssertion(b *testing.B, build func(element.Builder, *jmx.Element) (element.Assertion, error), e *jmx.Element, body string) {
 	b.Helper()
-	c := elementtest.New(nil, "", "")
-	a, err := build(c, e)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if len(c.Errs) > 0 {
-		b.Fatal(c.Errs)
-	}
-	vu := c.VU(1)
+	a, vu := elementtest.Build(b, build, e)
 	r := elementtest.Response(body)
 	a.Assert(vu, r)
 	if !r.Success {

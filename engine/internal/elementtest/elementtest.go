@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/gojm/gojm/engine/httpx"
@@ -194,3 +195,19 @@ const HTMLBody = `<!DOCTYPE html>
 <p class="build">build 4.12.7 node app-03 rendered in 12 ms</p></footer>
 </body></html>
 `
+
+// Build builds one element with a new Builder, failing tb when the build
+// or the compilation of its fields fails, and returns it with the plan's
+// first virtual user.
+func Build[T any](tb testing.TB, build func(element.Builder, *jmx.Element) (T, error), e *jmx.Element) (T, *element.VU) {
+	tb.Helper()
+	c := New(nil, "", "")
+	x, err := build(c, e)
+	if err != nil {
+		tb.Fatalf("build: %v", err)
+	}
+	if len(c.Errs) > 0 {
+		tb.Fatalf("compile: %v", c.Errs)
+	}
+	return x, c.VU(1)
+}

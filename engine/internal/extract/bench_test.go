@@ -14,15 +14,7 @@ import (
 //	go test -run '^$' -bench . -benchmem ./engine/internal/extract
 func benchExtractor(b *testing.B, build func(element.Builder, *jmx.Element) (element.PostProcessor, error), e *jmx.Element, body, check, want string) {
 	b.Helper()
-	c := elementtest.New(nil, "", "")
-	x, err := build(c, e)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if len(c.Errs) > 0 {
-		b.Fatal(c.Errs)
-	}
-	vu := c.VU(1)
+	x, vu := elementtest.Build(b, build, e)
 	r := elementtest.Response(body)
 	x.PostProcess(vu, r)
 	if got := elementtest.Vars(vu, check); got != want {

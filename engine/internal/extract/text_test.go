@@ -12,15 +12,7 @@ import (
 
 func runPost(t *testing.T, e *jmx.Element, build func(element.Builder, *jmx.Element) (element.PostProcessor, error), r *element.Result, pre map[string]string) *element.VU {
 	t.Helper()
-	c := elementtest.New(nil, "", "")
-	p, err := build(c, e)
-	if err != nil {
-		t.Fatalf("build: %v", err)
-	}
-	if len(c.Errs) > 0 {
-		t.Fatalf("compile: %v", c.Errs)
-	}
-	vu := c.VU(1)
+	p, vu := elementtest.Build(t, build, e)
 	for k, v := range pre {
 		vu.Vars.Put(k, v)
 	}
