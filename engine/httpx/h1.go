@@ -83,6 +83,13 @@ const maxHead = 10 << 20
 // up to this size is parsed straight from it (longer ones still work).
 const h1ReadBuffer = 4 << 10
 
+// readers are the read buffers of connections that are not idle. An idle
+// connection with nothing buffered gives its buffer back (dropReader) and
+// takes one again for its next request (takeReader): a virtual user in a
+// timer, or between iterations, then keeps no 4 KiB buffer. A Get and a
+// Put of a pool per request cost no allocation and no global lock.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, h1ReadBuffer) }}
+
 // h1conn is one connection and what it needs between requests.
 type h1conn struct {
 	t      *h1
@@ -90,7 +97,7 @@ type h1conn struct {
 	addr   string        // host:port dialled
 	src    netip.Addr    // the local address asked for; zero: any
 	nc     net.Conn      // what requests go over (a *tls.Conn for https)
-	br     *bufio.Reader // reads through the connection's Read
+	br     *bufio.Reader // reads through the connection's Read; nil while idle (readers)
 	limit  int64         // bytes the connection may still read (response heads are capped)
 	wbuf   []byte        // the request head, and a small body with it
 	idleAt time.Time
@@ -388,6 +395,7 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 		if pc := l.idle; pc != nil && pc.scheme == scheme && pc.addr == addr && pc.src == src {
 			l.idle = nil
 			if pc.usable(now) {
+				pc.takeReader()
 				pc.arm(ctx)
 				return pc, nil
 			}
@@ -400,6 +408,7 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 			break
 		}
 		if pc.usable(now) {
+			pc.takeReader()
 			pc.arm(ctx)
 			return pc, nil
 		}
@@ -447,7 +456,7 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 		}
 	}
 	pc := &h1conn{t: t, scheme: scheme, addr: addr, src: src, nc: nc, limit: math.MaxInt64, quiet: true}
-	pc.br = bufio.NewReaderSize(pc, h1ReadBuffer)
+	pc.takeReader()
 	pc.arm(ctx)
 	return pc, nil
 }
@@ -477,6 +486,7 @@ func (t *h1) put(l *Lane, pc *h1conn) {
 		pc.idleAt = time.Now()
 	}
 	pc.reused = true
+	pc.dropReader()
 	if l != nil {
 		old := l.idle
 		l.idle = pc
@@ -521,8 +531,8 @@ func (pc *h1conn) usable(now time.Time) bool {
 	if pc.t.idleTimeout > 0 && idle > pc.t.idleTimeout {
 		return false
 	}
-	if pc.br.Buffered() > 0 {
-		return false // bytes nobody asked for: the exchange is out of step
+	if pc.br != nil { // kept by dropReader: bytes nobody asked for
+		return false // the exchange is out of step
 	}
 	pc.quiet = idle < pc.t.quietFor
 	if idle < pc.t.staleAfter {
@@ -570,6 +580,31 @@ func (pc *h1conn) close() {
 		pc.stop = nil
 	}
 	pc.nc.Close()
+	if pc.br != nil { // what it holds is of no use now
+		pc.putReader()
+	}
+}
+
+// takeReader gives the connection a read buffer for an exchange.
+func (pc *h1conn) takeReader() {
+	if pc.br == nil {
+		pc.br = readers.Get().(*bufio.Reader)
+		pc.br.Reset(pc)
+	}
+}
+
+// dropReader gives an idle connection's read buffer back, unless it holds
+// bytes (which make the connection unusable, see usable).
+func (pc *h1conn) dropReader() {
+	if pc.br != nil && pc.br.Buffered() == 0 {
+		pc.putReader()
+	}
+}
+
+func (pc *h1conn) putReader() {
+	pc.br.Reset(nil)
+	readers.Put(pc.br)
+	pc.br = nil
 }
 
 // readResponse reads the response head, skipping informational (1xx)
