@@ -22,9 +22,11 @@ type Thread struct {
 	// lastPack is the scope of the last sampler run (JMeter's
 	// PACKAGE_OBJECT), where a Transaction Controller's sample goes.
 	lastPack *Scope
-	depth    int            // controllers' next calls on the stack
-	txr      element.Result // a parent-mode transaction's sample being checked
-	batch    *report.Batcher
+	depth    int // controllers' next calls on the stack
+	// txr is a parent-mode transaction's sample being checked, made on
+	// the first one: a Result is 400 bytes a user without one need not keep.
+	txr   *element.Result
+	batch *report.Batcher
 	// lag is how late the current iteration started (0 outside the
 	// arrival-rate groups); anchored is set once the iteration's first
 	// sample was handed over, first being that sample's measured start.
@@ -423,7 +425,10 @@ func (th *Thread) releaseLocks() {
 // (JMeter's doEndTransactionSampler) and returns it for an enclosing one.
 func (th *Thread) endTransaction(ts *txSampler, parent Item) *report.Sample {
 	vu := th.VU
-	r := &th.txr
+	if th.txr == nil {
+		th.txr = new(element.Result)
+	}
+	r := th.txr
 	*r = element.Result{Sample: ts.res}
 	r.ThreadName = vu.Name
 	r.GrpThreads = int(vu.Group.Active.Load())
