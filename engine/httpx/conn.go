@@ -38,6 +38,7 @@ type countingConn struct {
 type sender interface {
 	writeThenRead(p []byte)
 	peerClosed() bool
+	await() error
 }
 
 // newCountingConn counts the bytes of c.
@@ -105,7 +106,8 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 const closeCheck = 10 * time.Second
 
 // readChecked reads from a raw connection within the timeout t (0 for
-// none), in waits of at most cc.closeCheck. A request sent with the read
+// none), in waits of at most cc.closeCheck; with p nil it only waits for
+// something to read (await). A request sent with the read
 // (h1conn.send) does not see a close that came before it; a server that
 // closed in full answers it with a reset, which ends the wait, but one
 // that only stopped sending (a half close) would leave the read waiting
@@ -121,7 +123,13 @@ func (cc *countingConn) readChecked(p []byte, t time.Duration) (int, error) {
 	cc.readDeadline(wait)
 	waited := time.Duration(0)
 	for {
-		n, err := cc.rw.Read(p)
+		var n int
+		var err error
+		if p == nil {
+			err = cc.sender.await()
+		} else {
+			n, err = cc.rw.Read(p)
+		}
 		if !errors.Is(err, os.ErrDeadlineExceeded) {
 			return n, err
 		}
@@ -137,6 +145,19 @@ func (cc *countingConn) readChecked(p []byte, t time.Duration) (int, error) {
 		}
 		cc.readDeadline(wait) // the last one has passed: it moves
 	}
+}
+
+// await waits, as a Read of the response would, until the raw
+// connection has something to read, with no buffer to read into
+// (rawIO.await); the Read that follows reads it. Only for a connection
+// whose request goes out with the read (writeThenRead).
+func (cc *countingConn) await() error {
+	var t time.Duration
+	if o := cc.owner.Load(); o != nil {
+		t = time.Duration(o.readTimeout.Load())
+	}
+	_, err := cc.readChecked(nil, t)
+	return err
 }
 
 func (cc *countingConn) Write(p []byte) (int, error) {

@@ -83,11 +83,13 @@ const maxHead = 10 << 20
 // up to this size is parsed straight from it (longer ones still work).
 const h1ReadBuffer = 4 << 10
 
-// readers are the read buffers of connections that are not idle. An idle
-// connection with nothing buffered gives its buffer back (dropReader) and
-// takes one again for its next request (takeReader): a virtual user in a
-// timer, or between iterations, then keeps no 4 KiB buffer. A Get and a
-// Put of a pool per request cost no allocation and no global lock.
+// readers are the read buffers of connections reading a response. A
+// connection takes one when its response comes (readResponse: a request
+// sent with its read waits without one, rawIO.await) and gives it back
+// when it goes idle with nothing buffered (dropReader): a virtual user
+// waiting for a slow server, in a timer, or between iterations keeps no
+// 4 KiB buffer. A Get and a Put of a pool per request cost no allocation
+// and no global lock.
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, h1ReadBuffer) }}
 
 // h1conn is one connection and what it needs between requests.
@@ -97,7 +99,7 @@ type h1conn struct {
 	addr   string        // host:port dialled
 	src    netip.Addr    // the local address asked for; zero: any
 	nc     net.Conn      // what requests go over (a *tls.Conn for https)
-	br     *bufio.Reader // reads through the connection's Read; nil while idle (readers)
+	br     *bufio.Reader // reads through the connection's Read; nil until a response comes (readers)
 	limit  int64         // bytes the connection may still read (response heads are capped)
 	wbuf   []byte        // the request head, and a small body with it
 	idleAt time.Time
@@ -395,7 +397,6 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 		if pc := l.idle; pc != nil && pc.scheme == scheme && pc.addr == addr && pc.src == src {
 			l.idle = nil
 			if pc.usable(now) {
-				pc.takeReader()
 				pc.arm(ctx)
 				return pc, nil
 			}
@@ -408,7 +409,6 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 			break
 		}
 		if pc.usable(now) {
-			pc.takeReader()
 			pc.arm(ctx)
 			return pc, nil
 		}
@@ -456,7 +456,6 @@ func (t *h1) conn(ctx context.Context, l *Lane, scheme, addr string) (*h1conn, e
 		}
 	}
 	pc := &h1conn{t: t, scheme: scheme, addr: addr, src: src, nc: nc, limit: math.MaxInt64, quiet: true}
-	pc.takeReader()
 	pc.arm(ctx)
 	return pc, nil
 }
@@ -613,6 +612,15 @@ func (pc *h1conn) readResponse(req *http.Request, trace *httptrace.ClientTrace, 
 	// Nothing at all (the server closed the connection): io.EOF, which
 	// JMeter calls "failed to respond"; http.ReadResponse would say
 	// io.ErrUnexpectedEOF.
+	if pc.sentWithRead && pc.br == nil {
+		// Wait for the response without a read buffer: a user waiting
+		// for a slow server keeps none.
+		if err := pc.nc.(*countingConn).await(); err != nil {
+			pc.sentWithRead = false
+			return nil, err
+		}
+	}
+	pc.takeReader()
 	pc.limit = maxHead + int64(pc.br.Buffered())
 	defer func() { pc.limit = math.MaxInt64 }()
 	if pc.br.Buffered() == 0 && !pc.sentWithRead {

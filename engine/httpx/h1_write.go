@@ -120,7 +120,7 @@ func (pc *h1conn) write(req *http.Request, tg *target) (head int, err error) {
 // server that half closes so soon after a response it did not mark as
 // the last one is not speaking HTTP/1.1).
 func (pc *h1conn) send(b []byte) error {
-	if cc, ok := pc.nc.(*countingConn); ok && pc.quiet && pc.br.Buffered() == 0 && cc.writeThenRead(b) {
+	if cc, ok := pc.nc.(*countingConn); ok && pc.quiet && pc.br == nil && cc.writeThenRead(b) {
 		pc.sentWithRead = true
 		return nil
 	}

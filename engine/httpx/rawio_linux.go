@@ -32,8 +32,12 @@ type rawIO struct {
 	arr    *arrivals // where a read that finds nothing spins
 	// sendFirst: the next Read writes wr first (writeThenRead)
 	sendFirst bool
+	// looked: await's callback has looked at the socket once; peek is
+	// what it looks with
+	looked bool
+	peek   [1]byte
 	// the callbacks, made once: a closure per call would be an allocation
-	readFn, writeFn, sendFn func(uintptr) bool
+	readFn, writeFn, sendFn, awaitFn func(uintptr) bool
 }
 
 // rawCall is a read or a write in flight.
@@ -56,7 +60,7 @@ func newRawIO(c net.Conn) io.ReadWriter {
 		return nil
 	}
 	r := &rawIO{rc: rc, local: tc.LocalAddr(), remote: tc.RemoteAddr(), arr: arrived()}
-	r.readFn, r.writeFn, r.sendFn = r.readOnce, r.writeAll, r.sendThenRead
+	r.readFn, r.writeFn, r.sendFn, r.awaitFn = r.readOnce, r.writeAll, r.sendThenRead, r.awaitOnce
 	if rc.Control(r.arr.watch) != nil {
 		return nil
 	}
@@ -137,6 +141,66 @@ func (r *rawIO) sendThenRead(fd uintptr) bool {
 	}
 	r.wr.p = nil
 	return r.arr.spin(&r.rd.tries, fd) && r.readOnce(fd)
+}
+
+// await waits until the socket has something to read (data, its end or
+// an error) without a buffer to read into; the Read that follows reads
+// it. After writeThenRead it writes the request first, as that Read
+// would have. Why: a virtual user waiting for a slow response then keeps
+// no read buffer (h1conn.readResponse takes one once the response is
+// there), and the system calls are the same, the write and, after the
+// wake-up, the read.
+func (r *rawIO) await() error {
+	r.rd = rawCall{}
+	r.looked = false
+	err := r.rc.Read(r.awaitFn)
+	if r.sendFirst || r.wr.p != nil {
+		// The request did not go out whole (or the poller failed before
+		// it went): finish it, then wait.
+		r.sendFirst = false
+		if _, werr := r.finishWrite(); werr != nil {
+			return werr
+		}
+		r.looked = false
+		err = r.rc.Read(r.awaitFn)
+	}
+	if err != nil {
+		return r.opError("read", err)
+	}
+	return nil
+}
+
+// awaitOnce is the poller's callback for await. Its first call writes the
+// request (after writeThenRead: the request is the look, as in
+// sendThenRead) or looks at the socket with a non-blocking peek; a later
+// call comes after the poller saw the socket readable.
+func (r *rawIO) awaitOnce(fd uintptr) bool {
+	if r.looked {
+		return true
+	}
+	r.looked = true
+	if r.sendFirst {
+		r.sendFirst = false
+		if !r.writeAll(fd) || r.wr.errno != 0 {
+			return true
+		}
+		r.wr.p = nil
+		if r.arr.spin(&r.rd.tries, fd) {
+			r.arr.found()
+			return true
+		}
+		return false // wait in the poller
+	}
+	for {
+		_, _, err := syscall.Recvfrom(int(fd), r.peek[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		switch err {
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false // wait in the poller
+		}
+		return true // data, the end, or an error the Read will report
+	}
 }
 
 // Read is net.TCPConn's Read.
