@@ -141,6 +141,9 @@ func (hs *holdServer) usersMemory(b *testing.B, src *jmx.Plan, users int, thinki
 	p, err := Compile(src, Options{Props: map[string]string{
 		"host": hs.host, "port": hs.port, "path": path,
 		"threads": strconv.Itoa(users), "loops": "1", "duration": "600",
+		// a second per 2,000 users, so that connects do not overflow the
+		// listen backlog (a dropped one is retried a second later)
+		"rampup": strconv.Itoa(users / 2000),
 	}})
 	if err != nil {
 		b.Fatal(err)
@@ -148,14 +151,30 @@ func (hs *holdServer) usersMemory(b *testing.B, src *jmx.Plan, users int, thinki
 	sink := &countSink{}
 	run := Start(context.Background(), p, sink, RunOptions{})
 	fmt.Fprintf(hs.in, "wait %d\n", users)
-	if s := hs.line(b); s != "held" {
-		b.Fatalf("hold server: %q", s)
+	held := make(chan string, 1)
+	go func() {
+		s, _ := hs.out.ReadString('\n')
+		held <- strings.TrimSpace(s)
+	}()
+	select {
+	case s := <-held:
+		if s != "held" {
+			b.Fatalf("hold server: %q", s)
+		}
+	case <-run.Done():
+		b.Fatalf("%d users: the run ended before every request came: %d samples succeeded, %d failed",
+			users, sink.ok.Load(), sink.failed.Load())
+	case <-time.After(stuck):
+		b.Fatalf("%d users: not every request came within %v: %d samples succeeded, %d failed",
+			users, stuck, sink.ok.Load(), sink.failed.Load())
 	}
 	if thinking {
 		// Every user has its sample once the collector has it; it is in
 		// its pause a few instructions later.
-		for sink.ok.Load()+sink.failed.Load() < int64(users) {
-			time.Sleep(10 * time.Millisecond)
+		for t0 := time.Now(); sink.ok.Load()+sink.failed.Load() < int64(users); time.Sleep(10 * time.Millisecond) {
+			if time.Since(t0) > stuck {
+				b.Fatalf("%d users: %d samples within %v, want %d", users, sink.ok.Load()+sink.failed.Load(), stuck, users)
+			}
 		}
 	}
 	var m runtime.MemStats
@@ -187,6 +206,10 @@ func writeHeapProfile(b *testing.B, name string) {
 		b.Fatal(err)
 	}
 }
+
+// stuck is how long the benchmark waits for what must come in seconds
+// before it reports the run stuck.
+const stuck = time.Minute
 
 // countSink counts the samples of a run.
 type countSink struct{ ok, failed atomic.Int64 }
