@@ -12,9 +12,10 @@
 //
 // Requests go over the client's own HTTP/1.1 transport (h1.go): each
 // exchange runs on the lane's goroutine, on the connection the lane kept
-// from its last one, so a virtual user is one goroutine, one socket and a
-// 4 KiB read buffer, and a request costs a write, a read and usually one
-// allocation, the response head's text. On Linux a plain connection's
+// from its last one, so a virtual user is one goroutine and one socket,
+// with a 4 KiB read buffer from a pool only while a response is read (a
+// request sent with its read waits without one), and a request costs a
+// write, a read and usually one allocation, the response head's text. On Linux a plain connection's
 // reads and writes are raw system calls through Go's poller
 // (rawio_linux.go), a request goes out inside the wait for its response,
 // which saves a failed read, and a read that finds nothing spins briefly
