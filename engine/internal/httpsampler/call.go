@@ -263,6 +263,8 @@ func (c *httpCall) sendValuesAsBody() bool {
 	return len(c.args) > 0
 }
 
+const formType = "application/x-www-form-urlencoded"
+
 // buildBody works out the body of the sampler's own request, following
 // HTTPHC4Impl.setupHttpEntityEnclosingRequestData.
 func (c *httpCall) buildBody(method string) error {
@@ -286,23 +288,38 @@ func (c *httpCall) buildBody(method string) error {
 		c.dropCT = true
 	case len(c.args) == 0 && c.sendFileAsBody():
 		f := c.files[0]
-		if !c.planCT && f.mime != "" {
+		switch {
+		case c.planCT:
+		case f.mime != "":
 			c.bodyCT = f.mime
+		case method == "POST" && c.h.formTypeIfMissing:
+			c.bodyCT = formType
 		}
 		c.parts = []httpx.Part{{File: f.read}}
 	case c.sendValuesAsBody():
 		if !c.planCT {
-			if len(c.files) > 0 && c.files[0].mime != "" {
+			switch {
+			case len(c.files) > 0 && c.files[0].mime != "":
 				c.bodyCT = c.files[0].mime
-			} else {
+			case method == "POST" && c.h.formTypeIfMissing:
+				c.bodyCT = formType
+			default:
 				c.bodyCT = "text/plain; charset=" + c.cs.name
 			}
 		}
 		c.buf = appendRaw(c.buf[:0], c.args, c.cs)
 		c.body = c.buf
+	case method != "POST" && len(c.args) == 0:
+		// sendEntityData makes no entity of no arguments: HttpClient
+		// sends "Content-Length: 0" and no Content-Type (a POST's
+		// setupHttpEntityEnclosingRequestData makes an empty form).
+		c.body = nil
 	default:
 		if !c.planCT {
-			c.bodyCT = "application/x-www-form-urlencoded; charset=" + c.cs.name
+			c.bodyCT = formType + "; charset=" + c.cs.name
+			if method == "POST" && c.h.formTypeIfMissing {
+				c.bodyCT = formType
+			}
 		}
 		var err error
 		if c.buf, err = appendForm(c.buf[:0], c.args, c.cs); err != nil {

@@ -29,6 +29,11 @@ type httpSampler struct {
 	follow, auto, keepAlive              bool
 	connectTO, responseTO                *element.Template
 	md5                                  bool
+	// formTypeIfMissing is http.post_add_content_type_if_missing: a POST
+	// whose plan sets no Content-Type is sent as
+	// application/x-www-form-urlencoded whatever its body, as JMeter did
+	// by default before 4.1.
+	formTypeIfMissing bool
 	// keep is when a response body is kept: something in scope reads it
 	// (post-processors, assertions) or embedded resources are parsed from it.
 	keep func(contentType string) bool
@@ -137,6 +142,9 @@ func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampl
 	}
 	if v, ok := c.Plan().Props.Get("subresults.disable_renaming"); ok && strings.EqualFold(strings.TrimSpace(v), "true") {
 		h.keepLabels = true
+	}
+	if v, ok := c.Plan().Props.Get("http.post_add_content_type_if_missing"); ok && strings.EqualFold(strings.TrimSpace(v), "true") {
+		h.formTypeIfMissing = true
 	}
 	if h.follow && h.auto {
 		// JMeter's GUI makes the two exclusive; a hand-written plan with
@@ -321,7 +329,7 @@ func (e *urlError) Error() string { return e.msg }
 // path wins; otherwise protocol (default http), host, port (omitted when it
 // is the protocol's default) and a path given a leading slash.
 func (h *httpSampler) url(vu *element.VU) (string, error) {
-	path := strings.TrimSpace(h.path.Eval(vu))
+	path := samplerPath(h.path.Eval(vu))
 	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
 		return path, nil
 	}
@@ -348,6 +356,10 @@ func (h *httpSampler) url(vu *element.VU) (string, error) {
 	}
 	return u, err
 }
+
+// samplerPath is the path field as JMeter's getPath gives it: not trimmed,
+// its spaces sent as %20 (a plan's "/items/9 " asks for "/items/9%20").
+func samplerPath(raw string) string { return strings.ReplaceAll(raw, " ", "%20") }
 
 // urlParts are the evaluated fields a URL is built from.
 type urlParts struct{ proto, host, port, path string }
