@@ -67,7 +67,8 @@ func newH2() *h2 {
 // streams on one connection, so a request's bytes are counted as their
 // HTTP/1.1 text would be, the same measure either way: the request line
 // and header fields plus the body, and the status line and header
-// fields plus the body as it arrived (before any decoding).
+// fields plus the body as it arrived (before any decoding). A request that
+// found no connection sent nothing.
 func (t *h2) RoundTrip(r *http.Request) (*http.Response, error) {
 	l, _ := r.Context().Value(laneKey{}).(*Lane)
 	tr := t.alpn
@@ -78,7 +79,9 @@ func (t *h2) RoundTrip(r *http.Request) (*http.Response, error) {
 	if l == nil {
 		return resp, err
 	}
-	l.written.Add(requestSize(r))
+	if l.reused || !l.gotConn.IsZero() {
+		l.written.Add(requestSize(r)) // it went out on the connection it got
+	}
 	if resp != nil {
 		l.read.Add(responseHeadSize(resp))
 		resp.Body = &countedBody{rc: resp.Body, n: &l.read}

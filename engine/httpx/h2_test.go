@@ -180,3 +180,16 @@ func TestHTTP2TransportBodiesRedirectsTimeouts(t *testing.T) {
 		t.Errorf("a response slower than the timeout: %v", res.Err)
 	}
 }
+
+// A request that cannot connect sends and receives nothing.
+func TestHTTP2TransportRefused(t *testing.T) {
+	srv := h2Server(t, true, true, func(http.ResponseWriter, *http.Request) {})
+	addr := srv.URL
+	srv.Close()
+	c := New(Options{})
+	var res Result
+	c.Do(context.Background(), &Request{Method: "POST", URL: addr + "/x", Protocol: HTTP2, Body: []byte("body")}, &res)
+	if res.Err == nil || res.SentBytes != 0 || res.Bytes != 0 || res.Status != 0 {
+		t.Errorf("refused: %v, sent %d, received %d, status %d", res.Err, res.SentBytes, res.Bytes, res.Status)
+	}
+}
