@@ -309,3 +309,41 @@ func TestParallelHTTPRequests(t *testing.T) {
 		t.Errorf("no URL: success %v, code %q, %d sub-samples", s.Success, s.Code, len(s.Sub))
 	}
 }
+
+// The HTTP/2 Sampler's redirects and embedded resources go over HTTP/2
+// too, the resources in parallel on the user's one connection.
+func TestHTTP2SamplerRedirectsAndResources(t *testing.T) {
+	srv := newH2Server(t, true, true, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/old":
+			http.Redirect(w, r, "/page", http.StatusFound)
+		case "/page":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<html><body><img src="/a.png"><img src="/b.png"><script src="/c.js"></script></body></html>`)
+		default:
+			w.Header().Set("Content-Type", "image/png")
+			io.WriteString(w, "png")
+		}
+	})
+	spec := httpSpec{class: http2Class, name: "Page", props: []string{"method", "GET", "protocol", "https", "path", "/old",
+		"follow_redirects", "true", "image_parser", "true", "concurrentDwn", "true", "concurrentPool", "3"}}
+	sink := hRun(t, hPlan("", 1, spec), srv.props(), nil)
+	reqs := srv.requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests, want 5 (redirect, page, 3 resources): %+v", len(reqs), reqs)
+	}
+	for _, r := range reqs {
+		if r.proto != "HTTP/2.0" {
+			t.Errorf("%s went over %s", r.path, r.proto)
+		}
+	}
+	s := sink.samples[0]
+	if !s.Success || s.Code != "200" || len(s.Sub) != 5 {
+		t.Fatalf("sample %s %v with %d sub-samples, want 5", s.Code, s.Success, len(s.Sub))
+	}
+	for i, want := range []string{"/old", "/page", "/a.png", "/b.png", "/c.js"} {
+		if sub := s.Sub[i]; !strings.HasSuffix(sub.URL, want) || sub.Label != "Page-"+string(rune('0'+i)) {
+			t.Errorf("sub-sample %d: %s %s, want …%s", i, sub.Label, sub.URL, want)
+		}
+	}
+}
