@@ -347,3 +347,29 @@ func TestHTTP2SamplerRedirectsAndResources(t *testing.T) {
 		}
 	}
 }
+
+// The HTTP/1.1 upgrade to h2c is not offered: one warning, which --strict
+// makes a refusal.
+func TestHTTP2SamplerUpgradeWarns(t *testing.T) {
+	spec := func(upgrade string) string {
+		return hPlan("", 1, httpSpec{class: http2Class, name: "Up", props: []string{"method", "GET", "path", "/", "HTTP2Sampler.http1_upgrade", upgrade}})
+	}
+	props := map[string]string{"host": "127.0.0.1", "port": "1"}
+	p, err := compilePlanXML(t, spec("true"), props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Warnings) != 1 || p.Warnings[0].Path != "Plan › Users › Up" || !strings.Contains(p.Warnings[0].Message, "h2c") {
+		t.Errorf("warnings %+v, want one of Plan › Users › Up about h2c", p.Warnings)
+	}
+	if _, err := compilePlanXMLOpts(t, spec("true"), Options{Props: props, Strict: true}); err == nil || !strings.Contains(err.Error(), "h2c") {
+		t.Errorf("--strict: %v, want a refusal", err)
+	}
+	p, err = compilePlanXML(t, spec("false"), props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Warnings) != 0 {
+		t.Errorf("without the upgrade: warnings %+v", p.Warnings)
+	}
+}
