@@ -164,7 +164,10 @@ var elements = map[string]elementDef{
 	"HTTPSamplerProxy": {kind: kSampler, sampler: httpsampler.Build},
 	"HTTPSampler":      {kind: kSampler, sampler: httpsampler.Build},
 	"HTTPSampler2":     {kind: kSampler, sampler: httpsampler.Build},
-	"DebugSampler":     {kind: kSampler, sampler: sampler.BuildDebug},
+	// BlazeMeter's HTTP/2 Sampler and jp@gc's Parallel HTTP Requests
+	"com.blazemeter.jmeter.http2.sampler.HTTP2Sampler": {kind: kSampler, sampler: httpsampler.BuildHTTP2},
+	"com.blazemeter.jmeter.http.ParallelHTTPSampler":   {kind: kSampler, sampler: httpsampler.BuildParallel},
+	"DebugSampler": {kind: kSampler, sampler: sampler.BuildDebug},
 
 	// JDBC: the configuration is read by the elements that name its pool.
 	jdbc.ConfigClass:    {kind: kConfig},

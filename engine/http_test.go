@@ -65,8 +65,12 @@ func (w *hServer) requests() []hReq {
 	return append([]hReq(nil), w.reqs...)
 }
 
-func (w *hServer) props() map[string]string {
-	u, _ := url.Parse(w.srv.URL)
+func (w *hServer) props() map[string]string { return hostPortProps(w.srv.URL) }
+
+// hostPortProps are the host and port properties of a server's URL, which
+// the plans of the tests read.
+func hostPortProps(rawURL string) map[string]string {
+	u, _ := url.Parse(rawURL)
 	h, p, _ := net.SplitHostPort(u.Host)
 	return map[string]string{"host": h, "port": p}
 }
@@ -124,6 +128,7 @@ func hElement(class, name string, props ...string) string {
 
 // httpSpec is one HTTP Request of a test plan.
 type httpSpec struct {
+	class    string // the test class; HTTPSamplerProxy when empty
 	name     string
 	props    []string // name/value pairs
 	args     []string // harg…
@@ -133,7 +138,11 @@ type httpSpec struct {
 
 func (s httpSpec) xml() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<HTTPSamplerProxy guiclass="HttpTestSampleGui" testclass="HTTPSamplerProxy" testname="%s">`, hEsc(s.name))
+	class := s.class
+	if class == "" {
+		class = "HTTPSamplerProxy"
+	}
+	fmt.Fprintf(&b, `<%s guiclass="HttpTestSampleGui" testclass="%s" testname="%s">`, class, class, hEsc(s.name))
 	b.WriteString(`<elementProp name="HTTPsampler.Arguments" elementType="Arguments"><collectionProp name="Arguments.arguments">`)
 	b.WriteString(strings.Join(s.args, ""))
 	b.WriteString(`</collectionProp></elementProp>`)
@@ -149,7 +158,7 @@ func (s httpSpec) xml() string {
 		}
 		b.WriteString(hprop(p, s.props[i+1]))
 	}
-	b.WriteString(`</HTTPSamplerProxy><hashTree>` + s.children + `</hashTree>`)
+	b.WriteString(`</` + class + `><hashTree>` + s.children + `</hashTree>`)
 	return b.String()
 }
 

@@ -187,6 +187,9 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	if !knownMethod(method) {
 		return method, u, &urlError{"java.lang.IllegalArgumentException", "Unexpected method: '" + method + "'"}
 	}
+	if h.proto != httpx.HTTP1 && !http2Method(method) {
+		return method, u, &urlError{"java.lang.UnsupportedOperationException", "Method " + method + " is not supported"}
+	}
 	if queryMethod(method) && len(c.args) > 0 {
 		b := append(c.buf[:0], u...)
 		mark := len(b)
@@ -207,8 +210,18 @@ func (c *httpCall) prepare() (method, u string, err error) {
 		}
 		c.st.okURI = u
 	}
-	for _, hd := range h.headers {
-		v := hd.value.Eval(vu)
+	c.evalHeaders()
+	if err := c.buildBody(method); err != nil {
+		return method, u, err
+	}
+	c.evalSettings()
+	return method, u, nil
+}
+
+// evalHeaders evaluates the Header Managers' headers for this sample.
+func (c *httpCall) evalHeaders() {
+	for _, hd := range c.h.headers {
+		v := hd.value.Eval(c.vu)
 		if strings.EqualFold(hd.name, "Host") {
 			c.host, c.hasHost = v, true
 			continue
@@ -218,15 +231,19 @@ func (c *httpCall) prepare() (method, u string, err error) {
 		}
 		c.headers = append(c.headers, httpx.Header{Name: hd.name, Value: v})
 	}
+}
+
+// evalSettings evaluates what every request of this sample shares besides
+// its headers: source address, timeouts, credentials, the user's caches,
+// the embedded resources' patterns and pool.
+func (c *httpCall) evalSettings() {
+	h, vu := c.h, c.vu
 	c.source, c.sourceErr = netip.Addr{}, nil
 	if h.source != nil {
 		c.source, c.sourceErr = h.source.addr(vu)
 	}
 	c.connectTO = millis(h.connectTO.Eval(vu))
 	c.responseTO = millis(h.responseTO.Eval(vu))
-	if err := c.buildBody(method); err != nil {
-		return method, u, err
-	}
 	if h.auth != nil {
 		c.auth = h.auth.eval(vu, c.auth)
 	}
@@ -240,7 +257,6 @@ func (c *httpCall) prepare() (method, u string, err error) {
 		c.inc, c.exc = h.embedded.patterns(vu)
 		c.pool = h.embedded.poolSize(vu)
 	}
-	return method, u, nil
 }
 
 // sendFileAsBody is JMeter's getSendFileAsPostBody: one file, with a path
@@ -303,6 +319,8 @@ func (c *httpCall) buildBody(method string) error {
 				c.bodyCT = c.files[0].mime
 			case method == "POST" && c.h.formTypeIfMissing:
 				c.bodyCT = formType
+			case c.h.proto != httpx.HTTP1:
+				c.bodyCT = http2BodyType
 			default:
 				c.bodyCT = "text/plain; charset=" + c.cs.name
 			}
@@ -350,6 +368,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		MD5:             h.md5,
 		KeepBody:        h.keep,
 		Source:          c.source,
+		Protocol:        h.proto,
 	}
 	if c.sourceErr != nil {
 		// JMeter fails the sample before it connects.
@@ -540,7 +559,7 @@ func (c *httpCall) process(ln *httpLane, following bool, depth int, s *report.Sa
 		c.followRedirects(ln, depth, s, hp)
 		following, wasRedirected = true, true
 	}
-	if c.h.embedded == nil || !s.Success || s.DataType != "text" {
+	if m := c.h.embedded; m == nil || m.listOnly || !s.Success || s.DataType != "text" {
 		return
 	}
 	if depth > maxFrameDepth {
@@ -721,7 +740,11 @@ func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Det
 		d.RequestHeaders = ln.requestHeaders()
 	}
 	if res.Status != 0 {
-		line := "HTTP/1.1 " + strconv.Itoa(res.Status)
+		proto := res.Proto
+		if proto == "" {
+			proto = "HTTP/1.1"
+		}
+		line := proto + " " + strconv.Itoa(res.Status)
 		if res.Message != "" {
 			line += " " + res.Message
 		}

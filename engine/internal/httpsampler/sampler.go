@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
@@ -58,6 +59,10 @@ type httpSampler struct {
 	source   *sourceAddr   // nil: the system chooses
 	policy   *files.Policy // where the files to upload may be read
 	users    *element.Local[httpState]
+
+	// proto is the transport its requests go over: HTTP/1.1, or HTTP/2
+	// where the server agrees (BlazeMeter's HTTP/2 Sampler, http2.go).
+	proto httpx.Protocol
 }
 
 type httpArg struct {
@@ -106,7 +111,19 @@ func httpBool(e *jmx.Element, defaults []*jmx.Element, name string, def bool) bo
 	return strings.EqualFold(v, "true")
 }
 
+// Build builds an HTTP Request.
 func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error) {
+	h, err := build(c, e, sc)
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// build compiles the fields and managers of a sampler that extends
+// JMeter's HTTPSamplerBase: the HTTP Request and the plugins' HTTP
+// samplers.
+func build(c element.Builder, e *jmx.Element, sc element.InScope) (*httpSampler, error) {
 	defaults := sc.Of("ConfigTestElement")
 	field := func(name string) *element.Template {
 		return c.Template(e, name, httpField(e, defaults, name))
@@ -295,13 +312,18 @@ func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 		r.Body, r.Head = hp.body, hp.head
 		r.ReqHead = st.main.requestHeaders()
 	}
-	for _, s := range r.Sub {
-		// JMeterThread fills the thread information of direct sub-samples.
+	threadInfo(vu, r.Sub)
+	c.end()
+}
+
+// threadInfo fills the thread information of direct sub-samples, as
+// JMeterThread does.
+func threadInfo(vu *element.VU, subs []*report.Sample) {
+	for _, s := range subs {
 		s.ThreadName = vu.Name
 		s.GrpThreads = int(vu.Group.Active.Load())
 		s.AllThreads = int(vu.Run.Active.Load())
 	}
-	c.end()
 }
 
 // describePrepareError names a failure to build the request as JMeter's
