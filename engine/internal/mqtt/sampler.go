@@ -272,9 +272,15 @@ func (s *pubSampler) Sample(vu *element.VU, r *element.Result) {
 	case typeString:
 		payload = []byte(s.message.Eval(vu))
 	case typeHex:
-		b, err := hex.DecodeString(s.message.Eval(vu))
+		text := s.message.Eval(vu)
+		b, err := hex.DecodeString(text)
 		if err != nil {
-			fail("hexBinary needs to be even-length: " + s.message.Eval(vu))
+			// DatatypeConverter.parseHexBinary's messages
+			if len(text)%2 == 1 {
+				fail("hexBinary needs to be even-length: " + text)
+			} else {
+				fail("contains illegal character for hexBinary: " + text)
+			}
 			return
 		}
 		payload = b

@@ -89,7 +89,7 @@ func (f *frame) String() string {
 		if f.code != 0 {
 			status = strconv.Itoa(f.code)
 		}
-		if f.code != 0 && (f.reason != "" || len(f.data) > 2) {
+		if f.code != 0 && f.reason != "" {
 			reason = f.reason
 		}
 		return "Close frame with status code " + status + " and close reason '" + reason + "'"

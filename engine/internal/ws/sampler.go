@@ -59,6 +59,7 @@ type sampler struct {
 	data                                            *element.Template
 	fileData                                        []byte // the data file's bytes, when the data comes from one
 	fromFile                                        bool
+	dataFile                                        string
 	binary                                          bool
 	readType                                        int // the frame type a read wants: opText, opBinary or 0 for any
 	optional                                        bool
@@ -152,7 +153,7 @@ func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampl
 			"as the plugin has unless its property websocket.multiple_connections is set")
 	}
 	if (s.what == wRequest || s.what == wWrite) && e.Bool("loadDataFromFile", false) {
-		s.fromFile = true
+		s.fromFile, s.dataFile = true, e.Str("dataFile")
 		if path := element.Input(c, e, "request data file", e.Str("dataFile"),
 			"each sample fails with the plugin's \"Request data cannot be loaded\""); path != "" {
 			b, err := c.Plan().Files.ReadFile(path)
@@ -196,8 +197,7 @@ func mergeHeaders(c element.Builder, e *jmx.Element, managers []*jmx.Element) []
 	return out
 }
 
-// sampleError ends a sample with a code and a message; SamplingAborted
-// (the sampler has set them already) when code is "".
+// sampleError ends a sample with the plugin's code and message.
 type sampleError struct{ code, msg string }
 
 func (e *sampleError) Error() string { return e.msg }
@@ -423,7 +423,7 @@ func (s *sampler) do(vu *element.VU, c *conn, readTimeout int, r *element.Result
 // sendData sends the request data as a text or a binary frame.
 func (s *sampler) sendData(vu *element.VU, c *conn, r *element.Result) error {
 	if s.fromFile && s.fileData == nil {
-		return &sampleError{"Sampler Error", "Request data cannot be loaded, file '" + "' not found"}
+		return &sampleError{"Sampler Error", "Request data cannot be loaded, file '" + s.dataFile + "' not found"}
 	}
 	data := s.data.Eval(vu)
 	if s.binary {

@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -251,4 +253,35 @@ func headerField(name, value string) *jmx.Prop {
 func finalSet(vu *element.VU) bool {
 	v, ok := vu.Vars.Get(lastFrameFinal)
 	return ok && v == "true"
+}
+
+// The request data may come from a file beside the plan, read once; a
+// file that is not there is a warning, and each sample fails as the
+// plugin's does.
+func TestWebSocketDataFromFile(t *testing.T) {
+	srv := serve(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "data.txt"), []byte("from a file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		file, code, msg, body string
+		warned                bool
+	}{
+		{"data.txt", "101", "Switching Protocols", "from a file", false},
+		{"absent.txt", "Sampler Error", "Request data cannot be loaded, file 'absent.txt' not found", "", true},
+	} {
+		b := elementtest.New(nil, filepath.Join(dir, "plan.jmx"), dir)
+		s, err := Build(b, srv.el(RequestClass, "loadDataFromFile", "true", "dataFile", tt.file), element.InScope{})
+		if err != nil || len(b.Errs) > 0 || (len(b.Warnings) > 0) != tt.warned {
+			t.Fatal(err, b.Errs, b.Warnings)
+		}
+		vu := b.VU(1)
+		var r element.Result
+		s.Sample(vu, &r)
+		vu.End()
+		if r.Code != tt.code || r.Message != tt.msg || string(r.Body) != tt.body {
+			t.Errorf("%s: %q %q %q", tt.file, r.Code, r.Message, r.Body)
+		}
+	}
 }
