@@ -28,7 +28,7 @@ type server struct {
 	agent        atomic.Value // the User-Agent of the last upgrade
 }
 
-func serve(t *testing.T) *server {
+func serve(t testing.TB) *server {
 	t.Helper()
 	s := &server{}
 	up := websocket.Upgrader{}
@@ -282,6 +282,27 @@ func TestWebSocketDataFromFile(t *testing.T) {
 		vu.End()
 		if r.Code != tt.code || r.Message != tt.msg || string(r.Body) != tt.body {
 			t.Errorf("%s: %q %q %q", tt.file, r.Code, r.Message, r.Body)
+		}
+	}
+}
+
+// A Request-Response sample over the user's open connection, on the
+// loopback.
+func BenchmarkWebSocketRequestResponse(b *testing.B) {
+	srv := serve(b)
+	eb := elementtest.New(nil, "", "")
+	open, _ := Build(eb, srv.el(OpenClass), element.InScope{})
+	req, _ := Build(eb, srv.el(RequestClass, "createNewConnection", "false", "requestData", "hello"), element.InScope{})
+	vu := eb.VU(1)
+	defer vu.End()
+	var r element.Result
+	open.Sample(vu, &r)
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Reset()
+		req.Sample(vu, &r)
+		if !r.Success {
+			b.Fatal(r.Code, r.Message)
 		}
 	}
 }
