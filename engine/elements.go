@@ -9,6 +9,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/engine/internal/httpsampler"
 	"github.com/gojm/gojm/engine/internal/jdbc"
+	"github.com/gojm/gojm/engine/internal/mqtt"
 	"github.com/gojm/gojm/engine/internal/reporters"
 	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/engine/internal/scripting"
@@ -16,6 +17,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/engine/internal/timer"
 	"github.com/gojm/gojm/engine/internal/udp"
+	"github.com/gojm/gojm/engine/internal/ws"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -274,6 +276,23 @@ var elements = map[string]elementDef{
 	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: thread.BuildParameterized},
 	parallelClass: {kind: kSampler, branches: buildParallel},
 	udp.Class:     {kind: kSampler, sampler: udp.Build},
+
+	// Luminis' WebSocket samplers; the frame filters are read by the
+	// samplers in their scope.
+	ws.OpenClass:       {kind: kSampler, sampler: ws.Build},
+	ws.RequestClass:    {kind: kSampler, sampler: ws.Build},
+	ws.WriteClass:      {kind: kSampler, sampler: ws.Build},
+	ws.ReadClass:       {kind: kSampler, sampler: ws.Build},
+	ws.PingClass:       {kind: kSampler, sampler: ws.Build},
+	ws.CloseClass:      {kind: kSampler, sampler: ws.Build},
+	ws.PingFilterClass: {kind: kConfig},
+	// xmeter's (emqx's) MQTT samplers.
+	mqtt.ConnectClass:    {kind: kSampler, sampler: mqtt.BuildConnect},
+	mqtt.PubClass:        {kind: kSampler, sampler: mqtt.BuildPub},
+	mqtt.SubClass:        {kind: kSampler, sampler: mqtt.BuildSub},
+	mqtt.DisconnectClass: {kind: kSampler, sampler: mqtt.BuildDisconnect},
+	ws.TextFilterClass:   {kind: kConfig},
+	ws.BinaryFilterClass: {kind: kConfig},
 	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
 
 	// Refused by name, with what to do: they need a browser or a JVM.
