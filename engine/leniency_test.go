@@ -143,3 +143,57 @@ func TestSchedulerDurationAtRunTime(t *testing.T) {
 		t.Errorf("log %q does not name the group and its duration", log.String())
 	}
 }
+
+// A Thread Group's number that is not a whole number is 0, as JMeter's
+// getPropertyAsInt reads it: threads from an unset ${threads} start no
+// user, ramp-up "0.5" starts every user at once; each with one warning as
+// the plan compiles. A number known only at run time (a property a setUp
+// group sets) is told of when the group starts, in the run's log.
+func TestNumbersReadAsZero(t *testing.T) {
+	withThreads := func(name, threads string, o groupOpts, kid string) string {
+		return strings.Replace(xGroup(name, o, kid), `<stringProp name="ThreadGroup.num_threads">1</stringProp>`,
+			`<stringProp name="ThreadGroup.num_threads">`+threads+`</stringProp>`, 1)
+	}
+	half := strings.Replace(xGroup("Half", groupOpts{threads: 2}, xJava("half", 0, "")),
+		`<stringProp name="ThreadGroup.ramp_time">0</stringProp>`, `<stringProp name="ThreadGroup.ramp_time">0.5</stringProp>`, 1)
+	plan := xPlan("",
+		xGroup("Set", groupOpts{kind: "SetupThreadGroup"}, xJava("${__setProperty(n,abc)}set", 0, "")),
+		withThreads("Unset", "${threads}", groupOpts{}, xJava("unset", 0, "")),
+		half,
+		withThreads("Late", "${__P(n,2)}", groupOpts{}, xJava("late", 0, "")),
+	)
+	src, err := jmx.Read(strings.NewReader(plan), "test.jmx", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	p, err := compile(src, Options{Log: slog.New(slog.NewTextHandler(&log, nil))}, testElements)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	for _, w := range p.Warnings {
+		warned = append(warned, w.String())
+	}
+	want := []string{
+		`P › Unset: number of threads "${threads}" is not a whole number: JMeter reads it as 0, so the group starts no user; define the variable threads (User Defined Variables) or write the number in the plan`,
+		`P › Half: ramp-up period "0.5" is not a whole number: JMeter reads it as 0, so every user starts at once; write a whole number in the plan`,
+	}
+	if !slices.Equal(warned, want) {
+		t.Errorf("warnings\n%q\nwant\n%q", warned, want)
+	}
+	sink := &memSink{}
+	if err := Start(context.Background(), p, sink, RunOptions{}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sorted(labels(sink, "")), []string{"half", "half", "set"}; !slices.Equal(got, want) {
+		t.Errorf("samples %q, want %q", got, want)
+	}
+	if want := `P › Late: number of threads "abc" (from ${__P(n,2)}) is not a whole number: JMeter reads it as 0, so the group starts no user; set it with -J n=N`; strings.Count(log.String(), "ramp-up period") != 0 ||
+		!strings.Contains(log.String(), strings.ReplaceAll(want, `"`, `\"`)) {
+		t.Errorf("the run's log does not say %q, or warns again of what compiling warned of:\n%s", want, log.String())
+	}
+	if _, err := compilePlanXMLOpts(t, plan, Options{Strict: true}); err == nil || !strings.Contains(err.Error(), "JMeter reads it as 0") {
+		t.Errorf("with Strict: %v", err)
+	}
+}
