@@ -197,3 +197,51 @@ func TestNumbersReadAsZero(t *testing.T) {
 		t.Errorf("with Strict: %v", err)
 	}
 }
+
+// Script elements whose file is not there run as in JMeter: a JSR223
+// Sampler's sample fails with JMeter's ScriptException (500), the pre- and
+// post-processors around a request do nothing and the request is sent;
+// one warning each as the plan compiles.
+func TestScriptFileMissingRuns(t *testing.T) {
+	s := newFlowServer(t)
+	host, port := s.hostPort()
+	get := func(name, path string, kids ...string) string {
+		return xmlEl("HTTPSamplerProxy", name, sp("HTTPSampler.domain", host)+sp("HTTPSampler.port", port)+
+			sp("HTTPSampler.path", path)+sp("HTTPSampler.method", "GET"), kids...)
+	}
+	missing := func(class, name string) string {
+		return xmlEl(class, name, sp("scriptLanguage", "groovy")+sp("filename", "scripts/"+name+".groovy"))
+	}
+	plan := xPlan("", xGroup("G", groupOpts{},
+		get("a", "/a", missing("JSR223PreProcessor", "pre"), missing("JSR223PostProcessor", "post")),
+		missing("JSR223Sampler", "sampler"),
+		get("b", "/b"),
+	))
+	p, err := compilePlanXML(t, plan, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	for _, w := range p.Warnings {
+		warned = append(warned, w.Path)
+	}
+	if want := []string{"P › G › a › pre", "P › G › a › post", "P › G › sampler"}; !slices.Equal(warned, want) {
+		t.Errorf("warnings of %q, want %q: %q", warned, want, p.Warnings)
+	}
+	sink := &memSink{}
+	if err := Start(context.Background(), p, sink, RunOptions{}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, x := range sink.samples {
+		got = append(got, sampleLine(x.Label, x.Success, x.Code, x.Message))
+	}
+	if len(got) != 3 || got[0] != sampleLine("a", true, "200", "OK") || got[2] != sampleLine("b", true, "200", "OK") ||
+		!strings.HasPrefix(got[1], sampleLine("sampler", false, "500", "javax.script.ScriptException: Script file '")) ||
+		!strings.HasSuffix(got[1], "/scripts/sampler.groovy' does not exist or is unreadable for element:sampler") {
+		t.Errorf("samples:\n%s", strings.Join(got, "\n"))
+	}
+	if reqs := s.reqs[""]; !slices.Equal(reqs, []string{"GET /a", "GET /b"}) {
+		t.Errorf("requests %q", reqs)
+	}
+}
