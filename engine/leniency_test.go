@@ -245,3 +245,15 @@ func TestScriptFileMissingRuns(t *testing.T) {
 		t.Errorf("requests %q", reqs)
 	}
 }
+
+// A file without a Test Plan element (JMeter's template of a lone JSR223
+// Sampler) is refused, as JMeter 5.6's non-GUI mode refuses it ("Could not
+// find the TestPlan class!").
+func TestNoTestPlanRefused(t *testing.T) {
+	plan := `<?xml version="1.0" encoding="UTF-8"?><jmeterTestPlan version="1.2"><hashTree>` +
+		xmlEl("JSR223Sampler", "alone", sp("scriptLanguage", "groovy")+sp("script", "1")) + `</hashTree></jmeterTestPlan>`
+	_, err := compilePlanXML(t, plan, nil)
+	if err == nil || !strings.Contains(err.Error(), `the file has no Test Plan element (is it a test fragment?); JMeter 5.6 refuses it too ("Could not find the TestPlan class!")`) {
+		t.Errorf("error %v", err)
+	}
+}
