@@ -103,6 +103,22 @@ func TestReportOnlyElements(t *testing.T) {
 	}
 }
 
+// compileLogged compiles a plan written with the builders, its log (what
+// the run warns of) into the buffer it returns.
+func compileLogged(t *testing.T, plan string) (*Plan, *bytes.Buffer) {
+	t.Helper()
+	src, err := jmx.Read(strings.NewReader(plan), "test.jmx", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	p, err := compile(src, Options{Log: slog.New(slog.NewTextHandler(&log, nil))}, testElements)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, &log
+}
+
 func elementStatus(p *Plan, path string) *ElementStatus {
 	for i := range p.Elements {
 		if p.Elements[i].Path == path {
@@ -120,15 +136,7 @@ func TestSchedulerDurationAtRunTime(t *testing.T) {
 		strings.Replace(xGroup("Timed", groupOpts{scheduler: true}, xJava("timed", 0, "")),
 			`<stringProp name="ThreadGroup.duration">0</stringProp>`, `<stringProp name="ThreadGroup.duration">${__P(d,5)}</stringProp>`, 1),
 	)
-	src, err := jmx.Read(strings.NewReader(plan), "test.jmx", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log bytes.Buffer
-	p, err := compile(src, Options{Log: slog.New(slog.NewTextHandler(&log, nil))}, testElements)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, log := compileLogged(t, plan)
 	if len(p.Warnings) != 0 {
 		t.Errorf("warned as the plan compiled: %q", p.Warnings)
 	}
@@ -162,15 +170,7 @@ func TestNumbersReadAsZero(t *testing.T) {
 		half,
 		withThreads("Late", "${__P(n,2)}", groupOpts{}, xJava("late", 0, "")),
 	)
-	src, err := jmx.Read(strings.NewReader(plan), "test.jmx", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log bytes.Buffer
-	p, err := compile(src, Options{Log: slog.New(slog.NewTextHandler(&log, nil))}, testElements)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, log := compileLogged(t, plan)
 	var warned []string
 	for _, w := range p.Warnings {
 		warned = append(warned, w.String())
