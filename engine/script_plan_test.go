@@ -68,3 +68,38 @@ func TestScriptPlan(t *testing.T) {
 		t.Errorf("%d samples, want 18", len(sink.samples))
 	}
 }
+
+// Pre-processors' scripts change the request of the HTTP sampler they run
+// before (its Header Manager's headers, its arguments, its path): the
+// server gets each user's own change, on that request only.
+func TestScriptChangesRequest(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	host, port := rec.hostPort()
+	sink := runPlan(t, "testdata/script/plans/request.jmx", map[string]string{"host": host, "port": port})
+	var got []string
+	for _, r := range rec.reqs {
+		got = append(got, fmt.Sprintf("%s?%s auth=%s keep=%s", r.URL.Path, r.URL.RawQuery,
+			strings.Join(r.Header.Values("Authorization"), "|"), strings.Join(r.Header.Values("X-Keep"), "|")))
+	}
+	sort.Strings(got)
+	var want []string
+	for n := 0; n < 2; n++ {
+		for i := 1; i <= 3; i++ {
+			want = append(want, fmt.Sprintf("/orders/%d?page=%d&user=u+%d auth=Bearer user%d keep=k-2", n, i, n, n),
+				"/plain? auth=Basic old keep=k")
+		}
+	}
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("requests\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	labels := map[string]int{}
+	for _, s := range sink.samples {
+		labels[s.Label]++
+	}
+	for _, l := range []string{"Plain page=1&user=u 0", "Plain page=3&user=u 1"} {
+		if labels[l] != 1 {
+			t.Errorf("%d samples labelled %q, want 1 (%v)", labels[l], l, labels)
+		}
+	}
+}

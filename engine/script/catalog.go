@@ -88,6 +88,7 @@ func readCatalog() (*catalog, error) {
 		"BigDecimal": "BigDecimal", "Integer": "Integer", "Long": "Long", "Double": "Double", "JsonSlurper": "JsonSlurper",
 		"Object": "", "URL": "URL", "SecureRandom": "Random",
 		"Date": "Date", "SimpleDateFormat": "SimpleDateFormat",
+		"Header": "Header", "Argument": "Argument", "HTTPArgument": "HTTPArgument", "Arguments": "Arguments",
 	} {
 		c.classKind[cls] = kind
 	}
@@ -224,6 +225,11 @@ var knownClasses = func() map[string]string {
 	add("java.security", "MessageDigest", "NoSuchAlgorithmException")
 	add("org.apache.commons.codec.digest", "DigestUtils")
 	add("java.io", "File")
+	// the HTTP Request's parts a pre-processor changes (runtime_http.js)
+	add("org.apache.jmeter.protocol.http.control", "HeaderManager", "Header")
+	add("org.apache.jmeter.config", "Arguments", "Argument")
+	add("org.apache.jmeter.protocol.http.util", "HTTPArgument")
+	add("org.apache.jmeter.protocol.http.sampler", "HTTPSamplerProxy=Sampler", "HTTPSamplerBase=Sampler", "HTTPSampler=Sampler")
 	m["org.apache.commons.codec.binary.Base64"] = "CodecBase64"
 	m["org.apache.commons.net.util.Base64"] = "NetBase64"
 	m["Entry"] = "Entry"
@@ -256,7 +262,10 @@ var typeKinds = map[string][2]string{
 	"SecureRandom": {"Random", "Random"}, "ThreadLocalRandom": {"Random", "Random"},
 	"Date": {"Date", "Date"}, "SimpleDateFormat": {"SimpleDateFormat", "SimpleDateFormat"},
 	"TimeZone": {"TimeZone", "TimeZone"}, "MessageDigest": {"MessageDigest", "MessageDigest"},
-	"Calendar": {"Calendar", "Calendar"},
+	"Calendar":      {"Calendar", "Calendar"},
+	"HeaderManager": {"HeaderManager", "HeaderManager"}, "Header": {"Header", "Header"},
+	"Arguments": {"Arguments", "Arguments"}, "Argument": {"Argument", "Argument"}, "HTTPArgument": {"HTTPArgument", "HTTPArgument"},
+	"HTTPSamplerProxy": {"Sampler", "Sampler"}, "HTTPSamplerBase": {"Sampler", "Sampler"}, "HTTPSampler": {"Sampler", "Sampler"},
 }
 
 // kindJavaNames name kinds in refusals.

@@ -26,6 +26,7 @@ type httpSampler struct {
 	multipart                            bool // "Use multipart/form-data"
 	browser                              bool // "Browser-compatible headers"
 	headers                              []httpHeader
+	headerManager                        bool // a Header Manager is in scope
 	follow, auto, keepAlive              bool
 	connectTO, responseTO                *element.Template
 	md5                                  bool
@@ -184,6 +185,7 @@ func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampl
 		}
 	}
 	h.headers = mergeHeaders(c, e, sc.Of("HeaderManager"))
+	h.headerManager = len(sc.Of("HeaderManager")) > 0
 
 	var err error
 	if httpBool(e, defaults, "HTTPSampler.image_parser", false) {

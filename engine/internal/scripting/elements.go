@@ -551,9 +551,11 @@ func (p *scriptPre) PreProcess(vu *element.VU) {
 		st.scriptResult(&st.prev, vu, prev)
 		env.Prev = &st.prev
 	}
+	st.loadRequest(vu, env)
 	if _, err := s.run(vu, env); err != nil {
 		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("PreProcessor"), s.name, s.errorText(err)), "thread", vu.Name)
 	}
+	st.storeRequest(vu, env)
 	st.globals = env.Globals[:0]
 }
 

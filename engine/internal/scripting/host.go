@@ -83,8 +83,9 @@ type scriptVU struct {
 	globals []script.Global
 	subs    []script.Result
 	timing  sampleTiming
-	holes   []string // hole values of the run
-	text    string   // the text a run made from ${…} (no holes), for samplerData
+	holes   []string       // hole values of the run
+	req     script.Request // the request a pre-processor's script sees
+	text    string         // the text a run made from ${…} (no holes), for samplerData
 }
 
 // sampleTiming is a script sampler's clock, which SampleResult.sampleStart()
