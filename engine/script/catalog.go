@@ -200,7 +200,7 @@ var knownClasses = func() map[string]string {
 		"ClassCastException", "IndexOutOfBoundsException", "ArrayIndexOutOfBoundsException",
 		"StringIndexOutOfBoundsException", "UnsupportedOperationException", "InterruptedException")
 	add("java.util", "Random", "UUID", "ArrayList", "LinkedList", "List", "Map", "HashMap", "LinkedHashMap", "Set",
-		"LinkedHashSet", "Collection", "Arrays", "Collections", "Iterator", "Base64", "NoSuchElementException",
+		"LinkedHashSet", "Collection", "Arrays", "Collections", "Iterator", "Enumeration", "Base64", "NoSuchElementException",
 		"Map.Entry=Entry")
 	add("java.math", "BigDecimal", "RoundingMode")
 	add("java.net", "URLEncoder", "URLDecoder", "URL")
@@ -211,7 +211,7 @@ var knownClasses = func() map[string]string {
 	add("org.apache.jmeter.util", "JMeterUtils")
 	add("org.apache.commons.lang3", "RandomStringUtils", "SystemUtils")
 	add("org.apache.commons.lang", "RandomStringUtils")
-	add("org.apache.jmeter.threads", "JMeterVariables", "JMeterContext")
+	add("org.apache.jmeter.threads", "JMeterVariables", "JMeterContext", "JMeterThread")
 	add("org.apache.jmeter.samplers", "SampleResult", "Sampler", "SampleEvent")
 	add("org.apache.jmeter.protocol.http.sampler", "HTTPSampleResult=SampleResult")
 	add("org.apache.jmeter.assertions", "AssertionResult")
@@ -254,6 +254,7 @@ var typeKinds = map[string][2]string{
 	"Set": {"Set", "Set"}, "LinkedHashSet": {"Set", "Set"}, "Random": {"Random", "Random"},
 	"StringBuilder": {"StringBuilder", "StringBuilder"}, "StringBuffer": {"StringBuilder", "StringBuilder"},
 	"UUID": {"UUID", "UUID"}, "JsonSlurper": {"JsonSlurper", "JsonSlurper"}, "Iterator": {"Iterator", "Iterator"},
+	"Enumeration": {"Enumeration", "Enumeration"}, "JMeterThread": {"JMeterThread", "JMeterThread"},
 	"Entry": {"Entry", "Entry"}, "Closure": {"Closure", "Closure"}, "JMeterVariables": {"Vars", "Vars"},
 	"Properties": {"Props", "Props"}, "Logger": {"Logger", "Logger"}, "JMeterContext": {"Ctx", "Ctx"},
 	"SampleResult": {"Result", "Result"}, "AssertionResult": {"AssertionResult", "AssertionResult"},
@@ -272,4 +273,63 @@ var typeKinds = map[string][2]string{
 var kindJavaNames = map[string]string{
 	"Vars": "vars (JMeterVariables)", "Props": "props (Properties)", "Logger": "log (Logger)", "Ctx": "ctx (JMeterContext)",
 	"Result": "SampleResult", "Out": "PrintStream", "List": "List", "Map": "Map", "Array": "array",
+}
+
+// jmeterMethods names the public methods of the classes gojm models whole
+// (JMeter 2.13's and 5.6's, and Object's): a call to one of them that gojm
+// lacks is refused; a call to any other name is JMeter's failure at run
+// time, as there (a warning as the plan compiles).
+var jmeterMethods = func() map[string]map[string]bool {
+	object := "equals hashCode getClass toString wait notify notifyAll clone"
+	m := map[string]map[string]bool{}
+	for kind, names := range map[string]string{
+		"Result": object + " addAssertionResult addRawSubResult addSubResult cleanAfterSample connectEnd currentTimeInMillis" +
+			" getAllThreads getAssertionResults getBodySize getBodySizeAsLong getBytes getBytesAsLong getConnectTime getContentType" +
+			" getDataEncodingNoDefault getDataEncodingWithDefault getDataType getEndTime getErrorCount getFirstAssertionFailureMessage" +
+			" getGroupThreads getHeadersSize getIdleTime getLatency getMediaType getParent getRedirectLocation getRequestHeaders" +
+			" getResponseCode getResponseData getResponseDataAsString getResponseHeaders getResponseMessage getResultFileName" +
+			" getSampleCount getSampleLabel getSamplerData getSaveConfig getSearchableTokens getSentBytes getStartTime getSubResults" +
+			" getTestLogicalAction getThreadName getTime getTimeStamp getURL getUrlAsString isIgnore isMonitor isRenameSampleLabel" +
+			" isResponseCodeOK isStampedAtStart isStartNextThreadLoop isStopTest isStopTestNow isStopThread isSuccessful latencyEnd" +
+			" markFile removeAssertionResults removeSubResults sampleEnd samplePause sampleResume sampleStart setAllThreads" +
+			" setBodySize setBytes setConnectTime setContentType setDataEncoding setDataType setEncodingAndType setEndTime" +
+			" setErrorCount setGroupThreads setHeadersSize setIdleTime setIgnore setLatency setMonitor setParent setRedirectLocation" +
+			" setRequestHeaders setResponseCode setResponseCodeOK setResponseData setResponseHeaders setResponseMessage" +
+			" setResponseMessageOK setResponseOK setResultFileName setSampleCount setSampleLabel setSamplerData setSaveConfig" +
+			" setSentBytes setStampAndTime setStartNextThreadLoop setStartTime setStopTest setStopTestNow setStopThread" +
+			" setSuccessful setTestLogicalAction setThreadName setTimeStamp setURL storeSubResult",
+		"Vars": object + " entrySet get getIteration getIterator getObject getThreadName incIteration initialize put putAll putObject remove",
+		"Ctx": object + " cleanAfterSample clear getCurrentSampler getEngine getPreviousResult getPreviousSampler getProperties" +
+			" getSamplerContext getTestLogicalAction getThread getThreadGroup getThreadNum getVariables isRecording" +
+			" isRestartNextLoop isSamplingStarted setCurrentSampler setEngine setPreviousResult setRecording setRestartNextLoop" +
+			" setSamplingStarted setTestLogicalAction setThread setThreadGroup setThreadNum setVariables",
+		"AssertionResult": object + " getFailureMessage getName isError isFailure setError setFailure setFailureMessage" +
+			" setResultForFailure setResultForNull",
+	} {
+		m[kind] = map[string]bool{}
+		for _, n := range strings.Fields(names) {
+			m[kind][n] = true
+		}
+	}
+	return m
+}()
+
+// lacksMethod reports whether kind is a class gojm models whole and JMeter's
+// class has no method of that name.
+func lacksMethod(kind, name string) bool {
+	ms, ok := jmeterMethods[kind]
+	return ok && !ms[name]
+}
+
+// javaClassOf names a modelled kind's class.
+func javaClassOf(kind string) string {
+	switch kind {
+	case "Result":
+		return "SampleResult"
+	case "Vars":
+		return "JMeterVariables"
+	case "Ctx":
+		return "JMeterContext"
+	}
+	return kind
 }

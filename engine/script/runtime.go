@@ -84,6 +84,9 @@ type Host interface {
 	RandomBytes(b []byte)
 	// BaseDir is FileServer's base directory: the plan's folder, absolute.
 	BaseDir() string
+	// StopThread ends the virtual user once the sample in progress is
+	// done (JMeterThread.stop(), through ctx.getThread()).
+	StopThread()
 }
 
 // Object is a value a script keeps outside a run (vars.putObject,

@@ -738,6 +738,15 @@ def("Iterator", {
 	"hasNext/0": ["Boolean", (it) => it.hasNext()],
 	"next/0": ["", (it) => it.next()],
 });
+// Enumeration (Properties.propertyNames(), keys(), elements()): an
+// iterator by its older names.
+$.enumeration = function (a) { const it = iterator(a); it.$t = "Enumeration"; return it; };
+$.javaNames.Enumeration = "java.util.Hashtable$Enumerator";
+def("Enumeration", {
+	"hasMoreElements/0": ["Boolean", (it) => it.hasNext()],
+	"nextElement/0": ["", (it) => it.next()],
+	"asIterator/0": ["Iterator", (it) => iterator(Array.from(it.$iter()))],
+});
 
 // Map
 function mapEach(m, f) {

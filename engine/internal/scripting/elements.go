@@ -387,6 +387,14 @@ func compileOrRefuse(c element.Builder, e *jmx.Element, fam scriptFamily) *scrip
 		c.Fail(e, err)
 		return nil
 	}
+	for _, p := range []*script.Program{s.prog, s.holeProg} {
+		if p == nil {
+			continue
+		}
+		for _, w := range p.Warnings {
+			c.Warn(e, fmt.Sprintf("its %s script, %s (JMeter logs the error; fix the script)", s.langTitle(), w))
+		}
+	}
 	return s
 }
 

@@ -228,6 +228,7 @@ func (h *scriptHost) GroupThreads() int   { return h.vu.Group.Threads }
 func (h *scriptHost) GroupActive() int    { return int(h.vu.Group.Active.Load()) }
 func (h *scriptHost) SamplerName() string { return h.vu.SamplerName }
 func (h *scriptHost) SamplerURL() string  { return h.url }
+func (h *scriptHost) StopThread()         { h.vu.StopThread() }
 
 func (h *scriptHost) Log(level, msg string) {
 	l := h.vu.Log
