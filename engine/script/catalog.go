@@ -217,7 +217,7 @@ var knownClasses = func() map[string]string {
 	add("org.apache.jmeter.assertions", "AssertionResult")
 	add("org.slf4j", "Logger")
 	add("java.util", "Properties")
-	add("java.util.concurrent", "ThreadLocalRandom")
+	add("java.util.concurrent", "ThreadLocalRandom", "TimeUnit")
 	add("java.security", "SecureRandom")
 	add("org.apache.jmeter.services", "FileServer")
 	add("java.util", "Date", "TimeZone", "Calendar", "GregorianCalendar=Calendar")
@@ -254,7 +254,7 @@ var typeKinds = map[string][2]string{
 	"Set": {"Set", "Set"}, "LinkedHashSet": {"Set", "Set"}, "Random": {"Random", "Random"},
 	"StringBuilder": {"StringBuilder", "StringBuilder"}, "StringBuffer": {"StringBuilder", "StringBuilder"},
 	"UUID": {"UUID", "UUID"}, "JsonSlurper": {"JsonSlurper", "JsonSlurper"}, "Iterator": {"Iterator", "Iterator"},
-	"Enumeration": {"Enumeration", "Enumeration"}, "JMeterThread": {"JMeterThread", "JMeterThread"},
+	"Enumeration": {"Enumeration", "Enumeration"}, "TimeUnit": {"TimeUnit", "TimeUnit"}, "JMeterThread": {"JMeterThread", "JMeterThread"},
 	"Entry": {"Entry", "Entry"}, "Closure": {"Closure", "Closure"}, "JMeterVariables": {"Vars", "Vars"},
 	"Properties": {"Props", "Props"}, "Logger": {"Logger", "Logger"}, "JMeterContext": {"Ctx", "Ctx"},
 	"SampleResult": {"Result", "Result"}, "AssertionResult": {"AssertionResult", "AssertionResult"},
