@@ -103,3 +103,29 @@ func TestScriptChangesRequest(t *testing.T) {
 		}
 	}
 }
+
+// A BeanShell Assertion calling a method SampleResult does not have runs,
+// as in JMeter: a warning as the plan compiles, and the assertion errs on
+// each sample with BeanShell's exception.
+func TestScriptMethodJMeterLacks(t *testing.T) {
+	script := `int total = ctx.getPreviousResult().getTotal();
+if (total > 1) { Failure = true; }`
+	plan := xPlan("", xGroup("Users", groupOpts{loops: "2"},
+		xJava("call", 0, "", xmlEl("BeanShellAssertion", "Rate", sp("BeanShellAssertion.query", script)))))
+	p, err := compilePlanXML(t, plan, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0].Message, "SampleResult has no method getTotal()") {
+		t.Errorf("warnings %v, want one on getTotal()", p.Warnings)
+	}
+	m := runPlanXML(t, plan, nil)
+	if len(m.samples) != 2 {
+		t.Fatalf("%d samples, want 2", len(m.samples))
+	}
+	for _, s := range m.samples {
+		if s.Success || !strings.Contains(s.FailureMessage, "bsh.EvalError") {
+			t.Errorf("%s: success %v, failure %q; want the assertion's error", s.Label, s.Success, s.FailureMessage)
+		}
+	}
+}

@@ -314,11 +314,24 @@ var jmeterMethods = func() map[string]map[string]bool {
 	return m
 }()
 
+// groovyObjectMethods are the methods Groovy adds to every object
+// (DefaultGroovyMethods): in Groovy, JMeter's classes have them too.
+var groovyObjectMethods = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields("addShutdownHook any asBoolean asType collect dump each eachWithIndex every find findAll" +
+		" findIndexOf findIndexValues findLastIndexOf findResult getAt getMetaClass getMetaPropertyValues getProperties" +
+		" getProperty grep hasProperty identity inject inspect invokeMethod is isCase iterator print printf println putAt" +
+		" respondsTo setMetaClass setProperty sleep split sprintf tap use with withTraits") {
+		m[n] = true
+	}
+	return m
+}()
+
 // lacksMethod reports whether kind is a class gojm models whole and JMeter's
-// class has no method of that name.
-func lacksMethod(kind, name string) bool {
+// class has no method of that name (nor Groovy, for a Groovy script).
+func lacksMethod(d Dialect, kind, name string) bool {
 	ms, ok := jmeterMethods[kind]
-	return ok && !ms[name]
+	return ok && !ms[name] && !(d == Groovy && groovyObjectMethods[name])
 }
 
 // javaClassOf names a modelled kind's class.
