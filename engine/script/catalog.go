@@ -225,6 +225,8 @@ var knownClasses = func() map[string]string {
 	add("java.security", "MessageDigest", "NoSuchAlgorithmException")
 	add("org.apache.commons.codec.digest", "DigestUtils")
 	add("java.io", "File")
+	add("java.time", "LocalDate", "LocalDateTime", "Instant", "Duration")
+	add("java.time.format", "DateTimeFormatter", "DateTimeParseException")
 	// the HTTP Request's parts a pre-processor changes (runtime_http.js)
 	add("org.apache.jmeter.protocol.http.control", "HeaderManager", "Header")
 	add("org.apache.jmeter.config", "Arguments", "Argument")
@@ -254,6 +256,8 @@ var typeKinds = map[string][2]string{
 	"Set": {"Set", "Set"}, "LinkedHashSet": {"Set", "Set"}, "Random": {"Random", "Random"},
 	"StringBuilder": {"StringBuilder", "StringBuilder"}, "StringBuffer": {"StringBuilder", "StringBuilder"},
 	"UUID": {"UUID", "UUID"}, "JsonSlurper": {"JsonSlurper", "JsonSlurper"}, "Iterator": {"Iterator", "Iterator"},
+	"LocalDate": {"LocalDate", "LocalDate"}, "LocalDateTime": {"LocalDateTime", "LocalDateTime"}, "Instant": {"Instant", "Instant"},
+	"Duration": {"Duration", "Duration"}, "DateTimeFormatter": {"DateTimeFormatter", "DateTimeFormatter"},
 	"Enumeration": {"Enumeration", "Enumeration"}, "TimeUnit": {"TimeUnit", "TimeUnit"}, "JMeterThread": {"JMeterThread", "JMeterThread"},
 	"Entry": {"Entry", "Entry"}, "Closure": {"Closure", "Closure"}, "JMeterVariables": {"Vars", "Vars"},
 	"Properties": {"Props", "Props"}, "Logger": {"Logger", "Logger"}, "JMeterContext": {"Ctx", "Ctx"},

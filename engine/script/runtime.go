@@ -30,6 +30,9 @@ var jsAssert string
 //go:embed runtime_http.js
 var jsHTTP string
 
+//go:embed runtime_time.js
+var jsTime string
+
 var (
 	preludeOnce sync.Once
 	prelude     *goja.Program
@@ -38,7 +41,7 @@ var (
 
 func compilePrelude() (*goja.Program, error) {
 	preludeOnce.Do(func() {
-		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsHTTP + "\n$mk;\n"
+		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsHTTP + "\n" + jsTime + "\n$mk;\n"
 		prelude, preludeErr = goja.Compile("gojm-script-runtime.js", src, true)
 	})
 	return prelude, preludeErr
