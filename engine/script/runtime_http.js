@@ -79,9 +79,10 @@ def("HeaderManager", {
 
 // ---- Arguments, Argument, HTTPArgument -------------------------------------
 // meta is Argument's metadata ("=" or null); enc is HTTPArgument's
-// always-encode flag; ct its content type.
+// always-encode flag (a plain Argument is sent as an HTTPArgument made
+// from it, which encodes); ct its content type.
 function argument(kind, n, v, meta) {
-	return { $t: kind, n: n, v: v, meta: meta, enc: kind === "HTTPArgument", ct: "text/plain", m: null,
+	return { $t: kind, n: n, v: v, meta: meta, enc: true, ct: "text/plain", m: null,
 		$str: function () { return this.n + (this.meta === null ? "null" : this.meta) + this.v; } };
 }
 function argList() {
