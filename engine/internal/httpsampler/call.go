@@ -105,6 +105,8 @@ type httpCall struct {
 	vu   *element.VU
 	st   *httpState
 	name string // the sample's label; sub-samples are name-0, name-1…
+	// edit is the request a pre-processor's script changed; nil when none
+	edit *element.Request
 
 	cs         *httpCharset
 	headers    []httpx.Header // from the Header Managers, without Host
@@ -133,6 +135,7 @@ type httpCall struct {
 
 func (c *httpCall) begin(h *httpSampler, vu *element.VU, st *httpState, name string) {
 	c.h, c.vu, c.st, c.name = h, vu, st, name
+	c.edit = element.ChangedRequest(vu, h)
 	c.headers = c.headers[:0]
 	c.host, c.hasHost, c.planCT, c.bodyCT, c.dropCT, c.entity = "", false, false, "", false, false
 	c.body, c.parts = nil, nil
@@ -149,7 +152,11 @@ func (c *httpCall) end() {
 // (with the query string of GET, DELETE and OPTIONS), headers and body.
 func (c *httpCall) prepare() (method, u string, err error) {
 	h, vu := c.h, c.vu
-	method = strings.ToUpper(strings.TrimSpace(h.method.Eval(vu)))
+	if c.edit != nil {
+		method = strings.ToUpper(strings.TrimSpace(c.edit.Method))
+	} else {
+		method = strings.ToUpper(strings.TrimSpace(h.method.Eval(vu)))
+	}
 	if method == "" {
 		method = "GET"
 	}
@@ -161,18 +168,27 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	if err != nil {
 		return method, "", err
 	}
-	if h.fixedURL {
+	switch {
+	case c.edit != nil:
+		u, err = editedURL(c.edit)
+	case h.fixedURL:
 		u, err = h.constURL, h.constURLErr
-	} else {
+	default:
 		u, err = h.url(vu)
 	}
 	if err != nil {
 		return method, u, err
 	}
 	c.args = c.args[:0]
-	for _, a := range h.args {
-		c.args = append(c.args, evalArg{name: a.name.Eval(vu), value: a.value.Eval(vu), encode: a.encode,
-			meta: a.meta, contentType: a.contentType})
+	if c.edit != nil {
+		for _, a := range c.edit.Args {
+			c.args = append(c.args, evalArg{name: a.Name, value: a.Value, encode: a.Encode, meta: a.Meta, contentType: a.ContentType})
+		}
+	} else {
+		for _, a := range h.args {
+			c.args = append(c.args, evalArg{name: a.name.Eval(vu), value: a.value.Eval(vu), encode: a.encode,
+				meta: a.meta, contentType: a.contentType})
+		}
 	}
 	c.files = c.files[:0]
 	for _, f := range h.files {
@@ -218,18 +234,19 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	return method, u, nil
 }
 
-// evalHeaders evaluates the Header Managers' headers for this sample.
+// evalHeaders evaluates the Header Managers' headers for this sample, or
+// takes those a script left in the request it changed.
 func (c *httpCall) evalHeaders() {
+	if c.edit != nil {
+		for _, hd := range c.edit.Headers {
+			if !strings.EqualFold(hd.Name, "Content-Length") {
+				c.addHeader(hd.Name, hd.Value)
+			}
+		}
+		return
+	}
 	for _, hd := range c.h.headers {
-		v := hd.value.Eval(c.vu)
-		if strings.EqualFold(hd.name, "Host") {
-			c.host, c.hasHost = v, true
-			continue
-		}
-		if strings.EqualFold(hd.name, "Content-Type") && v != "" {
-			c.planCT = true
-		}
-		c.headers = append(c.headers, httpx.Header{Name: hd.name, Value: v})
+		c.addHeader(hd.name, hd.value.Eval(c.vu))
 	}
 }
 
@@ -257,6 +274,19 @@ func (c *httpCall) evalSettings() {
 		c.inc, c.exc = h.embedded.patterns(vu)
 		c.pool = h.embedded.poolSize(vu)
 	}
+}
+
+// addHeader adds a Header Manager's header to the request: Host is kept
+// apart, a non-empty Content-Type noted.
+func (c *httpCall) addHeader(name, v string) {
+	if strings.EqualFold(name, "Host") {
+		c.host, c.hasHost = v, true
+		return
+	}
+	if strings.EqualFold(name, "Content-Type") && v != "" {
+		c.planCT = true
+	}
+	c.headers = append(c.headers, httpx.Header{Name: name, Value: v})
 }
 
 // sendFileAsBody is JMeter's getSendFileAsPostBody: one file, with a path

@@ -27,6 +27,7 @@ type httpSampler struct {
 	multipart                            bool // "Use multipart/form-data"
 	browser                              bool // "Browser-compatible headers"
 	headers                              []httpHeader
+	headerManager                        bool // a Header Manager is in scope
 	follow, auto, keepAlive              bool
 	connectTO, responseTO                *element.Template
 	md5                                  bool
@@ -209,6 +210,7 @@ func build(c element.Builder, e *jmx.Element, sc element.InScope) (*httpSampler,
 		}
 	}
 	h.headers = mergeHeaders(c, e, sc.Of("HeaderManager"))
+	h.headerManager = len(sc.Of("HeaderManager")) > 0
 
 	var err error
 	if httpBool(e, defaults, "HTTPSampler.image_parser", false) {

@@ -427,6 +427,14 @@ func compileOrRefuse(c element.Builder, e *jmx.Element, fam scriptFamily) *scrip
 		c.Fail(e, err)
 		return nil
 	}
+	for _, p := range []*script.Program{s.prog, s.holeProg} {
+		if p == nil {
+			continue
+		}
+		for _, w := range p.Warnings {
+			c.Warn(e, fmt.Sprintf("its %s script, %s (JMeter logs the error; fix the script)", s.langTitle(), w))
+		}
+	}
 	return s
 }
 
@@ -591,9 +599,11 @@ func (p *scriptPre) PreProcess(vu *element.VU) {
 		st.scriptResult(&st.prev, vu, prev)
 		env.Prev = &st.prev
 	}
+	st.loadRequest(vu, env)
 	if _, err := s.run(vu, env); err != nil {
 		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("PreProcessor"), s.name, s.errorText(err)), "thread", vu.Name)
 	}
+	st.storeRequest(vu, env)
 	st.globals = env.Globals[:0]
 }
 
