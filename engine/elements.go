@@ -269,9 +269,10 @@ var elements = map[string]elementDef{
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
 	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
 	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: thread.BuildParameterized},
-	parallelClass: {kind: kSampler, branches: buildParallel},
-	udp.Class:     {kind: kSampler, sampler: udp.Build},
-	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
+	thread.WeightedClass:                               {kind: kController, ctl: thread.BuildWeighted}, // BlazeMeter's Weighted Switch Controller
+	parallelClass:                                      {kind: kSampler, branches: buildParallel},
+	udp.Class:                                          {kind: kSampler, sampler: udp.Build},
+	"kg.apc.jmeter.timers.VariableThroughputTimer":     {kind: kTimer, timer: timer.BuildShaping},
 
 	// Refused by name, with what to do: they need a browser or a JVM.
 	sampler.WebDriverClass: {kind: kSampler, sampler: sampler.BuildWebDriver},
