@@ -44,6 +44,10 @@ type elementDef struct {
 	// reportOnly marks an ignored element whose output the user expects
 	// (mail, a metrics endpoint): ignored with a warning, not just a note.
 	reportOnly bool
+	// readsPrevious marks an element that reads the response of the
+	// sample before its sampler's (the HTML Link Parser): every sampler of
+	// the plan then keeps its response, as JMeter always does.
+	readsPrevious bool
 	// Exactly one of these is set, by kind (configs and listeners are read
 	// by the compiler itself).
 	sampler   func(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error)
@@ -185,6 +189,11 @@ var elements = map[string]elementDef{
 	"CounterConfig":        {kind: kConfig, iteration: config.BuildCounter},
 	"RandomVariableConfig": {kind: kConfig, iteration: config.BuildRandomVariable},
 	"UserParameters":       {kind: kPre, pre: config.BuildUserParameters},
+
+	// The HTTP modifiers: pre-processors that change the HTTP Request they run before.
+	"RegExUserParameters":  {kind: kPre, pre: httpsampler.BuildRegexUserParameters},
+	"AnchorModifier":       {kind: kPre, pre: httpsampler.BuildLinkParser, readsPrevious: true},   // HTML Link Parser
+	"URLRewritingModifier": {kind: kPre, pre: httpsampler.BuildURLRewriting, readsPrevious: true}, // HTTP URL Re-writing Modifier
 
 	"ConstantTimer":           {kind: kTimer, timer: timer.BuildConstant},
 	"UniformRandomTimer":      {kind: kTimer, timer: timer.BuildUniform},

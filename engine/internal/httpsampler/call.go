@@ -30,6 +30,8 @@ type httpState struct {
 	lastParts urlParts
 	lastURL   string
 	okURI     string // the last URL that passed checkURI
+	// edited is the request the modifiers changed for the next sample
+	edited request
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
@@ -149,6 +151,7 @@ func (c *httpCall) end() {
 // (with the query string of GET, DELETE and OPTIONS), headers and body.
 func (c *httpCall) prepare() (method, u string, err error) {
 	h, vu := c.h, c.vu
+	rq := c.st.takeEdit(h)
 	method = strings.ToUpper(strings.TrimSpace(h.method.Eval(vu)))
 	if method == "" {
 		method = "GET"
@@ -161,18 +164,25 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	if err != nil {
 		return method, "", err
 	}
-	if h.fixedURL {
+	switch {
+	case rq != nil:
+		u, err = h.urlOf(vu, rq.protocol, rq.domain, rq.path)
+	case h.fixedURL:
 		u, err = h.constURL, h.constURLErr
-	} else {
+	default:
 		u, err = h.url(vu)
 	}
 	if err != nil {
 		return method, u, err
 	}
 	c.args = c.args[:0]
-	for _, a := range h.args {
-		c.args = append(c.args, evalArg{name: a.name.Eval(vu), value: a.value.Eval(vu), encode: a.encode,
-			meta: a.meta, contentType: a.contentType})
+	if rq != nil {
+		c.args = append(c.args, rq.args...)
+	} else {
+		for _, a := range h.args {
+			c.args = append(c.args, evalArg{name: a.name.Eval(vu), value: a.value.Eval(vu), encode: a.encode,
+				meta: a.meta, contentType: a.contentType})
+		}
 	}
 	c.files = c.files[:0]
 	for _, f := range h.files {

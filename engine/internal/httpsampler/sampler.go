@@ -325,11 +325,21 @@ func (h *httpSampler) url(vu *element.VU) (string, error) {
 	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
 		return path, nil
 	}
-	proto := strings.ToLower(strings.TrimSpace(h.protocol.Eval(vu)))
+	return h.urlOf(vu, h.protocol.Eval(vu), h.domain.Eval(vu), path)
+}
+
+// urlOf is url with the protocol, host and path given (as the modifiers
+// changed them) and the sampler's port.
+func (h *httpSampler) urlOf(vu *element.VU, proto, host, path string) (string, error) {
+	path = strings.TrimSpace(path)
+	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+		return path, nil
+	}
+	proto = strings.ToLower(strings.TrimSpace(proto))
 	if proto == "" {
 		proto = "http"
 	}
-	host := strings.TrimSpace(h.domain.Eval(vu))
+	host = strings.TrimSpace(host)
 	port := strings.TrimSpace(h.port.Eval(vu))
 	// Most samplers send to the same URL every time: the user keeps the
 	// last one it built, and its parts, instead of building it again.

@@ -1,0 +1,236 @@
+package httpsampler
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/jmx"
+)
+
+// This file holds JMeter's HTTP modifiers: pre-processors that change the
+// request of the HTTP Request they run before (element.Modifier), as
+// JMeter's change the running copy of the current sampler, which is
+// restored once the sample is done. The first modifier of a sample takes
+// the sampler's fields evaluated (request); each changes them in turn;
+// the sample is made from them and they are dropped.
+
+// request is an HTTP Request's fields as the modifiers before it changed
+// them for its next sample.
+type request struct {
+	of                     *httpSampler // whose fields these are; nil: none changed
+	protocol, domain, path string
+	args                   []evalArg
+}
+
+// edit returns the user's request for h's next sample, the sampler's own
+// fields evaluated when no modifier changed them yet.
+func (h *httpSampler) edit(vu *element.VU) *request {
+	rq := &h.users.Get(vu).edited
+	if rq.of == h {
+		return rq
+	}
+	rq.of = h
+	rq.protocol, rq.domain, rq.path = h.protocol.Eval(vu), h.domain.Eval(vu), h.path.Eval(vu)
+	rq.args = rq.args[:0]
+	for _, a := range h.args {
+		rq.args = append(rq.args, evalArg{name: a.name.Eval(vu), value: a.value.Eval(vu), encode: a.encode,
+			meta: a.meta, contentType: a.contentType})
+	}
+	return rq
+}
+
+// takeEdit returns the fields the modifiers changed for h's sample, or nil,
+// and forgets them: the next sample starts from the sampler's own again.
+func (st *httpState) takeEdit(h *httpSampler) *request {
+	rq := &st.edited
+	if rq.of != h {
+		rq.of = nil
+		return nil
+	}
+	rq.of = nil
+	return rq
+}
+
+// previousResponse is the user's last sample before this one (JMeter's
+// previous result), or nil before its first.
+func previousResponse(vu *element.VU) *element.Result {
+	if vu.Res.Start.IsZero() && vu.Res.Label == "" {
+		return nil
+	}
+	return &vu.Res
+}
+
+// httpOf is s when it is an HTTP Request.
+func httpOf(s element.Sampler) (*httpSampler, bool) {
+	h, ok := s.(*httpSampler)
+	return h, ok
+}
+
+// regexUserParameters is JMeter's RegEx User Parameters: the matches of a
+// Regular Expression Extractor (its reference name, with one group for
+// parameter names and one for values) give values to the request's
+// parameters of those names.
+type regexUserParameters struct {
+	ref, names, values *element.Template
+}
+
+func BuildRegexUserParameters(c element.Builder, e *jmx.Element) (element.PreProcessor, error) {
+	return &regexUserParameters{
+		ref:    c.Prop(e, "RegExUserParameters.regex_ref_name"),
+		names:  c.Prop(e, "RegExUserParameters.param_names_gr_nr"),
+		values: c.Prop(e, "RegExUserParameters.param_values_gr_nr"),
+	}, nil
+}
+
+// PreProcess does nothing: the modifier runs bound to its sampler.
+func (*regexUserParameters) PreProcess(*element.VU) {}
+
+func (m *regexUserParameters) Modify(vu *element.VU, s element.Sampler) {
+	h, ok := httpOf(s)
+	if !ok {
+		return
+	}
+	ref, gn, gv := m.ref.Eval(vu)+"_", "_g"+m.names.Eval(vu), "_g"+m.values.Eval(vu)
+	count, ok1 := vu.Vars.Get(ref + "matchNr")
+	_, ok2 := vu.Vars.Get(ref + "1" + gn)
+	_, ok3 := vu.Vars.Get(ref + "1" + gv)
+	n, err := strconv.Atoi(count)
+	if !ok1 || !ok2 || !ok3 || err != nil || n <= 0 {
+		return // JMeter logs that the reference was not found and changes nothing
+	}
+	values := make(map[string]string, n)
+	for i := 1; i <= n; i++ {
+		k := ref + strconv.Itoa(i)
+		name, _ := vu.Vars.Get(k + gn)
+		if v, ok := vu.Vars.Get(k + gv); ok {
+			values[name] = v
+		} else {
+			delete(values, name) // a missing value is Java's null: no change
+		}
+	}
+	rq := h.edit(vu)
+	for i := range rq.args {
+		if v, ok := values[rq.args[i].name]; ok {
+			rq.args[i].value = v
+		}
+	}
+}
+
+// urlRewriting is JMeter's HTTP URL Re-writing Modifier: it finds the
+// session id in the previous response (a ;name=value in a URL, a
+// ?name=/&name= parameter, or a form field of that name) and adds it to
+// the request as a parameter, or with "path extension" to the path
+// (;name=value, or ;namevalue without the equals sign). With "cache" a
+// user keeps the last id found for the responses that have none.
+type urlRewriting struct {
+	name               *element.Template
+	pathExt, noEquals  bool
+	noQuestion, encode bool
+	cache              bool
+	re                 *regexp.Regexp // the name is fixed: compiled once
+	saved              *element.Local[string]
+}
+
+func BuildURLRewriting(c element.Builder, e *jmx.Element) (element.PreProcessor, error) {
+	m := &urlRewriting{
+		name:       c.Prop(e, "argument_name"),
+		pathExt:    e.Bool("path_extension", false),
+		noEquals:   e.Bool("path_extension_no_equals", false),
+		noQuestion: e.Bool("path_extension_no_questionmark", false),
+		encode:     e.Bool("encode", false),
+		cache:      e.Bool("cache_value", true),
+		saved:      element.NewLocal(c.Plan(), func(*element.VU) *string { return new(string) }),
+	}
+	if m.name.Const() {
+		m.re = m.pattern(m.name.Raw())
+	}
+	return m, nil
+}
+
+// pattern is the expression that finds the session id named name, as the
+// modifier's options choose it.
+func (m *urlRewriting) pattern(name string) *regexp.Regexp {
+	q := regexp.QuoteMeta(name)
+	switch {
+	case m.pathExt && m.noEquals && m.noQuestion:
+		return regexp.MustCompile(`;` + q + `([^"'<>&\s;?]*)`)
+	case m.pathExt && m.noEquals:
+		return regexp.MustCompile(`;` + q + `([^"'<>&\s;]*)`)
+	case m.pathExt && m.noQuestion:
+		return regexp.MustCompile(`;` + q + `=([^"'<>&\s;?]*)`)
+	case m.pathExt:
+		return regexp.MustCompile(`;` + q + `=([^"'<>&\s;]*)`)
+	}
+	return regexp.MustCompile(`[;?&]` + q + `=([^"'<>&\s;\\]*)` +
+		`|\s[Nn][Aa][Mm][Ee]\s*=\s*["']` + q + `["'][^>]*\s[vV][Aa][Ll][Uu][Ee]\s*=\s*["']([^"']*)["']` +
+		`|\s[vV][Aa][Ll][Uu][Ee]\s*=\s*["']([^"']*)["'][^>]*\s[Nn][Aa][Mm][Ee]\s*=\s*["']` + q + `["']`)
+}
+
+// PreProcess does nothing: the modifier runs bound to its sampler.
+func (*urlRewriting) PreProcess(*element.VU) {}
+
+func (m *urlRewriting) Modify(vu *element.VU, s element.Sampler) {
+	h, ok := httpOf(s)
+	if !ok {
+		return
+	}
+	prev := previousResponse(vu)
+	if prev == nil {
+		return
+	}
+	name := m.name.Eval(vu)
+	re := m.re
+	if re == nil {
+		re = m.pattern(name)
+	}
+	value := ""
+	if at := re.FindSubmatchIndex(prev.Body); at != nil {
+		for i := 2; i < len(at); i += 2 {
+			if at[i] >= 0 { // the first group that took part
+				value = string(prev.Body[at[i]:at[i+1]])
+				break
+			}
+		}
+	}
+	if m.cache {
+		saved := m.saved.Get(vu)
+		if value == "" {
+			value = *saved
+		} else {
+			*saved = value
+		}
+	}
+	rq := h.edit(vu)
+	if m.pathExt {
+		path := rq.path
+		if at := strings.Index(path, ";"+name); at >= 0 {
+			if q := strings.IndexByte(path, '?'); q < 0 {
+				path = path[:at]
+			} else {
+				path = path[:at] + path[q:]
+			}
+		}
+		if m.noEquals {
+			rq.path = path + ";" + name + value
+		} else {
+			rq.path = path + ";" + name + "=" + value
+		}
+		return
+	}
+	args := rq.args[:0]
+	for _, a := range rq.args {
+		if a.name != name {
+			args = append(args, a)
+		}
+	}
+	// JMeter's HTTPArgument(name, value, !encode): without "encode" the
+	// value is taken as encoded already (decoded here, encoded when sent).
+	if !m.encode {
+		if d, err := urlDecode(value, utf8Charset); err == nil {
+			value = d
+		}
+	}
+	rq.args = append(args, evalArg{name: name, value: value, encode: true, meta: "=", contentType: "text/plain"})
+}
