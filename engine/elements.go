@@ -191,9 +191,11 @@ var elements = map[string]elementDef{
 	"UserParameters":       {kind: kPre, pre: config.BuildUserParameters},
 
 	// The HTTP modifiers: pre-processors that change the HTTP Request they run before.
-	"RegExUserParameters":  {kind: kPre, pre: httpsampler.BuildRegexUserParameters},
-	"AnchorModifier":       {kind: kPre, pre: httpsampler.BuildLinkParser, readsPrevious: true},   // HTML Link Parser
-	"URLRewritingModifier": {kind: kPre, pre: httpsampler.BuildURLRewriting, readsPrevious: true}, // HTTP URL Re-writing Modifier
+	"RegExUserParameters":   {kind: kPre, pre: httpsampler.BuildRegexUserParameters},
+	"AnchorModifier":        {kind: kPre, pre: httpsampler.BuildLinkParser, readsPrevious: true},   // HTML Link Parser
+	"URLRewritingModifier":  {kind: kPre, pre: httpsampler.BuildURLRewriting, readsPrevious: true}, // HTTP URL Re-writing Modifier
+	"ParamModifier":         {kind: kPre, pre: httpsampler.BuildRemoved},                           // HTML Parameter Mask: refused, gone from JMeter
+	"UserParameterModifier": {kind: kPre, pre: httpsampler.BuildRemoved},                           // HTTP User Parameter Modifier: refused, gone from JMeter
 
 	"ConstantTimer":           {kind: kTimer, timer: timer.BuildConstant},
 	"UniformRandomTimer":      {kind: kTimer, timer: timer.BuildUniform},

@@ -169,3 +169,15 @@ func TestHTTPURLRewritingCache(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPRemovedModifiers: the HTML Parameter Mask and the HTTP User
+// Parameter Modifier, which JMeter 5.6 no longer has, are refused by name.
+func TestHTTPRemovedModifiers(t *testing.T) {
+	for _, class := range []string{"ParamModifier", "UserParameterModifier"} {
+		plan := hPlan("", 1, httpSpec{name: "req", props: []string{"path", "/"}, children: mod(class)})
+		err := hCompile(t, plan, nil)
+		if err == nil || !strings.Contains(err.Error(), class) || !strings.Contains(err.Error(), "5.6 no longer has it") {
+			t.Errorf("%s: %v, want a refusal naming it", class, err)
+		}
+	}
+}

@@ -234,3 +234,19 @@ func (m *urlRewriting) Modify(vu *element.VU, s element.Sampler) {
 	}
 	rq.args = append(args, evalArg{name: name, value: value, encode: true, meta: "=", contentType: "text/plain"})
 }
+
+// removedWhy is why the HTML Parameter Mask (ParamModifier) and the HTTP
+// User Parameter Modifier are refused.
+const removedWhy = "JMeter deprecated it in 2.3 and 5.6 no longer has it (a plan with it does not load): " +
+	"use a Counter or User Parameters for the values, and remove or disable this element"
+
+// BuildRemoved refuses a modifier JMeter no longer has; with unsupported
+// elements skipped it changes nothing.
+func BuildRemoved(c element.Builder, e *jmx.Element) (element.PreProcessor, error) {
+	c.Refuse(e, removedWhy)
+	return removed{}, nil
+}
+
+type removed struct{}
+
+func (removed) PreProcess(*element.VU) {}
