@@ -286,14 +286,10 @@ func formLinks(doc *html.Node, page *url.URL) []link {
 				name := attr(n, "name")
 				selectName = &name
 			case tag == "option" && selectName != nil:
+				// JMeter reads a missing value attribute as "" (its fallback
+				// to the option's text never runs).
 				f := &forms[len(forms)-1]
-				v, ok := attrOK(n, "value")
-				if !ok {
-					if c := n.FirstChild; c != nil && c.Type == html.TextNode {
-						v = c.Data
-					}
-				}
-				f.args = append(f.args, encodedArg(*selectName, v, "="))
+				f.args = append(f.args, encodedArg(*selectName, attr(n, "value"), "="))
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
