@@ -5,7 +5,10 @@
 // bodies, files), makes the call through package httpx, follows
 // redirects and downloads embedded resources as JMeter's HTTPSamplerBase
 // does, and tells an error as JMeter's sampler would (the
-// "Non HTTP response code" lines).
+// "Non HTTP response code" lines). JMeter's HTTP modifiers live here too
+// (RegEx User Parameters, the HTTP URL Re-writing Modifier, the HTML Link
+// Parser): pre-processors bound to the HTTP Request they run before, which
+// change its fields for that one sample.
 //
 // A user's HTTP state (its cache and DNS state, its parallel-download
 // lanes) lives with the user; its cookie jar is its client's, which the
