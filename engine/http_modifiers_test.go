@@ -191,3 +191,25 @@ func TestHTTPRemovedModifiers(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPModifierReadsFieldsLate: a field a modifier does not read is
+// evaluated when the request is sent, after the pre-processors that follow
+// the modifier (here User Parameters under the sampler, after the plan's
+// URL Re-writing Modifier), as JMeter evaluates it on its first read.
+func TestHTTPModifierReadsFieldsLate(t *testing.T) {
+	srv := hNewServer(t, modifierSite)
+	userParams := `<UserParameters guiclass="UserParametersGui" testclass="UserParameters" testname="UP">` +
+		`<collectionProp name="UserParameters.names"><stringProp name="0">v</stringProp></collectionProp>` +
+		`<collectionProp name="UserParameters.thread_values"><collectionProp name="1"><stringProp name="0">late</stringProp></collectionProp></collectionProp>` +
+		`</UserParameters><hashTree/>`
+	next := httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"}, args: []string{harg("x", "${v}", true)}, children: userParams}
+	rewrite := mod("URLRewritingModifier", "argument_name", "jsessionid")
+	hRun(t, hPlan(rewrite, 1, httpSpec{name: "page", props: []string{"path", "/sess", "method", "GET"}}, next), srv.props(), nil)
+	var got []string
+	for _, r := range srv.requests() {
+		got = append(got, r.Method+" "+r.Target)
+	}
+	if want := []string{"GET /sess", "GET /next?x=late&jsessionid=ABC123"}; !slices.Equal(got, want) {
+		t.Errorf("requests %q, want %q", got, want)
+	}
+}

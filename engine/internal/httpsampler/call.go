@@ -166,7 +166,8 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	}
 	switch {
 	case rq != nil:
-		u, err = h.urlOf(vu, rq.protocol, rq.domain, rq.path)
+		path := rq.path.get(vu)
+		u, err = h.urlOf(vu, rq.protocol.get(vu), rq.domain.get(vu), path)
 	case h.fixedURL:
 		u, err = h.constURL, h.constURLErr
 	default:
@@ -177,7 +178,9 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	}
 	c.args = c.args[:0]
 	if rq != nil {
-		c.args = append(c.args, rq.args...)
+		for i := range rq.args {
+			c.args = append(c.args, rq.args[i].eval(vu))
+		}
 	} else {
 		for _, a := range h.args {
 			c.args = append(c.args, evalArg{name: a.name.Eval(vu), value: a.value.Eval(vu), encode: a.encode,

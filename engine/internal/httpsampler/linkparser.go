@@ -55,7 +55,7 @@ func (linkParser) Modify(vu *element.VU, s element.Sampler) {
 		return
 	}
 	rq := h.edit(vu)
-	pat := patternsOf(rq)
+	pat := patternsOf(vu, rq)
 	var found []link
 	for _, l := range pageLinks(doc, base) {
 		if pat.matches(&l) {
@@ -66,23 +66,28 @@ func (linkParser) Modify(vu *element.VU, s element.Sampler) {
 		return
 	}
 	l := found[vu.Rand.IntN(len(found))]
-	rq.domain, rq.path = l.domain, l.path
+	rq.domain.put(l.domain)
+	rq.path.put(l.path)
 	if l.form {
 		for i := range rq.args {
-			l.fill(vu, &rq.args[i], pat.args[i])
+			l.fill(vu, &rq.args[i], pat.names[i])
 		}
 	} else {
-		rq.args = append(rq.args[:0], l.args...)
+		rq.args = rq.args[:0]
+		for _, a := range l.args {
+			rq.args = append(rq.args, fixedArg(a))
+		}
 	}
-	rq.protocol = l.protocol
+	rq.protocol.put(l.protocol)
 }
 
 // fill gives arg the name and value of a field of the form that matches
 // it, chosen at random, and takes the field (and its equals) off the form.
-func (l *link) fill(vu *element.VU, arg *evalArg, p argPattern) {
+func (l *link) fill(vu *element.VU, arg *reqArg, name pattern) {
+	value := patternOf(arg.value.get(vu))
 	var can []int
 	for i, f := range l.args {
-		if p.name.is(f.name) && p.value.is(f.value) {
+		if name.is(f.name) && value.is(f.value) {
 			can = append(can, i)
 		}
 	}
@@ -90,7 +95,8 @@ func (l *link) fill(vu *element.VU, arg *evalArg, p argPattern) {
 		return
 	}
 	f := l.args[can[vu.Rand.IntN(len(can))]]
-	arg.name, arg.value = f.name, f.value
+	arg.name.put(f.name)
+	arg.value.put(f.value)
 	kept := l.args[:0:0]
 	for _, o := range l.args {
 		if o.name != f.name || o.value != f.value {
@@ -116,30 +122,31 @@ func patternOf(text string) pattern {
 
 func (p pattern) is(s string) bool { return s == p.text || p.re != nil && p.re.MatchString(s) }
 
-type argPattern struct{ name, value pattern }
-
 // linkPatterns are a request's fields as patterns for the links of a page.
 type linkPatterns struct {
 	protocol, domain pattern
 	path             string
-	pathRe           *regexp.Regexp // [/]*path, all of it
-	names            []string       // the request's parameter names
-	namesRe          []*regexp.Regexp
-	args             []argPattern
+	pathRe           *regexp.Regexp   // [/]*path, all of it
+	names            []pattern        // the request's parameter names
+	found            []*regexp.Regexp // each name as an expression found anywhere
 }
 
-func patternsOf(rq *request) *linkPatterns {
-	proto := rq.protocol
+// patternsOf reads the request's fields the link parser matches against:
+// protocol, host, path and parameter names (not the values, which only a
+// form reads).
+func patternsOf(vu *element.VU, rq *request) *linkPatterns {
+	proto := rq.protocol.get(vu)
 	if proto == "" {
 		proto = "http" // HTTPSamplerBase.getProtocol
 	}
-	p := &linkPatterns{protocol: patternOf(proto), domain: patternOf(rq.domain), path: rq.path}
-	p.pathRe, _ = regexp.Compile(`^(?:[/]*` + rq.path + `)$`)
-	for _, a := range rq.args {
-		re, _ := regexp.Compile(a.name)
-		p.names = append(p.names, a.name)
-		p.namesRe = append(p.namesRe, re)
-		p.args = append(p.args, argPattern{patternOf(a.name), patternOf(a.value)})
+	path := rq.path.get(vu)
+	p := &linkPatterns{protocol: patternOf(proto), domain: patternOf(rq.domain.get(vu)), path: path}
+	p.pathRe, _ = regexp.Compile(`^(?:[/]*` + path + `)$`)
+	for i := range rq.args {
+		name := rq.args[i].name.get(vu)
+		re, _ := regexp.Compile(name)
+		p.names = append(p.names, patternOf(name))
+		p.found = append(p.found, re)
 	}
 	return p
 }
@@ -170,7 +177,7 @@ func (p *linkPatterns) matches(l *link) bool {
 	}
 	query := q.String()
 	for i, name := range p.names {
-		if !strings.Contains(query, name+"=") && (p.namesRe[i] == nil || !p.namesRe[i].MatchString(query)) {
+		if !strings.Contains(query, name.text+"=") && (p.found[i] == nil || !p.found[i].MatchString(query)) {
 			return false
 		}
 	}

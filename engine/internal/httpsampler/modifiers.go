@@ -13,29 +13,69 @@ import (
 // request of the HTTP Request they run before (element.Modifier), as
 // JMeter's change the running copy of the current sampler, which is
 // restored once the sample is done. The first modifier of a sample takes
-// the sampler's fields evaluated (request); each changes them in turn;
-// the sample is made from them and they are dropped.
+// the sampler's fields (request); each changes them in turn; the sample is
+// made from them and they are dropped. A field is evaluated when it is
+// first read, by a modifier or by the sample, as JMeter evaluates a
+// sampler's ${…} field on its first read in a sample: a pre-processor
+// after the modifiers may still set the variables of a field they did not
+// read.
+
+// field is one of a request's fields, evaluated on its first read.
+type field struct {
+	t   *element.Template
+	v   string
+	set bool
+}
+
+func (f *field) get(vu *element.VU) string {
+	if !f.set {
+		f.v, f.set = f.t.Eval(vu), true
+	}
+	return f.v
+}
+
+func (f *field) put(v string) { f.v, f.set = v, true }
+
+func fixed(v string) field { return field{v: v, set: true} }
+
+// reqArg is a parameter of a request.
+type reqArg struct {
+	name, value       field
+	encode            bool
+	meta, contentType string
+}
+
+// fixedArg is a parameter the modifiers made (from a page, a session id).
+func fixedArg(a evalArg) reqArg {
+	return reqArg{name: fixed(a.name), value: fixed(a.value), encode: a.encode, meta: a.meta, contentType: a.contentType}
+}
+
+// eval is the parameter as the sample sends it.
+func (a *reqArg) eval(vu *element.VU) evalArg {
+	return evalArg{name: a.name.get(vu), value: a.value.get(vu), encode: a.encode, meta: a.meta, contentType: a.contentType}
+}
 
 // request is an HTTP Request's fields as the modifiers before it changed
 // them for its next sample.
 type request struct {
 	of                     *httpSampler // whose fields these are; nil: none changed
-	protocol, domain, path string
-	args                   []evalArg
+	protocol, domain, path field
+	args                   []reqArg
 }
 
 // edit returns the user's request for h's next sample, the sampler's own
-// fields evaluated when no modifier changed them yet.
+// fields when no modifier changed them yet.
 func (h *httpSampler) edit(vu *element.VU) *request {
 	rq := &h.users.Get(vu).edited
 	if rq.of == h {
 		return rq
 	}
 	rq.of = h
-	rq.protocol, rq.domain, rq.path = h.protocol.Eval(vu), h.domain.Eval(vu), h.path.Eval(vu)
+	rq.protocol, rq.domain, rq.path = field{t: h.protocol}, field{t: h.domain}, field{t: h.path}
 	rq.args = rq.args[:0]
-	for _, a := range h.args {
-		rq.args = append(rq.args, evalArg{name: a.name.Eval(vu), value: a.value.Eval(vu), encode: a.encode,
+	for i := range h.args {
+		a := &h.args[i]
+		rq.args = append(rq.args, reqArg{name: field{t: a.name}, value: field{t: a.value}, encode: a.encode,
 			meta: a.meta, contentType: a.contentType})
 	}
 	return rq
@@ -112,8 +152,10 @@ func (m *regexUserParameters) Modify(vu *element.VU, s element.Sampler) {
 	}
 	rq := h.edit(vu)
 	for i := range rq.args {
-		if v, ok := values[rq.args[i].name]; ok {
-			rq.args[i].value = v
+		a := &rq.args[i]
+		a.value.get(vu) // JMeter reads every value (to log it)
+		if v, ok := values[a.name.get(vu)]; ok {
+			a.value.put(v)
 		}
 	}
 }
@@ -204,7 +246,7 @@ func (m *urlRewriting) Modify(vu *element.VU, s element.Sampler) {
 	}
 	rq := h.edit(vu)
 	if m.pathExt {
-		path := rq.path
+		path := rq.path.get(vu)
 		if at := strings.Index(path, ";"+name); at >= 0 {
 			if q := strings.IndexByte(path, '?'); q < 0 {
 				path = path[:at]
@@ -213,15 +255,15 @@ func (m *urlRewriting) Modify(vu *element.VU, s element.Sampler) {
 			}
 		}
 		if m.noEquals {
-			rq.path = path + ";" + name + value
+			rq.path.put(path + ";" + name + value)
 		} else {
-			rq.path = path + ";" + name + "=" + value
+			rq.path.put(path + ";" + name + "=" + value)
 		}
 		return
 	}
 	args := rq.args[:0]
 	for _, a := range rq.args {
-		if a.name != name {
+		if a.name.get(vu) != name {
 			args = append(args, a)
 		}
 	}
@@ -232,7 +274,7 @@ func (m *urlRewriting) Modify(vu *element.VU, s element.Sampler) {
 			value = d
 		}
 	}
-	rq.args = append(args, evalArg{name: name, value: value, encode: true, meta: "=", contentType: "text/plain"})
+	rq.args = append(args, fixedArg(evalArg{name: name, value: value, encode: true, meta: "=", contentType: "text/plain"}))
 }
 
 // removedWhy is why the HTML Parameter Mask (ParamModifier) and the HTTP
