@@ -33,10 +33,12 @@ type PreProcessor interface {
 
 // Modifier is a pre-processor that changes the request of the sampler it
 // runs before, as JMeter's HTTP modifiers change the current sampler (the
-// HTML Link Parser, HTTP URL Re-writing Modifier, RegEx User Parameters).
-// The compiler binds it to each sampler in its scope: the thread calls
-// Modify with that sampler where it would call PreProcess, in the same
-// order; a sampler a modifier does not know is left as it is.
+// HTML Link Parser, HTTP URL Re-writing Modifier, RegEx User Parameters)
+// and its scripts may (sampler.getArguments()…), through the sampler's
+// Request (RequestSampler). The compiler binds it to each sampler in its
+// scope: the thread calls Modify with that sampler where it would call
+// PreProcess, in the same order; a sampler a modifier does not know is
+// left as it is.
 type Modifier interface {
 	PreProcessor
 	Modify(vu *VU, s Sampler)

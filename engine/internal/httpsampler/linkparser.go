@@ -54,7 +54,7 @@ func (linkParser) Modify(vu *element.VU, s element.Sampler) {
 	if err != nil {
 		return
 	}
-	rq := h.edit(vu)
+	rq := h.EditRequest(vu)
 	pat := patternsOf(vu, rq)
 	var found []link
 	for _, l := range pageLinks(doc, base) {
@@ -66,25 +66,25 @@ func (linkParser) Modify(vu *element.VU, s element.Sampler) {
 		return
 	}
 	l := found[vu.Rand.IntN(len(found))]
-	rq.domain.put(l.domain)
-	rq.path.put(l.path)
+	rq.Domain.Set(l.domain)
+	rq.Path.Set(l.path)
 	if l.form {
-		for i := range rq.args {
-			l.fill(vu, &rq.args[i], pat.names[i])
+		for i := range rq.Args {
+			l.fill(vu, &rq.Args[i], pat.names[i])
 		}
 	} else {
-		rq.args = rq.args[:0]
+		rq.Args = rq.Args[:0]
 		for _, a := range l.args {
-			rq.args = append(rq.args, fixedArg(a))
+			rq.Args = append(rq.Args, fixedArg(a))
 		}
 	}
-	rq.protocol.put(l.protocol)
+	rq.Protocol.Set(l.protocol)
 }
 
 // fill gives arg the name and value of a field of the form that matches
 // it, chosen at random, and takes the field (and its equals) off the form.
-func (l *link) fill(vu *element.VU, arg *reqArg, name pattern) {
-	value := patternOf(arg.value.get(vu))
+func (l *link) fill(vu *element.VU, arg *element.RequestArg, name pattern) {
+	value := patternOf(arg.Value.Get(vu))
 	var can []int
 	for i, f := range l.args {
 		if name.is(f.name) && value.is(f.value) {
@@ -95,8 +95,8 @@ func (l *link) fill(vu *element.VU, arg *reqArg, name pattern) {
 		return
 	}
 	f := l.args[can[vu.Rand.IntN(len(can))]]
-	arg.name.put(f.name)
-	arg.value.put(f.value)
+	arg.Name.Set(f.name)
+	arg.Value.Set(f.value)
 	kept := l.args[:0:0]
 	for _, o := range l.args {
 		if o.name != f.name || o.value != f.value {
@@ -134,16 +134,16 @@ type linkPatterns struct {
 // patternsOf reads the request's fields the link parser matches against:
 // protocol, host, path and parameter names (not the values, which only a
 // form reads).
-func patternsOf(vu *element.VU, rq *request) *linkPatterns {
-	proto := rq.protocol.get(vu)
+func patternsOf(vu *element.VU, rq *element.Request) *linkPatterns {
+	proto := rq.Protocol.Get(vu)
 	if proto == "" {
 		proto = "http" // HTTPSamplerBase.getProtocol
 	}
-	path := rq.path.get(vu)
-	p := &linkPatterns{protocol: patternOf(proto), domain: patternOf(rq.domain.get(vu)), path: path}
+	path := rq.Path.Get(vu)
+	p := &linkPatterns{protocol: patternOf(proto), domain: patternOf(rq.Domain.Get(vu)), path: path}
 	p.pathRe, _ = regexp.Compile(`^(?:[/]*` + path + `)$`)
-	for i := range rq.args {
-		name := rq.args[i].name.get(vu)
+	for i := range rq.Args {
+		name := rq.Args[i].Name.Get(vu)
 		re, _ := regexp.Compile(name)
 		p.names = append(p.names, patternOf(name))
 		p.found = append(p.found, re)

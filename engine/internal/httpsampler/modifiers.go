@@ -12,85 +12,60 @@ import (
 // This file holds JMeter's HTTP modifiers: pre-processors that change the
 // request of the HTTP Request they run before (element.Modifier), as
 // JMeter's change the running copy of the current sampler, which is
-// restored once the sample is done. The first modifier of a sample takes
-// the sampler's fields (request); each changes them in turn; the sample is
-// made from them and they are dropped. A field is evaluated when it is
-// first read, by a modifier or by the sample, as JMeter evaluates a
-// sampler's ${…} field on its first read in a sample: a pre-processor
-// after the modifiers may still set the variables of a field they did not
-// read.
+// restored once the sample is done. They, and the scripts that change the
+// request, change the user's element.Request for the sampler's next
+// sample (EditRequest); the sample is made from it (takeEdit) and it is
+// dropped.
 
-// field is one of a request's fields, evaluated on its first read.
-type field struct {
-	t   *element.Template
-	v   string
-	set bool
+// editedRequest is the user's request the pre-processors changed.
+type editedRequest struct {
+	of *httpSampler // whose request it is; nil: none changed
+	rq element.Request
 }
 
-func (f *field) get(vu *element.VU) string {
-	if !f.set {
-		f.v, f.set = f.t.Eval(vu), true
+// EditRequest returns the user's request for h's next sample: the
+// sampler's own fields, each evaluated when first read, when no
+// pre-processor changed them yet.
+func (h *httpSampler) EditRequest(vu *element.VU) *element.Request {
+	ed := &h.users.Get(vu).edited
+	rq := &ed.rq
+	if ed.of == h {
+		return rq
 	}
-	return f.v
-}
-
-func (f *field) put(v string) { f.v, f.set = v, true }
-
-func fixed(v string) field { return field{v: v, set: true} }
-
-// reqArg is a parameter of a request.
-type reqArg struct {
-	name, value       field
-	encode            bool
-	meta, contentType string
+	ed.of = h
+	*rq = element.Request{
+		Method: element.FieldOf(h.method), Protocol: element.FieldOf(h.protocol), Domain: element.FieldOf(h.domain),
+		Port: element.FieldOf(h.port), Path: element.FieldOf(h.path),
+		HeaderManager: h.headerManager, Headers: rq.Headers[:0], Args: rq.Args[:0],
+	}
+	for _, hd := range h.headers {
+		rq.Headers = append(rq.Headers, element.RequestHeader{Name: hd.name, Value: element.FieldOf(hd.value)})
+	}
+	for i := range h.args {
+		a := &h.args[i]
+		rq.Args = append(rq.Args, element.RequestArg{Name: element.FieldOf(a.name), Value: element.FieldOf(a.value),
+			Encode: a.encode, Meta: a.meta, ContentType: a.contentType})
+	}
+	return rq
 }
 
 // fixedArg is a parameter the modifiers made (from a page, a session id).
-func fixedArg(a evalArg) reqArg {
-	return reqArg{name: fixed(a.name), value: fixed(a.value), encode: a.encode, meta: a.meta, contentType: a.contentType}
+func fixedArg(a evalArg) element.RequestArg {
+	return element.RequestArg{Name: element.Fixed(a.name), Value: element.Fixed(a.value), Encode: a.encode,
+		Meta: a.meta, ContentType: a.contentType}
 }
 
-// eval is the parameter as the sample sends it.
-func (a *reqArg) eval(vu *element.VU) evalArg {
-	return evalArg{name: a.name.get(vu), value: a.value.get(vu), encode: a.encode, meta: a.meta, contentType: a.contentType}
-}
-
-// request is an HTTP Request's fields as the modifiers before it changed
-// them for its next sample.
-type request struct {
-	of                     *httpSampler // whose fields these are; nil: none changed
-	protocol, domain, path field
-	args                   []reqArg
-}
-
-// edit returns the user's request for h's next sample, the sampler's own
-// fields when no modifier changed them yet.
-func (h *httpSampler) edit(vu *element.VU) *request {
-	rq := &h.users.Get(vu).edited
-	if rq.of == h {
-		return rq
-	}
-	rq.of = h
-	rq.protocol, rq.domain, rq.path = field{t: h.protocol}, field{t: h.domain}, field{t: h.path}
-	rq.args = rq.args[:0]
-	for i := range h.args {
-		a := &h.args[i]
-		rq.args = append(rq.args, reqArg{name: field{t: a.name}, value: field{t: a.value}, encode: a.encode,
-			meta: a.meta, contentType: a.contentType})
-	}
-	return rq
-}
-
-// takeEdit returns the fields the modifiers changed for h's sample, or nil,
-// and forgets them: the next sample starts from the sampler's own again.
-func (st *httpState) takeEdit(h *httpSampler) *request {
-	rq := &st.edited
-	if rq.of != h {
-		rq.of = nil
+// takeEdit returns the request the pre-processors changed for h's sample,
+// or nil, and forgets it: the next sample starts from the sampler's own
+// fields again.
+func (st *httpState) takeEdit(h *httpSampler) *element.Request {
+	ed := &st.edited
+	if ed.of != h {
+		ed.of = nil
 		return nil
 	}
-	rq.of = nil
-	return rq
+	ed.of = nil
+	return &ed.rq
 }
 
 // previousResponse is the user's last sample before this one (JMeter's
@@ -150,12 +125,12 @@ func (m *regexUserParameters) Modify(vu *element.VU, s element.Sampler) {
 			delete(values, name) // a missing value is Java's null: no change
 		}
 	}
-	rq := h.edit(vu)
-	for i := range rq.args {
-		a := &rq.args[i]
-		a.value.get(vu) // JMeter reads every value (to log it)
-		if v, ok := values[a.name.get(vu)]; ok {
-			a.value.put(v)
+	rq := h.EditRequest(vu)
+	for i := range rq.Args {
+		a := &rq.Args[i]
+		a.Value.Get(vu) // JMeter reads every value (to log it)
+		if v, ok := values[a.Name.Get(vu)]; ok {
+			a.Value.Set(v)
 		}
 	}
 }
@@ -244,9 +219,9 @@ func (m *urlRewriting) Modify(vu *element.VU, s element.Sampler) {
 			*saved = value
 		}
 	}
-	rq := h.edit(vu)
+	rq := h.EditRequest(vu)
 	if m.pathExt {
-		path := rq.path.get(vu)
+		path := rq.Path.Get(vu)
 		if at := strings.Index(path, ";"+name); at >= 0 {
 			if q := strings.IndexByte(path, '?'); q < 0 {
 				path = path[:at]
@@ -255,15 +230,15 @@ func (m *urlRewriting) Modify(vu *element.VU, s element.Sampler) {
 			}
 		}
 		if m.noEquals {
-			rq.path.put(path + ";" + name + value)
+			rq.Path.Set(path + ";" + name + value)
 		} else {
-			rq.path.put(path + ";" + name + "=" + value)
+			rq.Path.Set(path + ";" + name + "=" + value)
 		}
 		return
 	}
-	args := rq.args[:0]
-	for _, a := range rq.args {
-		if a.name.get(vu) != name {
+	args := rq.Args[:0]
+	for _, a := range rq.Args {
+		if a.Name.Get(vu) != name {
 			args = append(args, a)
 		}
 	}
@@ -274,7 +249,7 @@ func (m *urlRewriting) Modify(vu *element.VU, s element.Sampler) {
 			value = d
 		}
 	}
-	rq.args = append(args, fixedArg(evalArg{name: name, value: value, encode: true, meta: "=", contentType: "text/plain"}))
+	rq.Args = append(args, fixedArg(evalArg{name: name, value: value, encode: true, meta: "=", contentType: "text/plain"}))
 }
 
 // removedWhy is why the HTML Parameter Mask (ParamModifier) and the HTTP
