@@ -192,17 +192,19 @@ func TestHTTPRemovedModifiers(t *testing.T) {
 	}
 }
 
+// lateUserParams are User Parameters that set v to "late".
+const lateUserParams = `<UserParameters guiclass="UserParametersGui" testclass="UserParameters" testname="UP">` +
+	`<collectionProp name="UserParameters.names"><stringProp name="0">v</stringProp></collectionProp>` +
+	`<collectionProp name="UserParameters.thread_values"><collectionProp name="1"><stringProp name="0">late</stringProp></collectionProp></collectionProp>` +
+	`</UserParameters><hashTree/>`
+
 // TestHTTPModifierReadsFieldsLate: a field a modifier does not read is
 // evaluated when the request is sent, after the pre-processors that follow
 // the modifier (here User Parameters under the sampler, after the plan's
 // URL Re-writing Modifier), as JMeter evaluates it on its first read.
 func TestHTTPModifierReadsFieldsLate(t *testing.T) {
 	srv := hNewServer(t, modifierSite)
-	userParams := `<UserParameters guiclass="UserParametersGui" testclass="UserParameters" testname="UP">` +
-		`<collectionProp name="UserParameters.names"><stringProp name="0">v</stringProp></collectionProp>` +
-		`<collectionProp name="UserParameters.thread_values"><collectionProp name="1"><stringProp name="0">late</stringProp></collectionProp></collectionProp>` +
-		`</UserParameters><hashTree/>`
-	next := httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"}, args: []string{harg("x", "${v}", true)}, children: userParams}
+	next := httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"}, args: []string{harg("x", "${v}", true)}, children: lateUserParams}
 	rewrite := mod("URLRewritingModifier", "argument_name", "jsessionid")
 	hRun(t, hPlan(rewrite, 1, httpSpec{name: "page", props: []string{"path", "/sess", "method", "GET"}}, next), srv.props(), nil)
 	var got []string
@@ -211,5 +213,51 @@ func TestHTTPModifierReadsFieldsLate(t *testing.T) {
 	}
 	if want := []string{"GET /sess", "GET /next?x=late&jsessionid=ABC123"}; !slices.Equal(got, want) {
 		t.Errorf("requests %q, want %q", got, want)
+	}
+}
+
+// TestHTTPScriptChangesModifiedRequest: a pre-processor's script and the
+// HTTP modifiers change one request, each seeing the others' changes, and a
+// field the script does not read is evaluated when the request is sent,
+// after the pre-processors that follow it.
+func TestHTTPScriptChangesModifiedRequest(t *testing.T) {
+	script := func(text string) string {
+		return hElement("JSR223PreProcessor", "script", "scriptLanguage", "groovy", "script", text)
+	}
+	rewrite := mod("URLRewritingModifier", "argument_name", "jsessionid")
+	page := httpSpec{name: "page", props: []string{"path", "/sess", "method", "GET"}}
+	for _, tc := range []struct {
+		name string
+		next httpSpec
+		want string
+	}{
+		{"the script sees the modifier's parameter",
+			httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"}, args: []string{harg("y", "1", true)},
+				children: rewrite + script(`sampler.addArgument("n", "" + sampler.getArguments().getArgumentCount())`)},
+			"GET /next?y=1&jsessionid=ABC123&n=2"},
+		{"the modifier sees the script's path",
+			httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"},
+				children: script(`sampler.setPath(sampler.getPath() + "/s")`) + mod("URLRewritingModifier", "argument_name", "jsessionid", "path_extension", "true")},
+			"GET /next/s;jsessionid=ABC123"},
+		{"a field the script does not read is read when sent",
+			httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"}, args: []string{harg("x", "${v}", true)},
+				children: script(`sampler.setPath(sampler.getPath() + "/s")`) + lateUserParams},
+			"GET /next/s?x=late"},
+		{"a variable the script sets reaches a field it does not read",
+			httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"}, args: []string{harg("x", "${v}", true)},
+				children: script(`vars.put("v", "mine"); sampler.setPath(sampler.getPath() + "/s")`)},
+			"GET /next/s?x=mine"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := hNewServer(t, modifierSite)
+			hRun(t, hPlan("", 1, page, tc.next), srv.props(), nil)
+			var got []string
+			for _, r := range srv.requests() {
+				got = append(got, r.Method+" "+r.Target)
+			}
+			if want := []string{"GET /sess", tc.want}; !slices.Equal(got, want) {
+				t.Errorf("requests %q, want %q", got, want)
+			}
+		})
 	}
 }
