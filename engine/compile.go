@@ -88,6 +88,9 @@ type compiler struct {
 	listener map[*jmx.Element]int
 	fl       flowCompiler         // the tree walk's state for controllers
 	order    map[*jmx.Element]int // document order of every element
+	// readsPrevious: an element reads the response of the sample before
+	// its sampler's, so every sampler keeps its response.
+	readsPrevious bool
 }
 
 // Compile turns a loaded plan into a runnable one. It reports every problem
@@ -108,7 +111,11 @@ func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, err
 	c.tp = function.NewCompiler(p.Plan, functions)
 	c.tp.Static = c.Static
 	c.order = map[*jmx.Element]int{}
-	src.Root.Walk(func(e *jmx.Element) bool { c.order[e] = len(c.order); return true })
+	src.Root.Walk(func(e *jmx.Element) bool {
+		c.order[e] = len(c.order)
+		c.readsPrevious = c.readsPrevious || defs[e.Class].readsPrevious
+		return true
+	})
 	if s, ok := p.Props.Get("sample_variables"); ok && strings.TrimSpace(s) != "" {
 		for _, n := range strings.Split(s, ",") {
 			p.SampleVars = append(p.SampleVars, strings.TrimSpace(n))

@@ -46,6 +46,10 @@ type elementDef struct {
 	// reportOnly marks an ignored element whose output the user expects
 	// (mail, a metrics endpoint): ignored with a warning, not just a note.
 	reportOnly bool
+	// readsPrevious marks an element that reads the response of the
+	// sample before its sampler's (the HTML Link Parser): every sampler of
+	// the plan then keeps its response, as JMeter always does.
+	readsPrevious bool
 	// Exactly one of these is set, by kind (configs and listeners are read
 	// by the compiler itself).
 	sampler   func(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error)
@@ -191,6 +195,13 @@ var elements = map[string]elementDef{
 	"RandomVariableConfig": {kind: kConfig, iteration: config.BuildRandomVariable},
 	"UserParameters":       {kind: kPre, pre: config.BuildUserParameters},
 
+	// The HTTP modifiers: pre-processors that change the HTTP Request they run before.
+	"RegExUserParameters":   {kind: kPre, pre: httpsampler.BuildRegexUserParameters},
+	"AnchorModifier":        {kind: kPre, pre: httpsampler.BuildLinkParser, readsPrevious: true},   // HTML Link Parser
+	"URLRewritingModifier":  {kind: kPre, pre: httpsampler.BuildURLRewriting, readsPrevious: true}, // HTTP URL Re-writing Modifier
+	"ParamModifier":         {kind: kPre, pre: httpsampler.BuildRemoved},                           // HTML Parameter Mask: refused, gone from JMeter
+	"UserParameterModifier": {kind: kPre, pre: httpsampler.BuildRemoved},                           // HTTP User Parameter Modifier: refused, gone from JMeter
+
 	"ConstantTimer":           {kind: kTimer, timer: timer.BuildConstant},
 	"UniformRandomTimer":      {kind: kTimer, timer: timer.BuildUniform},
 	"GaussianRandomTimer":     {kind: kTimer, timer: timer.BuildGaussian},
@@ -274,8 +285,9 @@ var elements = map[string]elementDef{
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
 	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
 	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: thread.BuildParameterized},
-	parallelClass: {kind: kSampler, branches: buildParallel},
-	udp.Class:     {kind: kSampler, sampler: udp.Build},
+	thread.WeightedClass:                               {kind: kController, ctl: thread.BuildWeighted}, // BlazeMeter's Weighted Switch Controller
+	parallelClass:                                      {kind: kSampler, branches: buildParallel},
+	udp.Class:                                          {kind: kSampler, sampler: udp.Build},
 
 	// Luminis' WebSocket samplers; the frame filters are read by the
 	// samplers in their scope.

@@ -262,14 +262,15 @@ func envFor(c tableCase, h *testHost) *Env {
 		if method == "" {
 			method = "GET"
 		}
-		env.Request = &Request{Method: method, Protocol: q.Protocol, Domain: q.Domain, Port: q.Port, Path: q.Path,
-			HeaderManager: !q.NoHeaderManager}
+		rq := &testRequest{fields: map[string]string{"method": method, "protocol": q.Protocol, "domain": q.Domain,
+			"port": q.Port, "path": q.Path}, headerManager: !q.NoHeaderManager}
 		for _, hd := range q.Headers {
-			env.Request.Headers = append(env.Request.Headers, Header{Name: hd[0], Value: hd[1]})
+			rq.headers = append(rq.headers, Header{Name: hd[0], Value: hd[1]})
 		}
 		for _, a := range q.Args {
-			env.Request.Args = append(env.Request.Args, Arg{Name: a[0], Value: a[1], Meta: "=", Encode: true, ContentType: "text/plain"})
+			rq.args = append(rq.args, Arg{Name: a[0], Value: a[1], Meta: "=", Encode: true, ContentType: "text/plain"})
 		}
+		env.Request = rq
 	}
 	switch c.Element {
 	case "JSR223Sampler", "BSFSampler", "BeanShellSampler":
@@ -488,17 +489,17 @@ func checkCase(t *testing.T, c tableCase, d Dialect, p *Program, g golden) {
 		same("/globals/"+name, gs, w)
 	}
 	if w := g.Request; w != nil && env.Request != nil {
-		q := env.Request
-		same("/request/method", q.Method, w.Method)
-		same("/request/protocol", q.Protocol, w.Protocol)
-		same("/request/domain", q.Domain, w.Domain)
-		same("/request/port", q.Port, w.Port)
-		same("/request/path", q.Path, w.Path)
+		q := env.Request.(*testRequest)
+		same("/request/method", q.fields["method"], w.Method)
+		same("/request/protocol", q.fields["protocol"], w.Protocol)
+		same("/request/domain", q.fields["domain"], w.Domain)
+		same("/request/port", q.fields["port"], w.Port)
+		same("/request/path", q.fields["path"], w.Path)
 		var hs, as []string
-		for _, hd := range q.Headers {
+		for _, hd := range q.headers {
 			hs = append(hs, hd.Name+": "+hd.Value)
 		}
-		for _, a := range q.Args {
+		for _, a := range q.args {
 			as = append(as, a.Name+a.Meta+a.Value)
 		}
 		same("/request/headers", strings.Join(hs, "\n"), strings.Join(w.Headers, "\n"))
@@ -516,6 +517,22 @@ func checkCase(t *testing.T, c tableCase, d Dialect, p *Program, g golden) {
 		t.Logf("script:\n%s\nJS:\n%s", p.Source, b.String())
 	}
 }
+
+// testRequest is the HTTP Request of a case, as the script left it.
+type testRequest struct {
+	fields        map[string]string
+	headerManager bool
+	headers       []Header
+	args          []Arg
+}
+
+func (q *testRequest) Field(name string) string    { return q.fields[name] }
+func (q *testRequest) SetField(name, value string) { q.fields[name] = value }
+func (q *testRequest) HeaderManager() bool         { return q.headerManager }
+func (q *testRequest) Headers() []Header           { return q.headers }
+func (q *testRequest) SetHeaders(hs []Header)      { q.headers = hs }
+func (q *testRequest) Args() []Arg                 { return q.args }
+func (q *testRequest) SetArgs(as []Arg)            { q.args = as }
 
 func compareMap(t *testing.T, path string, got, want map[string]string, same func(p, g, w string)) {
 	t.Helper()

@@ -179,20 +179,24 @@ type Env struct {
 	// Request is the HTTP request of the sampler a pre-processor runs
 	// before (sampler.getHeaderManager(), getArguments(), getPath()…);
 	// nil when that sampler is not an HTTP Request.
-	Request *Request
+	Request Request
 }
 
 // Request is an HTTP Request as a script sees and changes it before it is
 // sent: JMeter's HTTPSamplerBase fields, its merged Header Manager and its
-// arguments. Changed says a script changed it.
-type Request struct {
-	Method, Protocol, Domain, Port, Path string
-	// HeaderManager: a Header Manager is in scope (getHeaderManager() is
-	// null without one).
-	HeaderManager bool
-	Headers       []Header
-	Args          []Arg
-	Changed       bool
+// arguments. Each part is read when the script reads it, and a change
+// reaches the request at once.
+type Request interface {
+	// Field is one of "method", "protocol", "domain", "port" and "path".
+	Field(name string) string
+	SetField(name, value string)
+	// HeaderManager says that a Header Manager is in scope
+	// (getHeaderManager() is null without one).
+	HeaderManager() bool
+	Headers() []Header
+	SetHeaders([]Header)
+	Args() []Arg
+	SetArgs([]Arg)
 }
 
 // Header is a request header.

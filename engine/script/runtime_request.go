@@ -11,7 +11,7 @@ import (
 // Request (runtime_http.js).
 func (r *runtime) requestBridge(set func(name string, f func(c goja.FunctionCall) goja.Value)) {
 	vm := r.vm
-	req := func() *Request {
+	req := func() Request {
 		q := r.env.Request
 		if q == nil {
 			r.throw("java.lang.IllegalStateException", "gojm: no HTTP request")
@@ -21,51 +21,37 @@ func (r *runtime) requestBridge(set func(name string, f func(c goja.FunctionCall
 	set("reqHas", func(goja.FunctionCall) goja.Value { return vm.ToValue(r.env.Request != nil) })
 	set("reqGet", func(c goja.FunctionCall) goja.Value {
 		q := req()
-		switch argStr(c, 0) {
-		case "method":
-			return vm.ToValue(q.Method)
+		switch f := argStr(c, 0); f {
+		case "method", "domain", "path":
+			return vm.ToValue(q.Field(f))
 		case "protocol":
 			// HTTPSamplerBase.getProtocol: http when blank
-			if q.Protocol == "" {
-				return vm.ToValue("http")
+			if p := q.Field(f); p != "" {
+				return vm.ToValue(p)
 			}
-			return vm.ToValue(q.Protocol)
-		case "domain":
-			return vm.ToValue(q.Domain)
-		case "path":
-			return vm.ToValue(q.Path)
+			return vm.ToValue("http")
 		case "headerManager":
-			return vm.ToValue(q.HeaderManager)
+			return vm.ToValue(q.HeaderManager())
 		}
 		r.throw("java.lang.IllegalStateException", "gojm: no request field "+argStr(c, 0))
 		return nil
 	})
 	set("reqSet", func(c goja.FunctionCall) goja.Value {
 		q := req()
-		v := argStr(c, 1)
-		switch argStr(c, 0) {
-		case "method":
-			q.Method = v
-		case "protocol":
-			q.Protocol = v
-		case "domain":
-			q.Domain = v
-		case "port":
-			q.Port = v
-		case "path":
-			q.Path = v
+		switch f := argStr(c, 0); f {
+		case "method", "protocol", "domain", "port", "path":
+			q.SetField(f, argStr(c, 1))
 		default:
-			r.throw("java.lang.IllegalStateException", "gojm: no request field "+argStr(c, 0))
+			r.throw("java.lang.IllegalStateException", "gojm: no request field "+f)
 		}
-		q.Changed = true
 		return goja.Undefined()
 	})
-	set("reqPort", func(goja.FunctionCall) goja.Value { return vm.ToValue(req().port()) })
-	set("reqURL", func(goja.FunctionCall) goja.Value { return vm.ToValue(req().url()) })
+	set("reqPort", func(goja.FunctionCall) goja.Value { return vm.ToValue(requestPort(req())) })
+	set("reqURL", func(goja.FunctionCall) goja.Value { return vm.ToValue(requestURL(req())) })
 	set("hdrs", func(goja.FunctionCall) goja.Value {
-		q := req()
-		out := make([][]any, len(q.Headers))
-		for i, h := range q.Headers {
+		hs := req().Headers()
+		out := make([][]any, len(hs))
+		for i, h := range hs {
 			out[i] = []any{h.Name, h.Value}
 		}
 		return vm.ToValue(out)
@@ -76,17 +62,17 @@ func (r *runtime) requestBridge(set func(name string, f func(c goja.FunctionCall
 		if err := vm.ExportTo(c.Argument(0), &rows); err != nil {
 			r.throwErr(err)
 		}
-		q.Headers = q.Headers[:0]
+		hs := make([]Header, 0, len(rows))
 		for _, row := range rows {
-			q.Headers = append(q.Headers, Header{Name: row[0], Value: row[1]})
+			hs = append(hs, Header{Name: row[0], Value: row[1]})
 		}
-		q.Changed = true
+		q.SetHeaders(hs)
 		return goja.Undefined()
 	})
 	set("args", func(goja.FunctionCall) goja.Value {
-		q := req()
-		out := make([][]any, len(q.Args))
-		for i, a := range q.Args {
+		as := req().Args()
+		out := make([][]any, len(as))
+		for i, a := range as {
 			out[i] = []any{a.Name, a.Value, a.Meta, a.Encode, a.ContentType}
 		}
 		return vm.ToValue(out)
@@ -97,44 +83,45 @@ func (r *runtime) requestBridge(set func(name string, f func(c goja.FunctionCall
 		if err := vm.ExportTo(c.Argument(0), &rows); err != nil {
 			r.throwErr(err)
 		}
-		q.Args = q.Args[:0]
+		as := make([]Arg, 0, len(rows))
 		for _, row := range rows {
 			s := func(i int) string { v, _ := row[i].(string); return v }
 			enc, _ := row[3].(bool)
-			q.Args = append(q.Args, Arg{Name: s(0), Value: s(1), Meta: s(2), Encode: enc, ContentType: s(4)})
+			as = append(as, Arg{Name: s(0), Value: s(1), Meta: s(2), Encode: enc, ContentType: s(4)})
 		}
-		q.Changed = true
+		q.SetArgs(as)
 		return goja.Undefined()
 	})
 }
 
-// port is HTTPSamplerBase.getPort: the port given, else the protocol's.
-func (q *Request) port() int {
-	if p, err := strconv.Atoi(strings.TrimSpace(q.Port)); err == nil && p > 0 {
+// requestPort is HTTPSamplerBase.getPort: the port given, else the
+// protocol's.
+func requestPort(q Request) int {
+	if p, err := strconv.Atoi(strings.TrimSpace(q.Field("port"))); err == nil && p > 0 {
 		return p
 	}
-	if strings.EqualFold(strings.TrimSpace(q.Protocol), "https") {
+	if strings.EqualFold(strings.TrimSpace(q.Field("protocol")), "https") {
 		return 443
 	}
 	return 80
 }
 
-// url is HTTPSamplerBase.getUrl's text: a full URL in the path wins; the
-// port is left out when it is the protocol's default.
-func (q *Request) url() string {
-	path := strings.TrimSpace(q.Path)
+// requestURL is HTTPSamplerBase.getUrl's text: a full URL in the path
+// wins; the port is left out when it is the protocol's default.
+func requestURL(q Request) string {
+	path := strings.TrimSpace(q.Field("path"))
 	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
 		return path
 	}
-	proto := strings.ToLower(strings.TrimSpace(q.Protocol))
+	proto := strings.ToLower(strings.TrimSpace(q.Field("protocol")))
 	if proto == "" {
 		proto = "http"
 	}
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	host := strings.TrimSpace(q.Domain)
-	if p := q.port(); !(proto == "http" && p == 80 || proto == "https" && p == 443) {
+	host := strings.TrimSpace(q.Field("domain"))
+	if p := requestPort(q); !(proto == "http" && p == 80 || proto == "https" && p == 443) {
 		host += ":" + strconv.Itoa(p)
 	}
 	return proto + "://" + host + path

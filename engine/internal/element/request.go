@@ -1,91 +1,74 @@
 package element
 
-// A script in a pre-processor reaches the request of the sampler it runs
-// before (JMeter's sampler.getHeaderManager(), getArguments(), getPath()…)
-// and may change it: the change reaches that one request, as JMeter merges
-// the Header Manager and the arguments into the sampler for one sample and
-// forgets them after. The request lives with the user, so no user sees
-// another's change.
+// A pre-processor may change the request of the HTTP sampler it runs
+// before, for that one sample: JMeter's HTTP modifiers (Modifier) change
+// the running copy of the current sampler, and a script's
+// sampler.getHeaderManager(), getArguments(), setPath()… reach the same
+// copy, which JMeter restores once the sample is done. The first change of
+// a sample takes the sampler's fields (RequestSampler.EditRequest); each
+// pre-processor changes them in turn; the sample is made from them and
+// they are dropped. A field is evaluated when it is first read, by a
+// pre-processor or by the sample, as JMeter evaluates a sampler's ${…}
+// field on its first read in a sample: a pre-processor after the others
+// may still set the variables of a field they did not read. The request
+// lives with the user, so no user sees another's change.
 
-// Request is the request of an HTTP sampler about to sample, its fields
-// evaluated for the user.
+// RequestSampler is a sampler whose next request a pre-processor may
+// change.
+type RequestSampler interface {
+	Sampler
+	// EditRequest returns vu's request for the sampler's next sample, the
+	// sampler's own fields when no pre-processor changed them yet.
+	EditRequest(vu *VU) *Request
+}
+
+// Request is an HTTP sampler's request as the pre-processors before it
+// change it for its next sample.
 type Request struct {
-	Method, Protocol, Domain, Port, Path string
+	Method, Protocol, Domain, Port, Path Field
 	// HeaderManager says that a Header Manager is in scope: JMeter's
 	// getHeaderManager() is null without one.
 	HeaderManager bool
-	Headers       []RequestField
+	Headers       []RequestHeader // the merged Header Managers'
 	Args          []RequestArg
 }
 
-// RequestField is a header of a Request.
-type RequestField struct{ Name, Value string }
+// RequestHeader is a header of a Request.
+type RequestHeader struct {
+	Name  string
+	Value Field
+}
 
 // RequestArg is an argument (parameter) of a Request: Meta is "=" between
-// name and value, or "" (JMeter's Argument metadata).
+// name and value, or "" (JMeter's Argument metadata), Encode HTTPArgument's
+// always-encode flag.
 type RequestArg struct {
-	Name, Value string
+	Name, Value Field
 	Encode      bool
 	Meta        string
 	ContentType string
 }
 
-// RequestSampler is a sampler whose request a script may read and change.
-type RequestSampler interface {
-	Sampler
-	// Request evaluates the sampler's request for vu into r.
-	Request(vu *VU, r *Request)
+// Field is one of a request's fields, evaluated on its first read.
+type Field struct {
+	t   *Template
+	v   string
+	set bool
 }
 
-// sampling is what a user knows of the sampler it is about to run.
-type sampling struct {
-	s       Sampler
-	req     Request
-	loaded  bool // req holds s's request
-	changed bool // a script changed req
-}
+// FieldOf is a field whose value is t's, evaluated when first read.
+func FieldOf(t *Template) Field { return Field{t: t} }
 
-// Sampling records that vu is about to run s; the thread calls it before
-// the pre-processors of s.
-func Sampling(vu *VU, s Sampler) {
-	st := vu.Plan.requests.Get(vu)
-	st.s, st.loaded, st.changed = s, false, false
-}
+// Fixed is a field of the value v.
+func Fixed(v string) Field { return Field{v: v, set: true} }
 
-// SamplerRequest returns the request of the sampler vu is about to run, to
-// read or change (call RequestChanged after a change); nil when that
-// sampler has none.
-func SamplerRequest(vu *VU) *Request {
-	st := vu.Plan.requests.Peek(vu)
-	if st == nil || st.s == nil {
-		return nil
+// Get is the field's value, evaluated for vu on the first read.
+func (f *Field) Get(vu *VU) string {
+	if !f.set {
+		f.v, f.set = f.t.Eval(vu), true
 	}
-	if !st.loaded {
-		rs, ok := st.s.(RequestSampler)
-		if !ok {
-			return nil
-		}
-		st.req = Request{Headers: st.req.Headers[:0], Args: st.req.Args[:0]}
-		rs.Request(vu, &st.req)
-		st.loaded = true
-	}
-	return &st.req
+	return f.v
 }
 
-// RequestChanged marks the request SamplerRequest returned as changed.
-func RequestChanged(vu *VU) {
-	if st := vu.Plan.requests.Peek(vu); st != nil && st.loaded {
-		st.changed = true
-	}
-}
-
-// ChangedRequest returns the request a script changed for s, which s
-// then sends, and forgets it: nil when no script changed it.
-func ChangedRequest(vu *VU, s Sampler) *Request {
-	st := vu.Plan.requests.Peek(vu)
-	if st == nil || !st.changed || st.s != s {
-		return nil
-	}
-	st.changed, st.s = false, nil
-	return &st.req
-}
+// Set gives the field the value v.
+func (f *Field) Set(v string) { f.v, f.set = v, true }

@@ -30,6 +30,9 @@ type httpState struct {
 	lastParts urlParts
 	lastURL   string
 	okURI     string // the last URL that passed checkURI
+	// edited is the request the pre-processors changed for the next
+	// sample (modifiers.go)
+	edited editedRequest
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
@@ -105,7 +108,8 @@ type httpCall struct {
 	vu   *element.VU
 	st   *httpState
 	name string // the sample's label; sub-samples are name-0, name-1…
-	// edit is the request a pre-processor's script changed; nil when none
+	// edit is the request the pre-processors changed for this sample; nil
+	// when none did
 	edit *element.Request
 
 	cs         *httpCharset
@@ -135,7 +139,7 @@ type httpCall struct {
 
 func (c *httpCall) begin(h *httpSampler, vu *element.VU, st *httpState, name string) {
 	c.h, c.vu, c.st, c.name = h, vu, st, name
-	c.edit = element.ChangedRequest(vu, h)
+	c.edit = st.takeEdit(h)
 	c.headers = c.headers[:0]
 	c.host, c.hasHost, c.planCT, c.bodyCT, c.dropCT, c.entity = "", false, false, "", false, false
 	c.body, c.parts = nil, nil
@@ -153,7 +157,7 @@ func (c *httpCall) end() {
 func (c *httpCall) prepare() (method, u string, err error) {
 	h, vu := c.h, c.vu
 	if c.edit != nil {
-		method = strings.ToUpper(strings.TrimSpace(c.edit.Method))
+		method = strings.ToUpper(strings.TrimSpace(c.edit.Method.Get(vu)))
 	} else {
 		method = strings.ToUpper(strings.TrimSpace(h.method.Eval(vu)))
 	}
@@ -170,7 +174,9 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	}
 	switch {
 	case c.edit != nil:
-		u, err = editedURL(c.edit)
+		q := c.edit
+		path := samplerPath(q.Path.Get(vu))
+		u, err = h.urlOf(vu, q.Protocol.Get(vu), q.Domain.Get(vu), q.Port.Get(vu), path)
 	case h.fixedURL:
 		u, err = h.constURL, h.constURLErr
 	default:
@@ -181,8 +187,10 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	}
 	c.args = c.args[:0]
 	if c.edit != nil {
-		for _, a := range c.edit.Args {
-			c.args = append(c.args, evalArg{name: a.Name, value: a.Value, encode: a.Encode, meta: a.Meta, contentType: a.ContentType})
+		for i := range c.edit.Args {
+			a := &c.edit.Args[i]
+			c.args = append(c.args, evalArg{name: a.Name.Get(vu), value: a.Value.Get(vu), encode: a.Encode,
+				meta: a.Meta, contentType: a.ContentType})
 		}
 	} else {
 		for _, a := range h.args {
@@ -235,12 +243,14 @@ func (c *httpCall) prepare() (method, u string, err error) {
 }
 
 // evalHeaders evaluates the Header Managers' headers for this sample, or
-// takes those a script left in the request it changed.
+// takes those the pre-processors left in the request they changed (a
+// Content-Length a script adds is not sent either).
 func (c *httpCall) evalHeaders() {
 	if c.edit != nil {
-		for _, hd := range c.edit.Headers {
+		for i := range c.edit.Headers {
+			hd := &c.edit.Headers[i]
 			if !strings.EqualFold(hd.Name, "Content-Length") {
-				c.addHeader(hd.Name, hd.Value)
+				c.addHeader(hd.Name, hd.Value.Get(c.vu))
 			}
 		}
 		return

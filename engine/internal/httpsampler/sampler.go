@@ -354,15 +354,28 @@ func (e *urlError) Error() string { return e.msg }
 // is the protocol's default) and a path given a leading slash.
 func (h *httpSampler) url(vu *element.VU) (string, error) {
 	path := samplerPath(h.path.Eval(vu))
-	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+	if fullURL(path) {
 		return path, nil
 	}
-	proto := strings.ToLower(strings.TrimSpace(h.protocol.Eval(vu)))
+	return h.urlOf(vu, h.protocol.Eval(vu), h.domain.Eval(vu), h.port.Eval(vu), path)
+}
+
+func fullURL(path string) bool {
+	return strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://")
+}
+
+// urlOf is url with the fields given (as the pre-processors changed them);
+// path is as samplerPath gives it.
+func (h *httpSampler) urlOf(vu *element.VU, proto, host, port, path string) (string, error) {
+	if fullURL(path) {
+		return path, nil
+	}
+	proto = strings.ToLower(strings.TrimSpace(proto))
 	if proto == "" {
 		proto = "http"
 	}
-	host := strings.TrimSpace(h.domain.Eval(vu))
-	port := strings.TrimSpace(h.port.Eval(vu))
+	host = strings.TrimSpace(host)
+	port = strings.TrimSpace(port)
 	// Most samplers send to the same URL every time: the user keeps the
 	// last one it built, and its parts, instead of building it again.
 	// (vu is nil when the plan is compiled.)

@@ -590,7 +590,12 @@ func BuildPost(c element.Builder, e *jmx.Element) (element.PostProcessor, error)
 	return &scriptPost{s}, nil
 }
 
-func (p *scriptPre) PreProcess(vu *element.VU) {
+// PreProcess runs the script where it reaches no sampler.
+func (p *scriptPre) PreProcess(vu *element.VU) { p.Modify(vu, nil) }
+
+// Modify runs the script before target, whose request it may change
+// (request.go).
+func (p *scriptPre) Modify(vu *element.VU, target element.Sampler) {
 	s := p.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -599,11 +604,10 @@ func (p *scriptPre) PreProcess(vu *element.VU) {
 		st.scriptResult(&st.prev, vu, prev)
 		env.Prev = &st.prev
 	}
-	st.loadRequest(vu, env)
+	st.requestFor(vu, target, env)
 	if _, err := s.run(vu, env); err != nil {
 		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("PreProcessor"), s.name, s.errorText(err)), "thread", vu.Name)
 	}
-	st.storeRequest(vu, env)
 	st.globals = env.Globals[:0]
 }
 

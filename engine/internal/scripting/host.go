@@ -84,7 +84,7 @@ type scriptVU struct {
 	subs    []script.Result
 	timing  sampleTiming
 	holes   []string       // hole values of the run
-	req     script.Request // the request a pre-processor's script sees
+	req     samplerRequest // the request a pre-processor's script sees
 	text    string         // the text a run made from ${…} (no holes), for samplerData
 }
 
