@@ -27,6 +27,9 @@ var jsJSON string
 //go:embed runtime_assert.js
 var jsAssert string
 
+//go:embed runtime_files.js
+var jsFiles string
+
 var (
 	preludeOnce sync.Once
 	prelude     *goja.Program
@@ -35,7 +38,7 @@ var (
 
 func compilePrelude() (*goja.Program, error) {
 	preludeOnce.Do(func() {
-		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n$mk;\n"
+		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsFiles + "\n$mk;\n"
 		prelude, preludeErr = goja.Compile("gojm-script-runtime.js", src, true)
 	})
 	return prelude, preludeErr
@@ -167,6 +170,10 @@ type Env struct {
 	Timeout time.Duration
 	// Holes are the texts of a CompileHoles program's holes.
 	Holes []string
+	// Files is how the script reaches files (nil: it cannot).
+	Files Files
+	// Servers starts the servers a script may start (nil: none).
+	Servers Servers
 }
 
 // Global is a variable of a script run.
