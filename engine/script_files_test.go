@@ -134,3 +134,81 @@ func TestScriptFilesAndMirrorPlan(t *testing.T) {
 		t.Error("the mirror server outlived the run")
 	}
 }
+
+// A body reads a file beside the plan in __groovy, as dgf__billing's
+// GraphQL requests do: FileServer's base directory, the file separator
+// property and File.text, escaped for a JSON string.
+func TestGroovyFunctionReadsFileBesidePlan(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "q.graphql"), []byte("query {\n  \"x\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := oneUserPlan(`<DebugSampler testclass="DebugSampler" testname="{&quot;query&quot;: &quot;${__groovy(groovy.json.StringEscapeUtils.escapeJavaScript(new File(org.apache.jmeter.services.FileServer.getFileServer().getBaseDir() + System.getProperty(&apos;file.separator&apos;) + &apos;q.graphql&apos;).text),)}&quot;}"/><hashTree/>`)
+	src, err := jmx.Read(strings.NewReader(plan), "q.jmx", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Compile(src, Options{Files: files.New(files.Options{Dir: dir})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &memSink{}
+	if err := Start(context.Background(), p, sink, RunOptions{}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"query": "query {\n  \"x\" }\n"}`
+	if len(sink.samples) != 1 || sink.samples[0].Label != want {
+		t.Fatalf("samples %+v, want the label %s", sink.samples, want)
+	}
+}
+
+// validate warns of a file a script names with a constant path that the
+// policy denies: a writer's file outside the folders a plan may write, a
+// File outside those it may read.
+func TestScriptFileWarnings(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	plan := oneUserPlan(`<BeanShellSampler testclass="BeanShellSampler" testname="out">
+  <stringProp name="BeanShellSampler.query">FileWriter f = new FileWriter("OUT/x.csv", true); f.write("x"); f.close();</stringProp></BeanShellSampler><hashTree/>
+<JSR223Sampler testclass="JSR223Sampler" testname="read">
+  <stringProp name="scriptLanguage">groovy</stringProp><stringProp name="script">new File("OUT" + File.separator + "in.txt").text</stringProp></JSR223Sampler><hashTree/>
+<JSR223Sampler testclass="JSR223Sampler" testname="beside">
+  <stringProp name="scriptLanguage">groovy</stringProp><stringProp name="script">new PrintWriter(FileServer.getFileServer().getBaseDir() + "/ok.txt").close()</stringProp></JSR223Sampler><hashTree/>`)
+	src, err := jmx.Read(strings.NewReader(strings.ReplaceAll(plan, "OUT", outside)), "w.jmx", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Compile(src, Options{Files: files.New(files.Options{Dir: dir})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, w := range p.Warnings {
+		got[w.Path] = w.Message
+	}
+	for path, want := range map[string]string{
+		"Plan › Users › out":  "its script would write " + filepath.Join(outside, "x.csv") + ", which fails when it runs: writing",
+		"Plan › Users › read": "its script would read " + filepath.Join(outside, "in.txt") + ", which fails when it runs: reading",
+	} {
+		if !strings.HasPrefix(got[path], want) {
+			t.Errorf("%s: warning %q, want %q…", path, got[path], want)
+		}
+	}
+	if w, ok := got["Plan › Users › beside"]; ok {
+		t.Errorf("a file beside the plan warned: %s", w)
+	}
+}
+
+// oneUserPlan is a plan of one user running elements once.
+func oneUserPlan(elements string) string {
+	return `<?xml version="1.0" encoding="UTF-8"?>
+<jmeterTestPlan version="1.2" properties="5.0" jmeter="5.6.3"><hashTree>
+<TestPlan testclass="TestPlan" testname="Plan"/><hashTree>
+<ThreadGroup testclass="ThreadGroup" testname="Users">
+  <elementProp name="ThreadGroup.main_controller" elementType="LoopController" testclass="LoopController">
+    <boolProp name="LoopController.continue_forever">false</boolProp>
+    <stringProp name="LoopController.loops">1</stringProp></elementProp>
+  <stringProp name="ThreadGroup.num_threads">1</stringProp>
+</ThreadGroup><hashTree>
+` + elements + `
+</hashTree></hashTree></hashTree></jmeterTestPlan>`
+}

@@ -149,3 +149,59 @@ func (r *runtime) throwFileErr(path string, err error) {
 	}
 	r.throw("java.io.IOException", err.Error())
 }
+
+// Files are the files the script names with a constant path (new
+// File("…"), new FileWriter(FileServer.getFileServer().getBaseDir() +
+// "/out.csv")…), for validate to check against the policy.
+func (p *Program) Files() []FileUse { return p.files }
+
+// noteFile records the file a File, FileWriter or PrintWriter constructor
+// names, when its path is a constant.
+func (t *translator) noteFile(cls string, args []expr) {
+	write := cls == "FileWriter" || cls == "PrintWriter"
+	if !write && cls != "File" || len(args) == 0 {
+		return
+	}
+	if path, base, ok := t.constPath(args[0], true); ok && path != "" {
+		t.files = append(t.files, FileUse{Path: path, Base: base, Write: write})
+	}
+}
+
+// constPath is the path an expression builds from string literals,
+// File.separator, System.getProperty("file.separator") and, first,
+// FileServer.getFileServer().getBaseDir() (base set).
+func (t *translator) constPath(e expr, first bool) (path string, base, ok bool) {
+	switch x := e.(type) {
+	case *litExpr:
+		return x.val, false, x.kind == litString
+	case *binaryExpr:
+		if x.op != "+" {
+			return "", false, false
+		}
+		a, base, ok := t.constPath(x.x, first)
+		if !ok {
+			return "", false, false
+		}
+		b, _, ok := t.constPath(x.y, false)
+		return a + b, base, ok
+	case *propExpr:
+		if cls, isClass := t.classRef(x.x); isClass && cls == "File" && x.name == "separator" {
+			return string(filepath.Separator), false, true
+		}
+	case *callExpr:
+		if x.recv == nil {
+			return "", false, false
+		}
+		if cls, isClass := t.classRef(x.recv); isClass && cls == "System" && x.name == "getProperty" && len(x.args) == 1 {
+			if l, isLit := x.args[0].(*litExpr); isLit && l.val == "file.separator" {
+				return string(filepath.Separator), false, true
+			}
+		}
+		if inner, isCall := x.recv.(*callExpr); first && isCall && x.name == "getBaseDir" && inner.name == "getFileServer" && inner.recv != nil {
+			if cls, isClass := t.classRef(inner.recv); isClass && cls == "FileServer" {
+				return "", true, true
+			}
+		}
+	}
+	return "", false, false
+}

@@ -22,6 +22,7 @@ type Program struct {
 	// JavaScript scripts).
 	Source, JS string
 	used       map[string]bool
+	files      []FileUse
 	forbid     []string
 	// direct is the script compiled to Go closures (fast.go), nil where
 	// it is not covered.
@@ -83,7 +84,7 @@ func CompileHoles(src string, d Dialect, n int) (*Program, error) {
 			return nil, ErrHoleInCode
 		}
 	}
-	js, used, err := translate(src, d, stmts, cat)
+	js, used, files, err := translate(src, d, stmts, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +96,7 @@ func CompileHoles(src string, d Dialect, n int) (*Program, error) {
 	for i := range f {
 		f[i] = forbid[i]
 	}
-	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, forbid: f, direct: compileDirect(stmts, d)}, nil
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, files: files, forbid: f, direct: compileDirect(stmts, d)}, nil
 }
 
 // Forbid is the characters hole i's text may not hold.
@@ -117,7 +118,7 @@ func compile(src string, d Dialect) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, used, err := translate(src, d, stmts, cat)
+	js, used, files, err := translate(src, d, stmts, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func compile(src string, d Dialect) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("script: compiling the translation: %w", err)
 	}
-	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, direct: compileDirect(stmts, d)}, nil
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, files: files, direct: compileDirect(stmts, d)}, nil
 }
 
 // Run runs the program on a pooled runtime. A script's exception comes

@@ -73,6 +73,7 @@ def("File", {
 	"readLines/1": ["List", (f, cs) => lines(readText(f, cs))],
 	"eachLine/1": ["", (f, fn) => { let r = null; for (const l of lines(readText(f))) r = fn(l); return r; }],
 	"write/1": ["Null", (f, s) => { J.fileCreate(f.path, true); J.fileAppend(f.path, str(s)); return null; }],
+	"setText/1": ["Null", (f, s) => { J.fileCreate(f.path, true); J.fileAppend(f.path, str(s)); return null; }],
 	"append/1": ["Null", (f, s) => { J.fileCreate(f.path, false); J.fileAppend(f.path, str(s)); return null; }],
 }, "g");
 

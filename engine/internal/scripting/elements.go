@@ -387,6 +387,7 @@ func compileOrRefuse(c element.Builder, e *jmx.Element, fam scriptFamily) *scrip
 		c.Fail(e, err)
 		return nil
 	}
+	warnFiles(c, e, s)
 	return s
 }
 

@@ -292,10 +292,12 @@ func (h *scriptHost) RandomBytes(b []byte) { _, _ = rand.Read(b) }
 
 // BaseDir is JMeter's FileServer base directory: the plan's folder,
 // absolute.
-func (h *scriptHost) BaseDir() string {
-	dir, err := filepath.Abs(h.vu.Plan.Dir)
+func (h *scriptHost) BaseDir() string { return baseDir(h.vu.Plan) }
+
+func baseDir(p *element.Plan) string {
+	dir, err := filepath.Abs(p.Dir)
 	if err != nil {
-		return h.vu.Plan.Dir
+		return p.Dir
 	}
 	return dir
 }
