@@ -24,20 +24,27 @@ type jsonAssertion struct {
 	invert   bool
 	regex    *response.RegexField // nil unless "Match as regular expression"
 	plugin   bool                 // the jp@gc flavour
+	// parse reads a YAML document (the jp@gc flavour's input format
+	// YAML); nil reads JSON.
+	parse func(string) (any, error)
 }
 
 func BuildJSON(c element.Builder, e *jmx.Element) (element.Assertion, error) {
-	return newJSONAssertion(c, e, false)
+	return newJSONAssertion(c, e, false, nil)
 }
 
 func BuildPluginJSON(c element.Builder, e *jmx.Element) (element.Assertion, error) {
-	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
-		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
+	parse, err := response.PluginInput(e)
+	if err != nil {
+		return nil, err
 	}
-	return newJSONAssertion(c, e, true)
+	if e.Str("INPUT_FORMAT") != "YAML" {
+		parse = nil // JSON, with json-smart's messages
+	}
+	return newJSONAssertion(c, e, true, parse)
 }
 
-func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (element.Assertion, error) {
+func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool, parse func(string) (any, error)) (element.Assertion, error) {
 	pf := response.NewJSONPathField(c, e, c.Prop(e, "JSON_PATH"))
 	a := &jsonAssertion{
 		path:     pf,
@@ -46,6 +53,7 @@ func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (element.A
 		isNull:   e.Bool("EXPECT_NULL", false),
 		invert:   e.Bool("INVERT", false),
 		plugin:   plugin,
+		parse:    parse,
 	}
 	if e.Bool("ISREGEX", true) {
 		rf, err := response.NewRegexField(a.expected, true)
@@ -85,8 +93,13 @@ func (a *jsonAssertion) check(vu *element.VU, t response.View) Verdict {
 
 // doAssert returns nil when the assertion holds, else the failure message.
 func (a *jsonAssertion) doAssert(vu *element.VU, body string) error {
-	doc, err := response.ParseJSON(body)
-	if err != nil {
+	var doc any
+	var err error
+	if a.parse != nil {
+		if doc, err = a.parse(body); err != nil {
+			return err
+		}
+	} else if doc, err = response.ParseJSON(body); err != nil {
 		return fmt.Errorf("net.minidev.json.parser.ParseException: %s", strings.TrimPrefix(err.Error(), response.ErrNotJSON.Error()+": "))
 	}
 	path, err := a.path.Get(vu)

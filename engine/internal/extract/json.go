@@ -208,6 +208,7 @@ func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found 
 
 type pluginJSONExtractor struct {
 	name    string
+	parse   func(string) (any, error) // the input format's reader
 	ref     *element.Template
 	path    *response.JSONPathField
 	def     *element.Template
@@ -216,12 +217,14 @@ type pluginJSONExtractor struct {
 }
 
 func BuildPluginJSON(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
-	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
-		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
+	parse, err := response.PluginInput(e)
+	if err != nil {
+		return nil, err
 	}
 	pf := response.NewJSONPathField(c, e, c.Prop(e, "JSONPATH"))
 	return &pluginJSONExtractor{
 		name:    e.Name,
+		parse:   parse,
 		ref:     c.Prop(e, "VAR"),
 		path:    pf,
 		def:     c.Prop(e, "DEFAULT"),
@@ -258,7 +261,7 @@ func (x *pluginJSONExtractor) PostProcess(vu *element.VU, r *element.Result) {
 		fail(errors.New("the source variable is not defined"))
 		return
 	}
-	doc, err := response.ParseJSON(in)
+	doc, err := x.parse(in)
 	if err != nil {
 		fail(err)
 		return
