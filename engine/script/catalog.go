@@ -92,6 +92,9 @@ func readCatalog() (*catalog, error) {
 	} {
 		c.classKind[cls] = kind
 	}
+	for cls, kind := range fileClassKinds {
+		c.classKind[cls] = kind
+	}
 	return c, nil
 }
 

@@ -13,7 +13,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gojm/gojm/internal/files"
 )
+
+// standInServers start nothing, as the recorder's HttpMirrorServer.
+type standInServers struct{}
+
+func (standInServers) StartMirror(int) error { return nil }
+func (standInServers) StopMirror(int)        {}
 
 var update = flag.Bool("update", false, "rewrite the refusal goldens")
 
@@ -137,6 +145,13 @@ func TestSemanticsScripts(t *testing.T) {
 func runTable(t *testing.T, table, refusalsFile string) {
 	cases := loadTable(t, table)
 	goldens := loadGoldens(t)
+	refusalsPath, err := filepath.Abs(filepath.Join(tableDir, refusalsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file cases write and read relative to the working folder, a
+	// fresh one as in record.sh.
+	t.Chdir(t.TempDir())
 	var refusals []string
 	ran, refused, direct := 0, 0, 0
 	for _, c := range cases {
@@ -184,7 +199,7 @@ func runTable(t *testing.T, table, refusalsFile string) {
 	}
 	sort.Strings(refusals)
 	got := strings.Join(refusals, "\n") + "\n"
-	path := filepath.Join(tableDir, refusalsFile)
+	path := refusalsPath
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -256,7 +271,10 @@ func envFor(c tableCase, h *testHost) *Env {
 			}
 		}
 	}
-	env := &Env{Host: h, Prev: prev, Label: c.Name, Parameters: c.Parameters}
+	env := &Env{Host: h, Prev: prev, Label: c.Name, Parameters: c.Parameters, Servers: standInServers{}}
+	if wd, err := os.Getwd(); err == nil {
+		env.Files = files.New(files.Options{Dir: wd})
+	}
 	if q := in.Request; q != nil {
 		method := q.Method
 		if method == "" {

@@ -25,6 +25,7 @@ type Program struct {
 	// compiles, and the call fails when it runs, as in JMeter.
 	Warnings []string
 	used     map[string]bool
+	files    []FileUse
 	forbid   []string
 	// direct is the script compiled to Go closures (fast.go), nil where
 	// it is not covered.
@@ -86,7 +87,7 @@ func CompileHoles(src string, d Dialect, n int) (*Program, error) {
 			return nil, ErrHoleInCode
 		}
 	}
-	js, used, warns, err := translate(src, d, stmts, cat)
+	js, used, warns, files, err := translate(src, d, stmts, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func CompileHoles(src string, d Dialect, n int) (*Program, error) {
 	for i := range f {
 		f[i] = forbid[i]
 	}
-	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, Warnings: warns, forbid: f, direct: compileDirect(stmts, d)}, nil
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, Warnings: warns, files: files, forbid: f, direct: compileDirect(stmts, d)}, nil
 }
 
 // Forbid is the characters hole i's text may not hold.
@@ -120,7 +121,7 @@ func compile(src string, d Dialect) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, used, warns, err := translate(src, d, stmts, cat)
+	js, used, warns, files, err := translate(src, d, stmts, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +129,7 @@ func compile(src string, d Dialect) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("script: compiling the translation: %w", err)
 	}
-	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, Warnings: warns, direct: compileDirect(stmts, d)}, nil
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, Warnings: warns, files: files, direct: compileDirect(stmts, d)}, nil
 }
 
 // Run runs the program on a pooled runtime. A script's exception comes

@@ -33,6 +33,9 @@ var jsHTTP string
 //go:embed runtime_time.js
 var jsTime string
 
+//go:embed runtime_files.js
+var jsFiles string
+
 var (
 	preludeOnce sync.Once
 	prelude     *goja.Program
@@ -41,7 +44,7 @@ var (
 
 func compilePrelude() (*goja.Program, error) {
 	preludeOnce.Do(func() {
-		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsHTTP + "\n" + jsTime + "\n$mk;\n"
+		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsHTTP + "\n" + jsTime + "\n" + jsFiles + "\n$mk;\n"
 		prelude, preludeErr = goja.Compile("gojm-script-runtime.js", src, true)
 	})
 	return prelude, preludeErr
@@ -176,6 +179,10 @@ type Env struct {
 	Timeout time.Duration
 	// Holes are the texts of a CompileHoles program's holes.
 	Holes []string
+	// Files is how the script reaches files (nil: it cannot).
+	Files Files
+	// Servers starts the servers a script may start (nil: none).
+	Servers Servers
 	// Request is the HTTP request of the sampler a pre-processor runs
 	// before (sampler.getHeaderManager(), getArguments(), getPath()…);
 	// nil when that sampler is not an HTTP Request.

@@ -16,6 +16,8 @@ func (r *runtime) javaHelpers() *goja.Object {
 	set := func(name string, f func(c goja.FunctionCall) goja.Value) { _ = o.Set(name, f) }
 	r.dateHelpers(set)
 	r.calendarHelpers(set)
+	r.fileHelpers(set)
+	r.serverHelpers(set)
 	_ = o.Set("goos", goruntime.GOOS)
 	_ = o.Set("fileSep", string(os.PathSeparator))
 	_ = o.Set("pathSep", string(os.PathListSeparator))

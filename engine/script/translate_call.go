@@ -26,6 +26,7 @@ func (t *translator) newExpr(e *newExpr) (string, string) {
 		}
 		t.refuse(e.at, "new %s(…) with %d argument(s)", e.typ.name, n)
 	}
+	t.noteFile(cls, e.args)
 	kind := t.cat.ctorKind(cls)
 	if isException(cls) {
 		return fmt.Sprintf("$.newEx(%q, [%s])", cls, t.exprs(e.args)), "Exception"

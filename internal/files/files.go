@@ -26,7 +26,11 @@ type Policy struct {
 
 	mu     sync.Mutex
 	inputs map[string]bool // real paths of the files the plan reads
+
+	writes [32]stripe // serialize the writes of one file (write.go)
 }
+
+type stripe = sync.Mutex
 
 // root is a folder a plan may use, with the words that name it in a refusal.
 type root struct {
@@ -250,7 +254,11 @@ func (p *Policy) AllowWrite(dir string) {
 // Open opens a file the plan may read, refusing anything but a regular
 // file. It opens the file through its allowed folder (os.Root), so that
 // nothing swapped in on the way leads out of it.
-func (p *Policy) Open(path string) (*os.File, error) {
+func (p *Policy) Open(path string) (*os.File, error) { return p.open(path, true) }
+
+// open opens a file the plan may read; note counts it as one of the
+// plan's inputs.
+func (p *Policy) open(path string, note bool) (*os.File, error) {
 	if err := p.CheckRead(path); err != nil {
 		return nil, err
 	}
@@ -274,7 +282,9 @@ func (p *Policy) Open(path string) (*os.File, error) {
 		f.Close()
 		return nil, &DeniedError{Path: path, Why: "it is not a regular file"}
 	}
-	p.note(real)
+	if note {
+		p.note(real)
+	}
 	return f, nil
 }
 
@@ -284,8 +294,10 @@ const MaxWholeFile = 64 << 20
 
 // ReadFile reads a whole file the plan may read, of at most MaxWholeFile
 // bytes.
-func (p *Policy) ReadFile(path string) ([]byte, error) {
-	f, err := p.Open(path)
+func (p *Policy) ReadFile(path string) ([]byte, error) { return p.readFile(path, true) }
+
+func (p *Policy) readFile(path string, note bool) ([]byte, error) {
+	f, err := p.open(path, note)
 	if err != nil {
 		return nil, err
 	}

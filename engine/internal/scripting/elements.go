@@ -427,6 +427,7 @@ func compileOrRefuse(c element.Builder, e *jmx.Element, fam scriptFamily) *scrip
 		c.Fail(e, err)
 		return nil
 	}
+	warnFiles(c, e, s)
 	for _, p := range []*script.Program{s.prog, s.holeProg} {
 		if p == nil {
 			continue

@@ -100,8 +100,18 @@ case("listener", G, 'def r = sampleEvent.getResult()\nprintln "${r.getSampleLabe
      prev={"label": "x", "code": "404", "message": "nf", "success": False})
 case("groovy function", G, '"${vars.get("a")}-${threadName}".toUpperCase()', element="__groovy", vars={"a": "q"})
 
+# ---- files (relative to the working folder, which record.sh and the
+# tests make a fresh one) ----
+case("file write and read", G, 'def f = new File("gojm-case.txt")\ndef w = new BufferedWriter(new FileWriter(f, true)); w.write("a"); w.newLine(); w.write("b\\n"); w.close()\n[f.text, f.readLines(), f.length(), f.getName(), f.getPath(), f.isFile(), f.isDirectory(), f.exists(), f.delete(), f.exists(), f.delete()]')
+case("file writer truncates", G, 'new FileWriter("gojm-t.txt", true).close()\ndef w = new FileWriter("gojm-t.txt"); w.write("one\\n"); w.close()\nw = new FileWriter("gojm-t.txt", true); w.append("two").append(\'\\n\' as char); w.close()\nw = new FileWriter("gojm-t.txt"); w.write("lost"); def t = new File("gojm-t.txt").text; w.close()\n[t, new File("gojm-t.txt").text, new File("gojm-t.txt").delete()]')
+case("print writer", G, 'def p = new PrintWriter(new FileWriter("gojm-p.txt")); p.println("x"); p.print(1.5d); p.println(); p.printf("%03d%n", 7); p.print(null); p.close()\ndef f = new File("gojm-p.txt"); def t = f.text; f.delete(); t')
+case("groovy file methods", G, 'def f = new File("gojm-g.txt"); f.write("l1\\r\\nl2\\n"); f.append("l3")\ndef seen = []; f.eachLine { seen << it.toUpperCase() }\n[seen, f.readLines().size(), f.getText("UTF-8").length(), f.delete()]')
+case("commons-io FileUtils", G, 'import org.apache.commons.io.FileUtils\ndef f = new File("gojm-u.txt")\nFileUtils.writeStringToFile(f, "p\\n", "UTF-8"); FileUtils.writeStringToFile(f, "q", "UTF-8", true)\ndef r = [FileUtils.readFileToString(f, "UTF-8"), FileUtils.readLines(f, "UTF-8")]; f.delete(); r')
+case("file absent", G, 'def r = [new File("gojm-absent.txt").exists(), new File("gojm-absent.txt").length(), new File("gojm-absent.txt").delete()]\ntry { new File("gojm-absent.txt").text } catch (FileNotFoundException e) { r << e.getMessage() }\nr')
+case("file paths", G, '[new File("a//b/").getPath(), new File("a/b.csv").getName(), new File("a", "b.csv").getPath(), new File("x.csv").getAbsolutePath() == System.getProperty("user.dir") + File.separator + "x.csv", System.getProperty("file.separator"), File.separator, System.getProperty("no.such.property"), System.getProperty("no.such.property", "d")]')
+case("escapeJavaScript", G, 'groovy.json.StringEscapeUtils.escapeJavaScript("a\'b\\"c/d\\\\e\\n\\t\\r\\f\\b\\u00e9\\u20ac\\u0001\\u001f~")')
+case("mirror server", G, 'import org.apache.jmeter.protocol.http.control.HttpMirrorServer\nHttpMirrorServer m = new HttpMirrorServer(8081, 10, 10)\nprops.put("MIRROR", m)\nm.start()\n((HttpMirrorServer) props.get("MIRROR")).stopServer()\n[m.getException(), m.getPort()]')
 # ---- refused Groovy constructs ----
-case("refused file", G, 'new File("/etc/passwd").text')
 case("refused process", G, '"ls".execute().text')
 case("refused evaluate", G, 'evaluate("1 + 1")')
 case("refused class", G, 'class Foo { int x }\nnew Foo().x')
@@ -154,6 +164,10 @@ case("dates", B, 'import java.text.SimpleDateFormat;\nDate d = new Date(17000000
 case("calendar", B, 'import java.util.Calendar;\nCalendar c = Calendar.getInstance(TimeZone.getTimeZone("UTC"));\nc.setTimeInMillis(1706659200000L);\nc.add(Calendar.MONTH, 1);\nc.add(Calendar.DATE, -2);\nc.set(Calendar.HOUR_OF_DAY, 25);\nc.add(Calendar.MINUTE, 90);\nvars.put("when", "" + c.get(Calendar.YEAR) + "-" + c.get(Calendar.MONTH) + "-" + c.get(Calendar.DAY_OF_MONTH) + " " + c.get(Calendar.HOUR_OF_DAY) + ":" + c.get(Calendar.MINUTE) + " " + c.get(Calendar.DAY_OF_WEEK) + " " + c.get(Calendar.HOUR) + " " + c.get(Calendar.AM_PM));\nc.set(2023, Calendar.DECEMBER, 31, 23, 59, 59);\nc.add(Calendar.SECOND, 2);\nc.getTimeInMillis()', element="BeanShellPreProcessor")
 case("error count", B, 'int errors = prev.getErrorCount();\nint samples = prev.getSampleCount();\nif (errors > 0) { Failure = true; FailureMessage = "errors " + errors + " of " + samples; }', element="BeanShellAssertion",
      prev={"label": "p", "code": "500", "message": "err", "body": "x", "success": False})
+# BeanShell: files, as plans write extracted values
+case("file writer", B, 'import java.io.*;\nFileWriter fr = new FileWriter("gojm-b.csv", true);\nfr.write("\\n" + vars.get("v"));\nfr.close();\nBufferedWriter bw = new BufferedWriter(new FileWriter("gojm-b.csv", true));\nbw.write("x" + 1);\nbw.newLine();\nbw.flush();\nbw.close();\nFile f = new File("gojm-b.csv");\nvars.put("len", "" + f.length());\nvars.put("facts", f.getName() + f.exists() + f.isFile());\nvars.put("del", "" + f.delete() + f.exists());', vars={"v": "42"})
+case("print writer", B, 'PrintWriter p = new PrintWriter(new FileWriter("gojm-bp.txt"));\np.println("a");\np.print(2);\np.close();\nFile f = new File("gojm-bp.txt");\nvars.put("len", "" + f.length());\nf.delete();')
+case("file separator property", B, 'vars.put("sep", File.separator + System.getProperty("file.separator"));\nvars.put("d", "" + new File("gojm-absent.csv").delete() + new File("gojm-absent.csv").exists());')
 # ---- the HTTP Request a pre-processor changes, ctx, props, SampleResult (the repos corpus's scripts) ----
 REQ = {"domain": "example.com", "path": "/items", "headers": [["Accept", "*/*"], ["Authorization", "Basic x"], ["X-Old", "o"]], "args": [["q", "x"], ["drop", "y"], ["q", "z"]]}
 case("header manager add", B, 'import org.apache.jmeter.protocol.http.control.Header;\nsampler.getHeaderManager().add(new Header("Authorization","Bearer " + vars.get("BEARER")));', element="BeanShellPreProcessor", vars={"BEARER": "tok"}, request=REQ)
