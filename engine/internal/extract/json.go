@@ -90,33 +90,27 @@ func (x *jsonExtractor) PostProcess(vu *element.VU, r *element.Result) {
 		vu.Warnf("JSON Extractor %q: %v", x.name, x.bad)
 		return
 	}
-	var docs []any
+	// Each document is read as far as the paths need, once for all of them.
+	var buf [1]response.JSONDoc
+	docs := buf[:0]
 	var bad error
 	hasInput := false
 	if x.scope.Kind == response.ScopeVariable {
 		hasInput = true
 		if s, ok := vu.Vars.Get(x.scope.Var.Eval(vu)); ok {
-			if d, err := response.ParseJSON(s); err == nil {
-				docs = append(docs, d)
-			} else {
-				bad = err
-			}
+			docs = append(docs, response.JSONDoc{Text: s})
 		} else {
 			bad = errors.New("the variable is not defined")
 		}
 	} else {
-		var buf [1]response.View
-		for _, t := range x.scope.Samples(r, buf[:0]) {
+		var views [1]response.View
+		for _, t := range x.scope.Samples(r, views[:0]) {
 			s := response.BodyString(t.Body)
 			if strings.TrimSpace(s) == "" {
 				continue
 			}
 			hasInput = true
-			if d, err := response.ParseJSON(s); err == nil {
-				docs = append(docs, d)
-			} else {
-				bad = err
-			}
+			docs = append(docs, response.JSONDoc{Text: s})
 		}
 	}
 	for i := range x.vars {
@@ -135,17 +129,20 @@ func (x *jsonExtractor) PostProcess(vu *element.VU, r *element.Result) {
 			continue
 		}
 		path, err := v.path.Get(vu)
+		var found []any
 		if err == nil {
 			err = bad
+			for j := range docs {
+				var derr error
+				if found, derr = path.AppendAll(found, &docs[j]); derr != nil {
+					err = derr // the last document that is not JSON, as JMeter's loop leaves it
+				}
+			}
 		}
 		if err != nil {
 			vu.Warnf("JSON Extractor %q: %v", x.name, err)
 			vu.Vars.Put(ref, def)
 			continue
-		}
-		var found []any
-		for _, d := range docs {
-			found = append(found, path.All(d)...)
 		}
 		x.save(vu, ref, def, v.number, found)
 	}
@@ -258,20 +255,20 @@ func (x *pluginJSONExtractor) PostProcess(vu *element.VU, r *element.Result) {
 		fail(errors.New("the source variable is not defined"))
 		return
 	}
-	doc, err := response.ParseJSON(in)
-	if err != nil {
-		fail(err)
-		return
+	// The path is read first: its walk checks the document on the way, and
+	// a document that is not JSON still fails first.
+	doc := response.JSONDoc{Text: in}
+	path, perr := x.path.Get(vu)
+	var v any
+	var err error
+	if perr == nil {
+		v, err = path.ReadDoc(&doc)
 	}
-	path, err := x.path.Get(vu)
-	if err != nil {
-		fail(err)
-		return
-	}
-	v, err := path.Read(doc)
-	if err != nil {
-		fail(err)
-		return
+	for _, e := range []error{doc.Err(), perr, err} {
+		if e != nil {
+			fail(e)
+			return
+		}
 	}
 	arr, isArr := v.([]any)
 	if !isArr {

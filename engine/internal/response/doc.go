@@ -2,7 +2,8 @@
 // sample: which samples an element looks at (JMeter's Sample.scope: the
 // main sample, its sub-samples, both, or a variable), which part of one
 // (the "field to check": body, headers, URL, code, message, request data),
-// JSON documents read in key order with Jayway's JSONPath, XPath documents
+// JSON documents read in key order with Jayway's JSONPath (a definite path
+// followed through the text without building the tree), XPath documents
 // (XML, or HTML read tolerantly), and pattern fields compiled once or by
 // value. Values read from a document are written back as Java writes them.
 //
