@@ -21,10 +21,18 @@ import (
 
 // jsonExtract is one variable of a JSON Extractor.
 type jsonExtract struct {
-	ref    *element.Template
-	path   *response.JSONPathField
-	def    *element.Template
-	number int
+	ref     *element.Template
+	path    *response.JSONPathField
+	def     *element.Template
+	number  int
+	matchNr string // ref_matchNr, made once when the name is constant
+}
+
+func (v *jsonExtract) matchNrName(ref string) string {
+	if v.matchNr != "" {
+		return v.matchNr
+	}
+	return ref + matchNrSuffix
 }
 
 type jsonExtractor struct {
@@ -75,12 +83,16 @@ func BuildJSON(c element.Builder, e *jmx.Element) (element.PostProcessor, error)
 	}
 	for i := range paths {
 		pf := response.NewJSONPathField(c, e, c.Template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))
-		x.vars = append(x.vars, jsonExtract{
+		v := jsonExtract{
 			ref:    c.Template(e, "JSONPostProcessor.referenceNames", strings.TrimSpace(names[i])),
 			path:   pf,
 			def:    c.Template(e, "JSONPostProcessor.defaultValues", defs[i]),
 			number: numbers[i],
-		})
+		}
+		if v.ref.Const() {
+			v.matchNr = v.ref.Raw() + matchNrSuffix
+		}
+		x.vars = append(x.vars, v)
 	}
 	return x, nil
 }
@@ -116,7 +128,8 @@ func (x *jsonExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	for i := range x.vars {
 		v := &x.vars[i]
 		ref, def := v.ref.Eval(vu), v.def.Eval(vu)
-		vu.Vars.Remove(ref + matchNrSuffix)
+		nrName := v.matchNrName(ref)
+		vu.Vars.Remove(nrName)
 		for n := 1; ; n++ {
 			name := nthName(ref, n)
 			if _, ok := vu.Vars.Get(name); !ok {
@@ -129,7 +142,8 @@ func (x *jsonExtractor) PostProcess(vu *element.VU, r *element.Result) {
 			continue
 		}
 		path, err := v.path.Get(vu)
-		var found []any
+		var buf [2]any
+		found := buf[:0]
 		if err == nil {
 			err = bad
 			for j := range docs {
@@ -144,13 +158,13 @@ func (x *jsonExtractor) PostProcess(vu *element.VU, r *element.Result) {
 			vu.Vars.Put(ref, def)
 			continue
 		}
-		x.save(vu, ref, def, v.number, found)
+		x.save(vu, ref, nrName, def, v.number, found)
 	}
 }
 
 // save stores the values found for one variable as JMeter's
-// JSONPostProcessor does.
-func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found []any) {
+// JSONPostProcessor does; nrName is ref_matchNr.
+func (x *jsonExtractor) save(vu *element.VU, ref, nrName, def string, number int, found []any) {
 	str := func(v any) string {
 		if v == nil {
 			return def
@@ -160,7 +174,7 @@ func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found 
 	switch {
 	case len(found) == 0:
 		vu.Vars.Put(ref, def)
-		vu.Vars.Put(ref+matchNrSuffix, "0")
+		vu.Vars.Put(nrName, "0")
 		if number < 0 && x.concat {
 			vu.Vars.Put(ref+"_ALL", "")
 		}
@@ -197,7 +211,7 @@ func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found 
 		putVar(vu, ref, str(found[number-1]))
 	}
 	if number != 0 {
-		vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(len(found)))
+		vu.Vars.Put(nrName, strconv.Itoa(len(found)))
 	}
 }
 
