@@ -73,13 +73,7 @@ func (p *JSONPath) AppendAll(dst []any, d *JSONDoc) ([]any, error) {
 	if err != nil {
 		return dst, err
 	}
-	if p.Definite {
-		if v, err := p.walk(tree); err == nil {
-			dst = append(dst, v)
-		}
-		return dst, nil
-	}
-	return append(dst, p.expr.Get(tree)...), nil
+	return append(dst, p.All(tree)...), nil
 }
 
 // ReadDoc is Read over a document. A parse error wraps ErrNotJSON; the
