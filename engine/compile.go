@@ -117,7 +117,10 @@ func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, err
 
 	tp := src.TestPlan()
 	if tp == nil {
-		c.errs = append(c.errs, &jmx.Error{File: src.File, Err: errors.New("the file has no Test Plan element (is it a test fragment?)")})
+		// JMeter 5.6 refuses it too: StandardJMeterEngine.configure throws
+		// "Could not find the TestPlan class!" (a selection saved with
+		// "Save Selection As", a template's fragment).
+		c.errs = append(c.errs, &jmx.Error{File: src.File, Err: errors.New(noTestPlan)})
 		return nil, errors.Join(c.errs...)
 	}
 	p.Name = tp.Name
@@ -339,3 +342,8 @@ var _ element.Builder = (*compiler)(nil)
 // NoScriptsProperty, set to true, refuses every script element and script
 // function (the --no-scripts flag sets it).
 const NoScriptsProperty = scripting.NoScriptsProperty
+
+// noTestPlan refuses a file without a Test Plan element, as JMeter 5.6's
+// non-GUI mode does.
+const noTestPlan = "the file has no Test Plan element (is it a test fragment?); JMeter 5.6 refuses it too " +
+	"(\"Could not find the TestPlan class!\"): open it in JMeter, add it to a Test Plan with a Thread Group, and save the plan (File › Save Test Plan as)"

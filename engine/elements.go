@@ -9,6 +9,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/engine/internal/httpsampler"
 	"github.com/gojm/gojm/engine/internal/jdbc"
+	"github.com/gojm/gojm/engine/internal/mqtt"
 	"github.com/gojm/gojm/engine/internal/reporters"
 	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/engine/internal/scripting"
@@ -16,6 +17,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/engine/internal/timer"
 	"github.com/gojm/gojm/engine/internal/udp"
+	"github.com/gojm/gojm/engine/internal/ws"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -164,7 +166,10 @@ var elements = map[string]elementDef{
 	"HTTPSamplerProxy": {kind: kSampler, sampler: httpsampler.Build},
 	"HTTPSampler":      {kind: kSampler, sampler: httpsampler.Build},
 	"HTTPSampler2":     {kind: kSampler, sampler: httpsampler.Build},
-	"DebugSampler":     {kind: kSampler, sampler: sampler.BuildDebug},
+	// BlazeMeter's HTTP/2 Sampler and jp@gc's Parallel HTTP Requests
+	"com.blazemeter.jmeter.http2.sampler.HTTP2Sampler": {kind: kSampler, sampler: httpsampler.BuildHTTP2},
+	"com.blazemeter.jmeter.http.ParallelHTTPSampler":   {kind: kSampler, sampler: httpsampler.BuildParallel},
+	"DebugSampler": {kind: kSampler, sampler: sampler.BuildDebug},
 
 	// JDBC: the configuration is read by the elements that name its pool.
 	jdbc.ConfigClass:    {kind: kConfig},
@@ -271,6 +276,23 @@ var elements = map[string]elementDef{
 	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: thread.BuildParameterized},
 	parallelClass: {kind: kSampler, branches: buildParallel},
 	udp.Class:     {kind: kSampler, sampler: udp.Build},
+
+	// Luminis' WebSocket samplers; the frame filters are read by the
+	// samplers in their scope.
+	ws.OpenClass:       {kind: kSampler, sampler: ws.Build},
+	ws.RequestClass:    {kind: kSampler, sampler: ws.Build},
+	ws.WriteClass:      {kind: kSampler, sampler: ws.Build},
+	ws.ReadClass:       {kind: kSampler, sampler: ws.Build},
+	ws.PingClass:       {kind: kSampler, sampler: ws.Build},
+	ws.CloseClass:      {kind: kSampler, sampler: ws.Build},
+	ws.PingFilterClass: {kind: kConfig},
+	// xmeter's (emqx's) MQTT samplers.
+	mqtt.ConnectClass:    {kind: kSampler, sampler: mqtt.BuildConnect},
+	mqtt.PubClass:        {kind: kSampler, sampler: mqtt.BuildPub},
+	mqtt.SubClass:        {kind: kSampler, sampler: mqtt.BuildSub},
+	mqtt.DisconnectClass: {kind: kSampler, sampler: mqtt.BuildDisconnect},
+	ws.TextFilterClass:   {kind: kConfig},
+	ws.BinaryFilterClass: {kind: kConfig},
 	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
 
 	// Refused by name, with what to do: they need a browser or a JVM.

@@ -45,6 +45,20 @@ type caseInputs struct {
 	Props   map[string]string `json:"props"`
 	Prev    *prevInput        `json:"prev"`
 	NoPrev  bool              `json:"noPrev"`
+	Request *requestInput     `json:"request"`
+}
+
+// requestInput is the HTTP Request a pre-processor's script runs before.
+type requestInput struct {
+	Method, Protocol, Domain, Port, Path string
+	NoHeaderManager                      bool
+	Headers, Args                        [][2]string
+}
+
+// requestOutput is what a script left of the request.
+type requestOutput struct {
+	Method, Protocol, Domain, Port, Path string
+	Headers, Args                        []string
 }
 
 type prevInput struct {
@@ -72,6 +86,8 @@ type golden struct {
 	Globals   map[string]*string `json:"globals"`
 	Slept     int64              `json:"slept"`
 	Varying   []string           `json:"varying"`
+	Request   *requestOutput     `json:"request"`
+	Stopped   bool               `json:"stopped"`
 }
 
 func loadTable(t *testing.T, name string) []tableCase {
@@ -241,6 +257,20 @@ func envFor(c tableCase, h *testHost) *Env {
 		}
 	}
 	env := &Env{Host: h, Prev: prev, Label: c.Name, Parameters: c.Parameters}
+	if q := in.Request; q != nil {
+		method := q.Method
+		if method == "" {
+			method = "GET"
+		}
+		env.Request = &Request{Method: method, Protocol: q.Protocol, Domain: q.Domain, Port: q.Port, Path: q.Path,
+			HeaderManager: !q.NoHeaderManager}
+		for _, hd := range q.Headers {
+			env.Request.Headers = append(env.Request.Headers, Header{Name: hd[0], Value: hd[1]})
+		}
+		for _, a := range q.Args {
+			env.Request.Args = append(env.Request.Args, Arg{Name: a[0], Value: a[1], Meta: "=", Encode: true, ContentType: "text/plain"})
+		}
+	}
 	switch c.Element {
 	case "JSR223Sampler", "BSFSampler", "BeanShellSampler":
 		env.Current = &Result{Label: c.Name, Code: "200", Message: "OK", Success: true, DataType: "text"}
@@ -456,6 +486,26 @@ func checkCase(t *testing.T, c tableCase, d Dialect, p *Program, g golden) {
 			gs = "<nil>"
 		}
 		same("/globals/"+name, gs, w)
+	}
+	if w := g.Request; w != nil && env.Request != nil {
+		q := env.Request
+		same("/request/method", q.Method, w.Method)
+		same("/request/protocol", q.Protocol, w.Protocol)
+		same("/request/domain", q.Domain, w.Domain)
+		same("/request/port", q.Port, w.Port)
+		same("/request/path", q.Path, w.Path)
+		var hs, as []string
+		for _, hd := range q.Headers {
+			hs = append(hs, hd.Name+": "+hd.Value)
+		}
+		for _, a := range q.Args {
+			as = append(as, a.Name+a.Meta+a.Value)
+		}
+		same("/request/headers", strings.Join(hs, "\n"), strings.Join(w.Headers, "\n"))
+		same("/request/args", strings.Join(as, "\n"), strings.Join(w.Args, "\n"))
+	}
+	if h.stopped != g.Stopped {
+		t.Errorf("stopped the thread: %v, want %v", h.stopped, g.Stopped)
 	}
 	if h.slept.Milliseconds() != g.Slept {
 		t.Errorf("slept %v, want %dms", h.slept, g.Slept)

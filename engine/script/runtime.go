@@ -27,6 +27,12 @@ var jsJSON string
 //go:embed runtime_assert.js
 var jsAssert string
 
+//go:embed runtime_http.js
+var jsHTTP string
+
+//go:embed runtime_time.js
+var jsTime string
+
 var (
 	preludeOnce sync.Once
 	prelude     *goja.Program
@@ -35,7 +41,7 @@ var (
 
 func compilePrelude() (*goja.Program, error) {
 	preludeOnce.Do(func() {
-		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n$mk;\n"
+		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsHTTP + "\n" + jsTime + "\n$mk;\n"
 		prelude, preludeErr = goja.Compile("gojm-script-runtime.js", src, true)
 	})
 	return prelude, preludeErr
@@ -81,6 +87,9 @@ type Host interface {
 	RandomBytes(b []byte)
 	// BaseDir is FileServer's base directory: the plan's folder, absolute.
 	BaseDir() string
+	// StopThread ends the virtual user once the sample in progress is
+	// done (JMeterThread.stop(), through ctx.getThread()).
+	StopThread()
 }
 
 // Object is a value a script keeps outside a run (vars.putObject,
@@ -167,6 +176,33 @@ type Env struct {
 	Timeout time.Duration
 	// Holes are the texts of a CompileHoles program's holes.
 	Holes []string
+	// Request is the HTTP request of the sampler a pre-processor runs
+	// before (sampler.getHeaderManager(), getArguments(), getPath()…);
+	// nil when that sampler is not an HTTP Request.
+	Request *Request
+}
+
+// Request is an HTTP Request as a script sees and changes it before it is
+// sent: JMeter's HTTPSamplerBase fields, its merged Header Manager and its
+// arguments. Changed says a script changed it.
+type Request struct {
+	Method, Protocol, Domain, Port, Path string
+	// HeaderManager: a Header Manager is in scope (getHeaderManager() is
+	// null without one).
+	HeaderManager bool
+	Headers       []Header
+	Args          []Arg
+	Changed       bool
+}
+
+// Header is a request header.
+type Header struct{ Name, Value string }
+
+// Arg is a request argument: Meta is "=" or "" (no "=" between name and
+// value), Encode HTTPArgument's always-encode flag.
+type Arg struct {
+	Name, Value, Meta, ContentType string
+	Encode                         bool
 }
 
 // Global is a variable of a script run.

@@ -56,7 +56,7 @@ function goCall(f) {
 $.goCall = goCall;
 let mathRnd = null;
 $.mathRandom = function () { if (mathRnd === null) mathRnd = $.newRandom(H.mathSeed()); return mathRnd; };
-$.resetRun = function () { mathRnd = null; $.resetResults(); $.resetObjects(); };
+$.resetRun = function () { mathRnd = null; $.resetResults(); $.resetObjects(); $.resetHTTP(); };
 
 // ---- JsonOutput ----------------------------------------------------------------
 function jsonStr(s) {

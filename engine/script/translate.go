@@ -26,6 +26,7 @@ type translator struct {
 	tmp     int
 	rec     *assertRec      // recording a Groovy power assert
 	used    map[string]bool // bindings the script reads
+	warns   []string        // what runs as JMeter runs it, but fails there too
 }
 
 type local struct {
@@ -68,7 +69,7 @@ func (t *translator) fail(at Pos, format string, args ...any) {
 
 // translate produces the JavaScript of a script: a function of the
 // dialect's runtime returning the function of the bindings.
-func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, used map[string]bool, err error) {
+func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, used map[string]bool, warns []string, err error) {
 	t := &translator{d: d, src: src, cat: cat, methods: map[string]*methodDecl{}, imports: map[string]string{},
 		statics: map[string]string{}, unknown: map[string]string{}, multi: map[string]bool{}, used: map[string]bool{}}
 	defer func() {
@@ -77,7 +78,7 @@ func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, us
 			if !ok {
 				panic(r)
 			}
-			js, used, err = "", nil, e
+			js, used, warns, err = "", nil, nil, e
 		}
 	}()
 	var body []stmt
@@ -125,7 +126,7 @@ func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, us
 	out.WriteString(fns.String())
 	out.WriteString(t.b.String())
 	out.WriteString("return null;\n};\n})")
-	return out.String(), t.used, nil
+	return out.String(), t.used, t.warns, nil
 }
 
 // countAssigns marks names assigned (or ++/--) anywhere: a def variable

@@ -88,6 +88,9 @@ type DeniedError struct {
 	Path  string // the path as the plan named it, resolved
 	Why   string
 	Flag  string // the flag that allows it; "" when none does
+	// Input: the write was refused because the file is the plan or a file
+	// it reads, which no listener writes over.
+	Input bool
 }
 
 func (e *DeniedError) Error() string {
@@ -217,14 +220,14 @@ func (p *Policy) CheckRead(path string) error {
 func (p *Policy) CheckWrite(path string) error {
 	real := realPath(path)
 	if real == p.planFile {
-		return &DeniedError{Write: true, Path: path, Why: "it is the plan itself"}
+		return &DeniedError{Write: true, Path: path, Why: "it is the plan itself", Input: true}
 	}
 	p.mu.Lock()
 	input := p.inputs[real]
 	write := p.write
 	p.mu.Unlock()
 	if input {
-		return &DeniedError{Write: true, Path: path, Why: "the plan reads it"}
+		return &DeniedError{Write: true, Path: path, Why: "the plan reads it", Input: true}
 	}
 	if why := closed(real); why != "" {
 		return &DeniedError{Write: true, Path: path, Why: why + " are never written"}

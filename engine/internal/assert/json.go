@@ -25,20 +25,24 @@ type jsonAssertion struct {
 	regex    *response.RegexField // nil unless "Match as regular expression"
 	plugin   bool                 // the jp@gc flavour
 	want     any                  // a constant expected value, read once
+	// parse reads a YAML document (the jp@gc flavour's input format
+	// YAML); nil reads JSON.
+	parse func(string) (any, error)
 }
 
 func BuildJSON(c element.Builder, e *jmx.Element) (element.Assertion, error) {
-	return newJSONAssertion(c, e, false)
+	return newJSONAssertion(c, e, false, nil)
 }
 
 func BuildPluginJSON(c element.Builder, e *jmx.Element) (element.Assertion, error) {
-	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
-		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
+	parse, err := response.PluginInput(e)
+	if err != nil {
+		return nil, err
 	}
-	return newJSONAssertion(c, e, true)
+	return newJSONAssertion(c, e, true, parse)
 }
 
-func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (element.Assertion, error) {
+func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool, parse func(string) (any, error)) (element.Assertion, error) {
 	pf := response.NewJSONPathField(c, e, c.Prop(e, "JSON_PATH"))
 	a := &jsonAssertion{
 		path:     pf,
@@ -47,6 +51,7 @@ func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (element.A
 		isNull:   e.Bool("EXPECT_NULL", false),
 		invert:   e.Bool("INVERT", false),
 		plugin:   plugin,
+		parse:    parse,
 	}
 	if a.expected.Const() {
 		a.want = lenientJSON(a.expected.Raw())
@@ -91,7 +96,7 @@ func (a *jsonAssertion) check(vu *element.VU, t response.View) Verdict {
 func (a *jsonAssertion) doAssert(vu *element.VU, body string) error {
 	// The path is read first: its walk checks the document on the way, and
 	// a document that is not JSON still fails first, as in JMeter.
-	doc := response.JSONDoc{Text: body}
+	doc := response.JSONDoc{Text: body, Parse: a.parse}
 	path, perr := a.path.Get(vu)
 	var value any
 	var err error
@@ -99,6 +104,9 @@ func (a *jsonAssertion) doAssert(vu *element.VU, body string) error {
 		value, err = path.ReadDoc(&doc)
 	}
 	if err := doc.Err(); err != nil {
+		if a.parse != nil {
+			return err
+		}
 		return fmt.Errorf("net.minidev.json.parser.ParseException: %s", strings.TrimPrefix(err.Error(), response.ErrNotJSON.Error()+": "))
 	}
 	if perr != nil {

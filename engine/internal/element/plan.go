@@ -36,6 +36,9 @@ type Plan struct {
 
 	syms   *Symbols
 	lastOK int // slot of JMeterThread.last_sample_ok
+	// requests is what each user knows of the sampler it is about to run
+	// (request.go)
+	requests *Local[sampling]
 
 	// slots handed out for Local, Shared and GroupShared state, and the
 	// values Once made
@@ -69,6 +72,7 @@ func NewPlan(file, dir string, props *Props, log *slog.Logger) *Plan {
 	p := &Plan{File: file, Dir: dir, Props: props, Log: log, syms: NewSymbols(),
 		Files: files.New(files.Options{Plan: file, Dir: dir})}
 	p.lastOK = p.syms.Intern("JMeterThread.last_sample_ok")
+	p.requests = NewLocal(p, func(*VU) *sampling { return &sampling{} })
 	return p
 }
 

@@ -219,6 +219,7 @@ func (x *jsonExtractor) save(vu *element.VU, ref, nrName, def string, number int
 
 type pluginJSONExtractor struct {
 	name    string
+	parse   func(string) (any, error) // the input format's reader, nil for JSON
 	ref     *element.Template
 	path    *response.JSONPathField
 	def     *element.Template
@@ -227,12 +228,14 @@ type pluginJSONExtractor struct {
 }
 
 func BuildPluginJSON(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
-	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
-		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
+	parse, err := response.PluginInput(e)
+	if err != nil {
+		return nil, err
 	}
 	pf := response.NewJSONPathField(c, e, c.Prop(e, "JSONPATH"))
 	return &pluginJSONExtractor{
 		name:    e.Name,
+		parse:   parse,
 		ref:     c.Prop(e, "VAR"),
 		path:    pf,
 		def:     c.Prop(e, "DEFAULT"),
@@ -271,7 +274,7 @@ func (x *pluginJSONExtractor) PostProcess(vu *element.VU, r *element.Result) {
 	}
 	// The path is read first: its walk checks the document on the way, and
 	// a document that is not JSON still fails first.
-	doc := response.JSONDoc{Text: in}
+	doc := response.JSONDoc{Text: in, Parse: x.parse}
 	path, perr := x.path.Get(vu)
 	var v any
 	var err error

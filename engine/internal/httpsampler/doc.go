@@ -7,6 +7,11 @@
 // does, and tells an error as JMeter's sampler would (the
 // "Non HTTP response code" lines).
 //
+// Two plugin samplers that extend HTTPSamplerBase are built on the same
+// code: BlazeMeter's HTTP/2 Sampler (http2.go), whose requests go over
+// httpx's HTTP/2 transport, and jp@gc's Parallel HTTP Requests
+// (parallel.go), whose URL list is downloaded as embedded resources are.
+//
 // A user's HTTP state (its cache and DNS state, its parallel-download
 // lanes) lives with the user; its cookie jar is its client's, which the
 // thread group keeps or clears between iterations as its Cookie Manager

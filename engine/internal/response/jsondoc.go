@@ -19,7 +19,10 @@ import (
 // JSONDoc is one JSON text: the body of a sample or a variable's value.
 // The tree is parsed on first need and kept.
 type JSONDoc struct {
-	Text   string
+	Text string
+	// Parse reads a text of another format (YAML) into the same tree; nil
+	// reads JSON, a definite path straight through the text.
+	Parse  func(string) (any, error)
 	tree   any
 	err    error
 	parsed bool
@@ -29,15 +32,19 @@ type JSONDoc struct {
 // Tree returns the whole document, parsed once.
 func (d *JSONDoc) Tree() (any, error) {
 	if !d.parsed {
-		d.tree, d.err = ParseJSON(d.Text)
+		parse := d.Parse
+		if parse == nil {
+			parse = ParseJSON
+		}
+		d.tree, d.err = parse(d.Text)
 		d.parsed = true
 		d.valid = d.err == nil
 	}
 	return d.tree, d.err
 }
 
-// Err is ParseJSON's error for the text, nil when it is JSON; it checks
-// the text without building the tree.
+// Err is the parse error for the text, nil when it reads; a JSON text is
+// checked without building the tree.
 func (d *JSONDoc) Err() error {
 	if d.Valid() {
 		return nil
@@ -47,10 +54,14 @@ func (d *JSONDoc) Err() error {
 }
 
 // Valid says whether the text is JSON, as ParseJSON reads it, without
-// building the tree or an error.
+// building the tree or an error (a text of another format is parsed).
 func (d *JSONDoc) Valid() bool {
 	if d.valid || d.parsed {
 		return d.valid
+	}
+	if d.Parse != nil {
+		_, err := d.Tree()
+		return err == nil
 	}
 	s := jsonScan{s: d.Text}
 	s.ws()
@@ -106,7 +117,7 @@ type step struct {
 // value they reach. ok is false when the text is not JSON or the path
 // leads nowhere (the tree then says why), or when the tree is built.
 func (p *JSONPath) lazyWalk(d *JSONDoc) (any, bool) {
-	if d.parsed { // another path built the tree: reading it is cheaper
+	if d.parsed || d.Parse != nil { // the tree is built, or the text is not JSON
 		return nil, false
 	}
 	s := jsonScan{s: d.Text}

@@ -83,8 +83,9 @@ type scriptVU struct {
 	globals []script.Global
 	subs    []script.Result
 	timing  sampleTiming
-	holes   []string // hole values of the run
-	text    string   // the text a run made from ${…} (no holes), for samplerData
+	holes   []string       // hole values of the run
+	req     script.Request // the request a pre-processor's script sees
+	text    string         // the text a run made from ${…} (no holes), for samplerData
 }
 
 // sampleTiming is a script sampler's clock, which SampleResult.sampleStart()
@@ -227,6 +228,7 @@ func (h *scriptHost) GroupThreads() int   { return h.vu.Group.Threads }
 func (h *scriptHost) GroupActive() int    { return int(h.vu.Group.Active.Load()) }
 func (h *scriptHost) SamplerName() string { return h.vu.SamplerName }
 func (h *scriptHost) SamplerURL() string  { return h.url }
+func (h *scriptHost) StopThread()         { h.vu.StopThread() }
 
 func (h *scriptHost) Log(level, msg string) {
 	l := h.vu.Log

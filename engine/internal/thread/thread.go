@@ -224,6 +224,9 @@ func (th *Thread) execute(n *SamplerDef, ts *txSampler) {
 	sc := n.Scope
 	name := n.Name.Eval(vu)
 	vu.SamplerName = name
+	if len(sc.Pres) > 0 {
+		element.Sampling(vu, n.Sampler)
+	}
 	for _, p := range sc.Pres {
 		p.PreProcess(vu)
 	}
