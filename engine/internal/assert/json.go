@@ -24,6 +24,7 @@ type jsonAssertion struct {
 	invert   bool
 	regex    *response.RegexField // nil unless "Match as regular expression"
 	plugin   bool                 // the jp@gc flavour
+	want     any                  // a constant expected value, read once
 	// parse reads a YAML document (the jp@gc flavour's input format
 	// YAML); nil reads JSON.
 	parse func(string) (any, error)
@@ -38,9 +39,6 @@ func BuildPluginJSON(c element.Builder, e *jmx.Element) (element.Assertion, erro
 	if err != nil {
 		return nil, err
 	}
-	if e.Str("INPUT_FORMAT") != "YAML" {
-		parse = nil // JSON, with json-smart's messages
-	}
 	return newJSONAssertion(c, e, true, parse)
 }
 
@@ -54,6 +52,9 @@ func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool, parse func
 		invert:   e.Bool("INVERT", false),
 		plugin:   plugin,
 		parse:    parse,
+	}
+	if a.expected.Const() {
+		a.want = lenientJSON(a.expected.Raw())
 	}
 	if e.Bool("ISREGEX", true) {
 		rf, err := response.NewRegexField(a.expected, true)
@@ -93,20 +94,24 @@ func (a *jsonAssertion) check(vu *element.VU, t response.View) Verdict {
 
 // doAssert returns nil when the assertion holds, else the failure message.
 func (a *jsonAssertion) doAssert(vu *element.VU, body string) error {
-	var doc any
+	// The path is read first: its walk checks the document on the way, and
+	// a document that is not JSON still fails first, as in JMeter.
+	doc := response.JSONDoc{Text: body, Parse: a.parse}
+	path, perr := a.path.Get(vu)
+	var value any
 	var err error
-	if a.parse != nil {
-		if doc, err = a.parse(body); err != nil {
+	if perr == nil {
+		value, err = path.ReadDoc(&doc)
+	}
+	if err := doc.Err(); err != nil {
+		if a.parse != nil {
 			return err
 		}
-	} else if doc, err = response.ParseJSON(body); err != nil {
 		return fmt.Errorf("net.minidev.json.parser.ParseException: %s", strings.TrimPrefix(err.Error(), response.ErrNotJSON.Error()+": "))
 	}
-	path, err := a.path.Get(vu)
-	if err != nil {
-		return err
+	if perr != nil {
+		return perr
 	}
-	value, err := path.Read(doc)
 	if err != nil {
 		return err
 	}
@@ -169,17 +174,22 @@ func (a *jsonAssertion) equals(vu *element.VU, v any, expected string) bool {
 	if a.plugin {
 		return response.PluginString(v) == expected
 	}
-	return javaEquals(lenientJSON(expected), v)
+	want := a.want
+	if !a.expected.Const() {
+		want = lenientJSON(expected)
+	}
+	return javaEquals(want, v)
 }
 
 // lenientJSON reads an expected value as json-smart's permissive
 // JSONValue.parse does, for the common cases: JSON when it is JSON, the
 // trimmed text itself when it is a bare word, else null.
 func lenientJSON(s string) any {
-	if v, err := response.ParseJSON(strings.TrimSpace(s)); err == nil {
+	t := strings.TrimSpace(s)
+	if d := (response.JSONDoc{Text: t}); d.Valid() {
+		v, _ := d.Tree()
 		return v
 	}
-	t := strings.TrimSpace(s)
 	if t == "" || strings.ContainsAny(t[:1], "{[\"") {
 		return nil
 	}

@@ -4,7 +4,8 @@
 // (the "field to check": body, headers, URL, code, message, request data,
 // the text of a document as JMeter's "Document (text)" reads it),
 // JSON documents (and YAML ones, read into the same tree) in key order
-// with Jayway's JSONPath, XPath documents
+// with Jayway's JSONPath (a definite path followed through a JSON text
+// without building the tree), XPath documents
 // (XML, or HTML read tolerantly), and pattern fields compiled once or by
 // value. Values read from a document are written back as Java writes them.
 //

@@ -13,11 +13,12 @@ import (
 )
 
 // PluginInput is the reader of a jp@gc JSON/YAML Path element's input
-// format (INPUT_FORMAT): JSON (the default) or YAML.
+// format (INPUT_FORMAT): nil for JSON (the default), which JSONDoc reads
+// itself, or ParseYAML.
 func PluginInput(e *jmx.Element) (func(string) (any, error), error) {
 	switch f := e.Str("INPUT_FORMAT"); f {
 	case "", "JSON":
-		return ParseJSON, nil
+		return nil, nil
 	case "YAML":
 		return ParseYAML, nil
 	default:
