@@ -88,6 +88,9 @@ type compiler struct {
 	listener map[*jmx.Element]int
 	fl       flowCompiler         // the tree walk's state for controllers
 	order    map[*jmx.Element]int // document order of every element
+	// readsPrevious: an element reads the response of the sample before
+	// its sampler's, so every sampler keeps its response.
+	readsPrevious bool
 }
 
 // Compile turns a loaded plan into a runnable one. It reports every problem
@@ -108,7 +111,11 @@ func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, err
 	c.tp = function.NewCompiler(p.Plan, functions)
 	c.tp.Static = c.Static
 	c.order = map[*jmx.Element]int{}
-	src.Root.Walk(func(e *jmx.Element) bool { c.order[e] = len(c.order); return true })
+	src.Root.Walk(func(e *jmx.Element) bool {
+		c.order[e] = len(c.order)
+		c.readsPrevious = c.readsPrevious || defs[e.Class].readsPrevious
+		return true
+	})
 	if s, ok := p.Props.Get("sample_variables"); ok && strings.TrimSpace(s) != "" {
 		for _, n := range strings.Split(s, ",") {
 			p.SampleVars = append(p.SampleVars, strings.TrimSpace(n))
@@ -117,7 +124,10 @@ func compile(src *jmx.Plan, opt Options, defs map[string]elementDef) (*Plan, err
 
 	tp := src.TestPlan()
 	if tp == nil {
-		c.errs = append(c.errs, &jmx.Error{File: src.File, Err: errors.New("the file has no Test Plan element (is it a test fragment?)")})
+		// JMeter 5.6 refuses it too: StandardJMeterEngine.configure throws
+		// "Could not find the TestPlan class!" (a selection saved with
+		// "Save Selection As", a template's fragment).
+		c.errs = append(c.errs, &jmx.Error{File: src.File, Err: errors.New(noTestPlan)})
 		return nil, errors.Join(c.errs...)
 	}
 	p.Name = tp.Name
@@ -339,3 +349,8 @@ var _ element.Builder = (*compiler)(nil)
 // NoScriptsProperty, set to true, refuses every script element and script
 // function (the --no-scripts flag sets it).
 const NoScriptsProperty = scripting.NoScriptsProperty
+
+// noTestPlan refuses a file without a Test Plan element, as JMeter 5.6's
+// non-GUI mode does.
+const noTestPlan = "the file has no Test Plan element (is it a test fragment?); JMeter 5.6 refuses it too " +
+	"(\"Could not find the TestPlan class!\"): open it in JMeter, add it to a Test Plan with a Thread Group, and save the plan (File › Save Test Plan as)"

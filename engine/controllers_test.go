@@ -222,7 +222,8 @@ func TestControllerCompileErrors(t *testing.T) {
 		want string
 	}{
 		{"a JavaScript condition that does not compile", []string{xIf("bad if", `"a" ==`, false, xJava("A", 0, ""))}, "bad if: the condition is JavaScript"},
-		{"a module target that is not there", []string{module("M", "WorkBench", "P", "G", "nope")}, `M: the Module Controller's target "P › G › nope" is not in the plan`},
+		{"a module target that is not there", []string{module("M", "WorkBench", "P", "G", "nope")}, `M: the Module Controller's target "P › G › nope" is not in the plan (was an element on the way renamed?); JMeter 5.6 refuses the plan too`},
+		{"a module without a target", []string{xmlEl("ModuleController", "M", "")}, `M: the Module Controller has no target controller (ModuleController.node_path is empty); JMeter 5.6 refuses the plan too`},
 		{"a module running itself", []string{xSimple("lib", module("M", "WorkBench", "P", "G", "lib"))}, "M: the Module Controller runs"},
 		{"a module running a sampler", []string{xJava("J", 0, ""), module("M", "WorkBench", "P", "G", "J")}, "is a JavaSampler, not a controller"},
 		{"a Java Request of another class", []string{xmlEl("JavaSampler", "J", sp("classname", "com.example.Load"))}, `Java class "com.example.Load"`},

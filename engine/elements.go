@@ -9,6 +9,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/group"
 	"github.com/gojm/gojm/engine/internal/httpsampler"
 	"github.com/gojm/gojm/engine/internal/jdbc"
+	"github.com/gojm/gojm/engine/internal/mqtt"
 	"github.com/gojm/gojm/engine/internal/reporters"
 	"github.com/gojm/gojm/engine/internal/sampler"
 	"github.com/gojm/gojm/engine/internal/scripting"
@@ -16,6 +17,7 @@ import (
 	"github.com/gojm/gojm/engine/internal/thread"
 	"github.com/gojm/gojm/engine/internal/timer"
 	"github.com/gojm/gojm/engine/internal/udp"
+	"github.com/gojm/gojm/engine/internal/ws"
 	"github.com/gojm/gojm/jmx"
 )
 
@@ -44,6 +46,10 @@ type elementDef struct {
 	// reportOnly marks an ignored element whose output the user expects
 	// (mail, a metrics endpoint): ignored with a warning, not just a note.
 	reportOnly bool
+	// readsPrevious marks an element that reads the response of the
+	// sample before its sampler's (the HTML Link Parser): every sampler of
+	// the plan then keeps its response, as JMeter always does.
+	readsPrevious bool
 	// Exactly one of these is set, by kind (configs and listeners are read
 	// by the compiler itself).
 	sampler   func(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error)
@@ -164,7 +170,10 @@ var elements = map[string]elementDef{
 	"HTTPSamplerProxy": {kind: kSampler, sampler: httpsampler.Build},
 	"HTTPSampler":      {kind: kSampler, sampler: httpsampler.Build},
 	"HTTPSampler2":     {kind: kSampler, sampler: httpsampler.Build},
-	"DebugSampler":     {kind: kSampler, sampler: sampler.BuildDebug},
+	// BlazeMeter's HTTP/2 Sampler and jp@gc's Parallel HTTP Requests
+	"com.blazemeter.jmeter.http2.sampler.HTTP2Sampler": {kind: kSampler, sampler: httpsampler.BuildHTTP2},
+	"com.blazemeter.jmeter.http.ParallelHTTPSampler":   {kind: kSampler, sampler: httpsampler.BuildParallel},
+	"DebugSampler": {kind: kSampler, sampler: sampler.BuildDebug},
 
 	// JDBC: the configuration is read by the elements that name its pool.
 	jdbc.ConfigClass:    {kind: kConfig},
@@ -185,6 +194,13 @@ var elements = map[string]elementDef{
 	"CounterConfig":        {kind: kConfig, iteration: config.BuildCounter},
 	"RandomVariableConfig": {kind: kConfig, iteration: config.BuildRandomVariable},
 	"UserParameters":       {kind: kPre, pre: config.BuildUserParameters},
+
+	// The HTTP modifiers: pre-processors that change the HTTP Request they run before.
+	"RegExUserParameters":   {kind: kPre, pre: httpsampler.BuildRegexUserParameters},
+	"AnchorModifier":        {kind: kPre, pre: httpsampler.BuildLinkParser, readsPrevious: true},   // HTML Link Parser
+	"URLRewritingModifier":  {kind: kPre, pre: httpsampler.BuildURLRewriting, readsPrevious: true}, // HTTP URL Re-writing Modifier
+	"ParamModifier":         {kind: kPre, pre: httpsampler.BuildRemoved},                           // HTML Parameter Mask: refused, gone from JMeter
+	"UserParameterModifier": {kind: kPre, pre: httpsampler.BuildRemoved},                           // HTTP User Parameter Modifier: refused, gone from JMeter
 
 	"ConstantTimer":           {kind: kTimer, timer: timer.BuildConstant},
 	"UniformRandomTimer":      {kind: kTimer, timer: timer.BuildUniform},
@@ -269,8 +285,26 @@ var elements = map[string]elementDef{
 	sampler.DummyClass: {kind: kSampler, sampler: sampler.BuildDummy},
 	"kg.apc.jmeter.control.sampler.SetVariablesAction": {kind: kSampler, sampler: sampler.BuildSetVariables},
 	"kg.apc.jmeter.control.ParameterizedController":    {kind: kController, ctl: thread.BuildParameterized},
-	parallelClass: {kind: kSampler, branches: buildParallel},
-	udp.Class:     {kind: kSampler, sampler: udp.Build},
+	thread.WeightedClass:                               {kind: kController, ctl: thread.BuildWeighted}, // BlazeMeter's Weighted Switch Controller
+	parallelClass:                                      {kind: kSampler, branches: buildParallel},
+	udp.Class:                                          {kind: kSampler, sampler: udp.Build},
+
+	// Luminis' WebSocket samplers; the frame filters are read by the
+	// samplers in their scope.
+	ws.OpenClass:       {kind: kSampler, sampler: ws.Build},
+	ws.RequestClass:    {kind: kSampler, sampler: ws.Build},
+	ws.WriteClass:      {kind: kSampler, sampler: ws.Build},
+	ws.ReadClass:       {kind: kSampler, sampler: ws.Build},
+	ws.PingClass:       {kind: kSampler, sampler: ws.Build},
+	ws.CloseClass:      {kind: kSampler, sampler: ws.Build},
+	ws.PingFilterClass: {kind: kConfig},
+	// xmeter's (emqx's) MQTT samplers.
+	mqtt.ConnectClass:    {kind: kSampler, sampler: mqtt.BuildConnect},
+	mqtt.PubClass:        {kind: kSampler, sampler: mqtt.BuildPub},
+	mqtt.SubClass:        {kind: kSampler, sampler: mqtt.BuildSub},
+	mqtt.DisconnectClass: {kind: kSampler, sampler: mqtt.BuildDisconnect},
+	ws.TextFilterClass:   {kind: kConfig},
+	ws.BinaryFilterClass: {kind: kConfig},
 	"kg.apc.jmeter.timers.VariableThroughputTimer": {kind: kTimer, timer: timer.BuildShaping},
 
 	// Refused by name, with what to do: they need a browser or a JVM.

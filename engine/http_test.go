@@ -65,8 +65,12 @@ func (w *hServer) requests() []hReq {
 	return append([]hReq(nil), w.reqs...)
 }
 
-func (w *hServer) props() map[string]string {
-	u, _ := url.Parse(w.srv.URL)
+func (w *hServer) props() map[string]string { return hostPortProps(w.srv.URL) }
+
+// hostPortProps are the host and port properties of a server's URL, which
+// the plans of the tests read.
+func hostPortProps(rawURL string) map[string]string {
+	u, _ := url.Parse(rawURL)
 	h, p, _ := net.SplitHostPort(u.Host)
 	return map[string]string{"host": h, "port": p}
 }
@@ -124,6 +128,7 @@ func hElement(class, name string, props ...string) string {
 
 // httpSpec is one HTTP Request of a test plan.
 type httpSpec struct {
+	class    string // the test class; HTTPSamplerProxy when empty
 	name     string
 	props    []string // name/value pairs
 	args     []string // harg…
@@ -133,7 +138,11 @@ type httpSpec struct {
 
 func (s httpSpec) xml() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<HTTPSamplerProxy guiclass="HttpTestSampleGui" testclass="HTTPSamplerProxy" testname="%s">`, hEsc(s.name))
+	class := s.class
+	if class == "" {
+		class = "HTTPSamplerProxy"
+	}
+	fmt.Fprintf(&b, `<%s guiclass="HttpTestSampleGui" testclass="%s" testname="%s">`, class, class, hEsc(s.name))
 	b.WriteString(`<elementProp name="HTTPsampler.Arguments" elementType="Arguments"><collectionProp name="Arguments.arguments">`)
 	b.WriteString(strings.Join(s.args, ""))
 	b.WriteString(`</collectionProp></elementProp>`)
@@ -149,7 +158,7 @@ func (s httpSpec) xml() string {
 		}
 		b.WriteString(hprop(p, s.props[i+1]))
 	}
-	b.WriteString(`</HTTPSamplerProxy><hashTree>` + s.children + `</hashTree>`)
+	b.WriteString(`</` + class + `><hashTree>` + s.children + `</hashTree>`)
 	return b.String()
 }
 
@@ -213,11 +222,14 @@ func TestHTTPArgumentsAsJMeterSendsThem(t *testing.T) {
 		props    []string
 		args     []string
 		children string
+		jprops   map[string]string // JMeter properties besides the server's
 		target   string
 		body     string
 		ctype    string // "-" for none
 		clen     string // "-" for none
 	}{
+		{name: "a path's spaces are sent as %20, not trimmed", props: []string{"path", "/e/9 ", "method", "GET"},
+			target: "/e/9%20", ctype: "-", clen: "-"},
 		{name: "GET encodes in UTF-8 as URLEncoder", props: []string{"path", "/e", "method", "GET"},
 			args:   []string{harg("q", "café au lait*~", true)},
 			target: "/e?q=caf%C3%A9+au+lait*%7E", ctype: "-", clen: "-"},
@@ -259,9 +271,22 @@ func TestHTTPArgumentsAsJMeterSendsThem(t *testing.T) {
 			args: []string{harg("id", "7", true)}, target: "/e?id=7", body: "id=7",
 			ctype: "application/x-www-form-urlencoded; charset=UTF-8", clen: "4"},
 		{name: "DELETE without arguments", props: []string{"path", "/e", "method", "DELETE"},
-			target: "/e", ctype: "application/x-www-form-urlencoded; charset=UTF-8", clen: "0"},
+			target: "/e", ctype: "-", clen: "0"},
+		{name: "PUT without arguments", props: []string{"path", "/e", "method", "PUT"},
+			target: "/e", ctype: "-", clen: "0"},
 		{name: "GET with body data", props: []string{"path", "/e", "method", "GET", "postBodyRaw", "true"},
 			args: []string{harg("", "Get with body", false)}, target: "/e", body: "Get with body", ctype: "text/plain; charset=UTF-8", clen: "13"},
+		{name: "POST body data with post_add_content_type_if_missing", props: []string{"path", "/e", "method", "POST", "postBodyRaw", "true"},
+			jprops: map[string]string{"http.post_add_content_type_if_missing": "true"},
+			args:   []string{harg("", `{"a":1}`, false)}, target: "/e", body: `{"a":1}`, ctype: "application/x-www-form-urlencoded", clen: "7"},
+		{name: "POST form with post_add_content_type_if_missing", props: []string{"path", "/e", "method", "POST"},
+			jprops: map[string]string{"http.post_add_content_type_if_missing": "true"},
+			args:   []string{harg("a", "1", true)}, target: "/e", body: "a=1", ctype: "application/x-www-form-urlencoded", clen: "3"},
+		{name: "post_add_content_type_if_missing leaves PUT alone", props: []string{"path", "/e", "method", "PUT", "postBodyRaw", "true"},
+			jprops: map[string]string{"http.post_add_content_type_if_missing": "true"},
+			args:   []string{harg("", "x", false)}, target: "/e", body: "x", ctype: "text/plain; charset=UTF-8", clen: "1"},
+		{name: "GET with a nameless empty argument: an empty body", props: []string{"path", "/e", "method", "GET"},
+			args: []string{harg("", "", false)}, target: "/e", ctype: "text/plain; charset=UTF-8", clen: "0"},
 		{name: "OPTIONS puts arguments in the query", props: []string{"path", "/e", "method", "OPTIONS"},
 			args: []string{harg("a", "1", true)}, target: "/e?a=1", ctype: "-", clen: "-"},
 		{name: "HEAD sends no body", props: []string{"path", "/e", "method", "HEAD"},
@@ -269,7 +294,11 @@ func TestHTTPArgumentsAsJMeterSendsThem(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := hNewServer(t, nil)
-			sink := hRun(t, hPlan("", 1, httpSpec{name: "s", props: tc.props, args: tc.args, children: tc.children}), w.props(), nil)
+			props := w.props()
+			for k, v := range tc.jprops {
+				props[k] = v
+			}
+			sink := hRun(t, hPlan("", 1, httpSpec{name: "s", props: tc.props, args: tc.args, children: tc.children}), props, nil)
 			reqs := w.requests()
 			if len(reqs) != 1 || len(sink.samples) != 1 {
 				t.Fatalf("%d requests, %d samples", len(reqs), len(sink.samples))
@@ -328,10 +357,17 @@ func TestHTTPContentLengthOnTheWire(t *testing.T) {
 	props := map[string]string{"host": "127.0.0.1", "port": port}
 	hRun(t, hPlan("", 1,
 		httpSpec{name: "delete", props: []string{"path", "/d", "method", "DELETE"}},
-		httpSpec{name: "get", props: []string{"path", "/g", "method", "GET"}}), props, nil)
-	del, get := <-got, <-got
+		httpSpec{name: "get", props: []string{"path", "/g", "method", "GET"}},
+		httpSpec{name: "get with an empty body", props: []string{"path", "/b", "method", "GET"}, args: []string{harg("", "", false)}}), props, nil)
+	del, get, getBody := <-got, <-got, <-got
 	if !strings.Contains(del, "\r\nContent-Length: 0\r\n") {
 		t.Errorf("DELETE without arguments (an empty entity in HttpClient):\n%s", del)
+	}
+	// A nameless argument makes a GET's body (HttpGetWithEntity), empty
+	// here: its Content-Type goes out, its "Content-Length: 0" does not, as
+	// net/http writes a GET (docs/compatibility.md, "Deliberate differences").
+	if !strings.Contains(getBody, "\r\nContent-Type: text/plain; charset=UTF-8\r\n") || strings.Contains(getBody, "Content-Length") {
+		t.Errorf("GET with an empty body:\n%s", getBody)
 	}
 	for _, h := range []string{"Content-Length", "User-Agent", "Accept-Encoding", "Content-Type"} {
 		if strings.Contains(get, h+":") {

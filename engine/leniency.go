@@ -10,10 +10,12 @@ import (
 // The checks of this file find, as the plan compiles, what JMeter runs
 // leniently and gojm runs the same way, with a warning.
 
-// checkSchedule warns of a Thread Group whose scheduler, as the plan
+// checkSchedule warns of a Thread Group's numbers JMeter reads as 0
+// (checkNumbers), and of one whose scheduler, as the plan
 // compiles, starts none of its threads (a duration of 0 or empty), as
 // JMeter 5.6 runs such a plan: without the group.
 func (c *compiler) checkSchedule(e *jmx.Element, g *group.Group) {
+	c.checkNumbers(e, g)
 	if g.Model != nil || !g.Scheduler {
 		return
 	}
@@ -25,6 +27,17 @@ func (c *compiler) checkSchedule(e *jmx.Element, g *group.Group) {
 	if why := g.NoSchedule(c.staticVU()); why != "" {
 		c.Warn(e, why)
 		g.ScheduleWarned = true
+	}
+}
+
+// checkNumbers warns of a Thread Group's numbers that JMeter reads as 0
+// (ramp-up "0.5", threads from an unset "${threads}"), evaluated as the
+// group starts before any other group runs: with the properties and the
+// plan's user-defined variables.
+func (c *compiler) checkNumbers(e *jmx.Element, g *group.Group) {
+	g.NumbersWarned = g.Notes(c.staticVU())
+	for _, n := range g.NumbersWarned {
+		c.Warn(e, n)
 	}
 }
 

@@ -140,9 +140,12 @@ func (c *compiler) reportOnly(e *jmx.Element, depth int, note string) {
 // plan may not write. One outside the folders its file policy allows is
 // not written, with a warning naming the flag that allows it: the listener
 // only reports, and JMeter too runs the plan without a results file it
-// cannot open (a folder of the author's machine). The plan itself, a file
-// the plan reads, and /proc, /sys or a device are refused. It runs once
-// the whole plan has compiled, when every file the plan reads is known.
+// cannot open (a folder of the author's machine). Nor is the plan itself or
+// a file the plan reads, with a warning: JMeter would write into it (a
+// results file and a CSV Data Set both named by an unset ${__P(x)}, "1"),
+// gojm never does, and the plan runs without the listener. /proc, /sys or
+// a device are refused. It runs once the whole plan has compiled, when
+// every file the plan reads is known.
 func (c *compiler) checkListenerFiles() {
 	byIndex := make([]*jmx.Element, len(c.compiled.Listeners))
 	for e, i := range c.listener {
@@ -156,7 +159,7 @@ func (c *compiler) checkListenerFiles() {
 		var denied *files.DeniedError
 		switch {
 		case err == nil:
-		case errors.As(err, &denied) && denied.Flag != "":
+		case errors.As(err, &denied) && (denied.Flag != "" || denied.Input):
 			c.Warn(byIndex[i], fmt.Sprintf("the results file is not written: %v; the plan runs without it, which changes nothing sent or measured", err))
 			c.compiled.Listeners[i].Filename = ""
 		default:

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -252,5 +253,25 @@ func TestParallelControllerHTTP(t *testing.T) {
 	}
 	if cookies["/a"] != "s=1" || cookies["/b"] != "s=1" {
 		t.Errorf("cookies sent %v, want s=1 on both", cookies)
+	}
+}
+
+// TestWeightedSwitchControllerPlan runs the plugin's own test plan
+// (disableController.jmx, in the corpus): three Simple Controllers of
+// weight 100, the second unticked in the table and disabled in the tree,
+// under a Loop Controller of 100: the other two run 50 times each, in turn.
+func TestWeightedSwitchControllerPlan(t *testing.T) {
+	const plan = "../../shared/corpus/jmx/Blazemeter__jmeter-bzm-plugins__wsc_src_test_resources_disableController.jmx"
+	if _, err := os.Stat(plan); err != nil {
+		t.Skip("the corpus is not at ../shared beside the clone:", err)
+	}
+	m := runPlan(t, plan, nil)
+	var labels []string
+	for _, s := range m.samples {
+		labels = append(labels, s.Label)
+	}
+	want := slices.Repeat([]string{"Debug 1", "Debug 3"}, 50)
+	if !slices.Equal(labels, want) {
+		t.Errorf("%d samples %q…, want Debug 1 and Debug 3 in turn, 50 times each", len(labels), labels[:min(len(labels), 6)])
 	}
 }

@@ -280,6 +280,7 @@ func (r *Run) run() {
 		}
 		cancel(nil)
 	}
+	r.el.End()
 	err := r.el.Out.Close()
 	r.mu.Lock()
 	r.errs = append(r.errs, err)

@@ -29,12 +29,23 @@ func (c *compiler) sampler(e *jmx.Element, d elementDef, levels []level, depth i
 	}
 	all := append(levels[:len(levels):len(levels)], level{elems: own})
 	sc := c.resolveScope(all)
-	fn, err := d.sampler(c, e, element.InScope{Configs: sc.Configs, Read: len(sc.Posts)+len(sc.Assertions) > 0})
+	fn, err := d.sampler(c, e, element.InScope{Configs: sc.Configs, Read: len(sc.Posts)+len(sc.Assertions) > 0 || c.readsPrevious})
 	if err != nil {
 		c.Fail(e, err)
 		return nil
 	}
+	bindModifiers(sc, fn)
 	return &thread.SamplerDef{Name: c.Template(e, "name", e.Name), Scope: sc, Sampler: fn}
+}
+
+// bindModifiers gives the modifiers in a sampler's scope the sampler they
+// change (its Pres are its own).
+func bindModifiers(sc *thread.Scope, s element.Sampler) {
+	for i, p := range sc.Pres {
+		if m, ok := p.(element.Modifier); ok {
+			sc.Pres[i] = element.Modifying{M: m, S: s}
+		}
+	}
 }
 
 func (c *compiler) resolveScope(levels []level) *thread.Scope {

@@ -182,14 +182,17 @@ func moduleChildren(c *compiler, e *jmx.Element, depth int) ([]*jmx.Element, fun
 // does: ModuleController.node_path names the elements from the tree's root
 // (whose own name is not compared) down to the target; Module Controllers
 // are passed over; with two matches the last one wins. The target may be
-// disabled (a library of modules kept out of the run).
+// disabled (a library of modules kept out of the run). A Module Controller
+// without a target is refused, as JMeter 5.6 refuses it in non-GUI mode:
+// ModuleController.resolveReplacementSubTree throws JMeterStopTestException
+// ("has no selected Controller") before the test starts.
 func (c *compiler) moduleTarget(e *jmx.Element) (*jmx.Element, error) {
 	var path []string
 	for _, m := range e.Prop("ModuleController.node_path").Members() {
 		path = append(path, m.Value)
 	}
 	if len(path) < 2 {
-		return nil, errors.New("the Module Controller has no target controller (ModuleController.node_path is empty)")
+		return nil, errors.New("the Module Controller has no target controller (ModuleController.node_path is empty)" + noModuleTarget)
 	}
 	root := e
 	for root.Parent != nil {
@@ -213,7 +216,7 @@ func (c *compiler) moduleTarget(e *jmx.Element) (*jmx.Element, error) {
 	}
 	walk(root, 1)
 	if found == nil {
-		return nil, fmt.Errorf("the Module Controller's target %q is not in the plan (was an element on the way renamed?)", strings.Join(path[1:], " › "))
+		return nil, fmt.Errorf("the Module Controller's target %q is not in the plan (was an element on the way renamed?)"+noModuleTarget, strings.Join(path[1:], " › "))
 	}
 	if kd, ok := c.lookup(found); !ok || kd.kind != kController {
 		return nil, fmt.Errorf("the Module Controller's target %s is a %s, not a controller", found.Path(), found.Class)
@@ -228,6 +231,10 @@ func (c *compiler) moduleTarget(e *jmx.Element) (*jmx.Element, error) {
 	}
 	return found, nil
 }
+
+// noModuleTarget says what JMeter does with a Module Controller without a
+// target, and what to do.
+const noModuleTarget = "; JMeter 5.6 refuses the plan too (\"has no selected Controller\", the test is shut down before it starts): choose the target in JMeter and save the plan again, or remove the Module Controller"
 
 // isAncestor reports whether a is x or stands above it.
 func isAncestor(a, x *jmx.Element) bool {

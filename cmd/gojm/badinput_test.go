@@ -76,9 +76,9 @@ func TestBadInput(t *testing.T) {
 		{"unknown or plugin element", []string{"run", plugin, "-o", filepath.Join(dir, "out")}, exitUnsupported,
 			"gojm: cannot run " + plugin + ":\n  - " + plugin + ": Plan › Magic: unsupported element com.example.MagicThing: gojm cannot run it; " +
 				"disable or remove the element, or run with --skip-unsupported to run the plan without it\n", false},
-		{"a number that is not one", []string{"run", threads, "-o", filepath.Join(dir, "out-threads")}, exitUnsupported,
-			"gojm: cannot run " + threads + ":\n  - " + threads + `: Plan › Users: number of threads "abc" (from ${__P(users,abc)}) is not a whole number; ` +
-				"set it in the plan, or with -J name=value when the field reads a property\n", false},
+		{"a number that is not one, with --strict", []string{"run", "--strict", threads, "-o", filepath.Join(dir, "out-threads")}, exitUnsupported,
+			"gojm: cannot run " + threads + ":\n  - " + threads + `: Plan › Users: number of threads "abc" (from ${__P(users,abc)}) is not a whole number: ` +
+				"JMeter reads it as 0, so the group starts no user; set it with -J users=N (a warning; --strict makes warnings refusals)\n", false},
 		{"a broken function call", []string{"run", random, "-o", filepath.Join(dir, "out")}, exitUnsupported,
 			"gojm: cannot run " + random + ":\n  - " + random + `: Plan › Users › Home: HTTPSampler.path: bad ${…} expression "/fast?r=${__Random(1,}": ` +
 				"__Random: expected ) after the arguments\n", false},

@@ -136,10 +136,10 @@ func TestPlanReadsAndWritesOnlyWhereAllowed(t *testing.T) {
 		{"a listener outside", groupPlan(resultFile("Log", filepath.Join(outside, "r.jtl")), postSampler("s", "/a", "")), []string{"--strict"},
 			[]string{"Plan › Log: the results file is not written: writing " + filepath.Join(outside, "r.jtl") + " is not allowed", "--allow-write " + outside}},
 		{"a listener allowed", groupPlan(resultFile("Log", filepath.Join(outside, "allowed.jtl")), postSampler("s", "/a", "")), []string{"--allow-write", outside}, nil},
-		{"a listener over the plan", groupPlan(resultFile("Log", "%PLAN%"), postSampler("s", "/a", "")), []string{"--allow-all-files"},
-			[]string{"Plan › Log: the results file: writing %PLAN% is not allowed: it is the plan itself"}},
+		{"a listener over the plan", groupPlan(resultFile("Log", "%PLAN%"), postSampler("s", "/a", "")), []string{"--allow-all-files", "--strict"},
+			[]string{"Plan › Log: the results file is not written: writing %PLAN% is not allowed: it is the plan itself"}},
 		{"a listener over an input", groupPlan(resultFile("Log", filepath.Join(planDir, "users.csv"))+csvDataSet("Data", "users.csv"), postSampler("s", "/a", "")),
-			[]string{"--allow-all-files"}, []string{"writing " + filepath.Join(planDir, "users.csv") + " is not allowed: the plan reads it"}},
+			[]string{"--allow-all-files", "--strict"}, []string{"the results file is not written: writing " + filepath.Join(planDir, "users.csv") + " is not allowed: the plan reads it"}},
 		{"-l over the plan", groupPlan("", postSampler("s", "/a", "")), []string{"-l", "%PLAN%"},
 			[]string{"the results file: writing %PLAN% is not allowed: it is the plan itself; choose another with -l"}},
 	}
@@ -197,6 +197,25 @@ func TestPlanReadsAndWritesOnlyWhereAllowed(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(outside, "r.jtl")); err == nil {
 			t.Error("a results file outside the allowed folders was written")
+		}
+	})
+	// Nor over a file the plan reads: JMeter would write into it, gojm runs
+	// the plan without that listener.
+	t.Run("a listener over an input runs without it", func(t *testing.T) {
+		plan := filepath.Join(planDir, "over-input.jmx")
+		if err := os.WriteFile(plan, []byte(groupPlan(resultFile("Log", filepath.Join(planDir, "users.csv"))+csvDataSet("Data", "users.csv"), postSampler("s", "/a", ""))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := int(srv.Count())
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"run", plan, "-o", filepath.Join(root, "results", "over-input"), "-J", "port=" + port}, &stdout, &stderr); code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		if want := "the results file is not written: writing " + filepath.Join(planDir, "users.csv") + " is not allowed: the plan reads it; the plan runs without it"; !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+		if n := int(srv.Count()) - before; n != 1 {
+			t.Errorf("the plan sent %d requests, want 1", n)
 		}
 	})
 	if b, _ := os.ReadFile(filepath.Join(planDir, "users.csv")); string(b) != "alice\n" {

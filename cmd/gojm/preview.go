@@ -61,6 +61,9 @@ func describeGroup(g engine.GroupPreview) string {
 		}
 		return "known when the group starts (an earlier group may set what its fields read); with the properties given: " + g.Err.Error()
 	}
+	if len(g.Notes) > 0 && !g.Settled {
+		return "known when the group starts (an earlier group may set what its fields read); with the properties given: " + strings.Join(g.Notes, "; ")
+	}
 	if g.Model {
 		switch {
 		case g.Arrivals > 0:

@@ -8,48 +8,51 @@ import (
 	"testing"
 )
 
-// What gojm run would fail on once started, validate fails on, and run
-// refuses before it starts, with one message and no output folder.
-func TestValidateRefusesWhatRunRefuses(t *testing.T) {
+// Numbers JMeter reads as 0 (its getPropertyAsInt of text it cannot parse)
+// run with one warning each, in validate and in run; --strict refuses them
+// before anything starts, with one message and no output folder.
+func TestValidateWarnsOfNumbersReadAsZero(t *testing.T) {
 	dir := t.TempDir()
 	intProp := strings.Replace(testPlan("1", "", "/"), `<stringProp name="ThreadGroup.num_threads">1</stringProp>`, `<intProp name="ThreadGroup.num_threads">zz</intProp>`, 1)
 	ramp := strings.Replace(testPlan("1", "", "/"), `<stringProp name="ThreadGroup.num_threads">1</stringProp>`,
-		`<stringProp name="ThreadGroup.num_threads">1</stringProp><stringProp name="ThreadGroup.ramp_time">abc</stringProp>`, 1)
+		`<stringProp name="ThreadGroup.num_threads">1</stringProp><stringProp name="ThreadGroup.ramp_time">0.5</stringProp>`, 1)
 	tests := []struct {
 		name, plan, want string
 	}{
-		{"text", testPlan("abc", "", "/"), `number of threads "abc" is not a whole number`},
-		{"negative", testPlan("-5", "", "/"), "number of threads -5 is negative"},
-		{"a fraction", testPlan("2.5", "", "/"), `number of threads "2.5" is not a whole number`},
-		{"too large", testPlan("99999999999999999999", "", "/"), `number of threads "99999999999999999999" is too large (at most 2147483647)`},
-		{"a property", testPlan("${__P(users,abc)}", "", "/"), `number of threads "abc" (from ${__P(users,abc)}) is not a whole number`},
-		{"ramp-up", ramp, `ramp-up period "abc" is not a whole number`},
-		{"an intProp", intProp, `number of threads "zz" is not a whole number`},
+		{"text", testPlan("abc", "", "/"), `number of threads "abc" is not a whole number: JMeter reads it as 0, so the group starts no user; write a whole number in the plan`},
+		{"negative", testPlan("-5", "", "/"), "number of threads -5 is negative: the group starts no user, as in JMeter"},
+		{"a fraction", testPlan("2.5", "", "/"), `number of threads "2.5" is not a whole number: JMeter reads it as 0`},
+		{"a decimal point", testPlan("10.0", "", "/"), `number of threads "10.0" is not a whole number: JMeter reads it as 0`},
+		{"too large", testPlan("99999999999999999999", "", "/"), `number of threads "99999999999999999999" is not a whole number: JMeter reads it as 0`},
+		{"a property", testPlan("${__P(users,abc)}", "", "/"), `number of threads "abc" (from ${__P(users,abc)}) is not a whole number: JMeter reads it as 0, so the group starts no user; set it with -J users=N`},
+		{"an unset variable", testPlan("${users}", "", "/"), `number of threads "${users}" is not a whole number: JMeter reads it as 0, so the group starts no user; define the variable users`},
+		{"ramp-up", ramp, `ramp-up period "0.5" is not a whole number: JMeter reads it as 0, so every user starts at once`},
+		{"an intProp", intProp, `number of threads "zz" is not a whole number: JMeter reads it as 0`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			plan := writePlan(t, dir, tt.name, tt.plan)
 			var stdout, stderr bytes.Buffer
-			if code := run([]string{"validate", plan}, &stdout, &stderr); code != exitUnsupported {
-				t.Errorf("validate: exit %d, want %d", code, exitUnsupported)
+			if code := run([]string{"validate", plan}, &stdout, &stderr); code != exitOK {
+				t.Errorf("validate: exit %d, want %d: %s", code, exitOK, stderr.String())
 			}
-			if !strings.Contains(stderr.String(), tt.want) {
-				t.Errorf("validate's stderr lacks %q:\n%s", tt.want, stderr.String())
+			if !strings.Contains(stdout.String(), "warning  Plan › Users: "+tt.want) {
+				t.Errorf("validate's stdout lacks the warning %q:\n%s", tt.want, stdout.String())
 			}
 			out := filepath.Join(dir, "out-"+tt.name)
 			stdout.Reset()
 			stderr.Reset()
-			if code := run([]string{"run", plan, "-o", out}, &stdout, &stderr); code != exitUnsupported {
-				t.Errorf("run: exit %d, want %d", code, exitUnsupported)
+			if code := run([]string{"run", "--strict", plan, "-o", out}, &stdout, &stderr); code != exitUnsupported {
+				t.Errorf("run --strict: exit %d, want %d", code, exitUnsupported)
 			}
 			if n := strings.Count(stderr.String(), tt.want); n != 1 {
-				t.Errorf("run says it %d times:\n%s", n, stderr.String())
+				t.Errorf("run --strict says it %d times:\n%s", n, stderr.String())
 			}
 			if stdout.Len() > 0 {
-				t.Errorf("run started: %s", stdout.String())
+				t.Errorf("run --strict started: %s", stdout.String())
 			}
 			if _, err := os.Stat(out); err == nil {
-				t.Errorf("run made its output folder")
+				t.Errorf("run --strict made its output folder")
 			}
 		})
 	}

@@ -80,6 +80,10 @@ type Request struct {
 	// address"); the zero Addr lets the system choose. A connection made
 	// from another address is not reused for the request.
 	Source netip.Addr
+	// Protocol is the transport the request goes over: HTTP1, the zero
+	// value, or net/http's for HTTP/2 (h2.go). KeepAlive is HTTP/1.1's:
+	// the other transport keeps its connections.
+	Protocol Protocol
 }
 
 // Result is what one exchange measured. Durations are monotonic.
@@ -90,6 +94,7 @@ type Result struct {
 	Connect time.Duration // start until a new connection was ready; 0 when reused
 	Status  int
 	Message string // reason phrase, e.g. "OK"
+	Proto   string // the protocol the response came over: "HTTP/1.1", "HTTP/2.0"
 	Head    Head   // the response's header
 	Cookies string // the Cookie header the jar added to the request, if any
 	// RequestHead is the request line and header fields as written (CRLF
@@ -108,9 +113,15 @@ type Result struct {
 // Client is one virtual user's HTTP client: one connection pool and cookie
 // jar, shared by its lanes.
 type Client struct {
-	rc      *resty.Client // for redirects the client follows itself (redirecting)
-	rcOnce  sync.Once
-	tr      *h1
+	rc     *resty.Client // for redirects the client follows itself (redirecting)
+	rcOnce sync.Once
+	tr     *h1
+	// h2 is the transport of requests that may go over HTTP/2, made on
+	// first use (h2.go); rc2 follows their redirects.
+	h2      atomic.Pointer[h2]
+	h2Once  sync.Once
+	rc2     *resty.Client
+	rc2Once sync.Once
 	jar     http.CookieJar
 	maxBody int
 	main    *Lane
@@ -149,6 +160,9 @@ type Lane struct {
 	trace    *httptrace.ClientTrace
 	baseCtx  context.Context
 	traceCtx context.Context
+	// cancel ends the response timeout of an exchange over the HTTP/2
+	// transport, which bounds the whole exchange; nil when none.
+	cancel context.CancelFunc
 
 	// the lane's own reusable request, its header, and the parsed URL of
 	// the last request (most samplers send the same URL every time)
@@ -205,9 +219,22 @@ var dialer = &net.Dialer{KeepAlive: 30 * time.Second}
 // dialLane connects for a lane's request, with the lane's connect timeout
 // and resolver.
 func dialLane(ctx context.Context, network, addr string) (net.Conn, error) {
+	d, resolve, ctx, cancel := laneDial(ctx)
+	defer cancel()
+	conn, err := dial(ctx, d, network, addr, resolve)
+	if err != nil {
+		return nil, err
+	}
+	return newCountingConn(conn), nil
+}
+
+// laneDial is how the lane whose request ctx carries dials: from its
+// source address, within its connect timeout, through its resolver.
+func laneDial(ctx context.Context) (*net.Dialer, Resolver, context.Context, context.CancelFunc) {
 	l, _ := ctx.Value(laneKey{}).(*Lane)
 	var resolve Resolver
 	d := dialer
+	cancel := context.CancelFunc(func() {})
 	if l != nil {
 		if src := l.source.Load(); src != nil {
 			dd := *dialer
@@ -215,19 +242,13 @@ func dialLane(ctx context.Context, network, addr string) (net.Conn, error) {
 			d = &dd
 		}
 		if to := l.dialTimeout.Load(); to > 0 {
-			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, time.Duration(to))
-			defer cancel()
 		}
 		if ref := l.resolver.Load(); ref != nil {
 			resolve = ref.r
 		}
 	}
-	conn, err := dial(ctx, d, network, addr, resolve)
-	if err != nil {
-		return nil, err
-	}
-	return newCountingConn(conn), nil
+	return d, resolve, ctx, cancel
 }
 
 // redirecting returns the resty client that serves requests whose
@@ -416,12 +437,17 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 	if raw != nil {
 		res.Status = raw.StatusCode
 		res.Message = reason(raw.Status)
+		res.Proto = raw.Proto
 		res.Head = *l.headOf(raw)
 		if req.AutoRedirects && raw.Request != nil && raw.Request.URL != nil {
 			res.URL = raw.Request.URL.String()
 		}
 		err = errors.Join(err, l.readBody(raw, req, res))
 		raw.Body.Close()
+	}
+	if l.cancel != nil {
+		l.cancel()
+		l.cancel = nil
 	}
 	end := time.Now()
 	res.Elapsed = end.Sub(res.Start)
@@ -456,7 +482,7 @@ func (l *Lane) prepare(r *http.Request) error {
 	req := l.req
 	h := r.Header
 	clear(h)
-	if !req.KeepAlive {
+	if !req.KeepAlive && req.Protocol == HTTP1 {
 		// JMeter also sends "Connection: keep-alive" otherwise; HTTP/1.1
 		// needs no header for that (docs/compatibility.md, "Deliberate differences").
 		h["Connection"] = closeConn
@@ -619,6 +645,9 @@ func (c *Client) CloseIdle() {
 		}
 	}
 	c.tr.CloseIdleConnections()
+	if t := c.h2.Load(); t != nil {
+		t.closeIdle()
+	}
 }
 
 // ResetCookies empties the cookie jar.
@@ -629,6 +658,9 @@ func (c *Client) ResetCookies() {
 		if c.rc != nil {
 			c.rc.GetClient().Jar = jar
 		}
+		if c.rc2 != nil {
+			c.rc2.GetClient().Jar = jar
+		}
 	}
 }
 
@@ -637,6 +669,9 @@ func (c *Client) ResetCookies() {
 // goes straight to the transport on the lane's own request, with the
 // cookie jar applied as http.Client applies it.
 func (l *Lane) send(req *Request) (*http.Response, error) {
+	if req.Protocol != HTTP1 {
+		return l.sendH2(req)
+	}
 	if req.AutoRedirects {
 		resp, err := l.c.redirecting().R().SetContext(l.traceCtx).Execute(req.Method, req.URL)
 		if resp != nil && resp.RawResponse != nil {
@@ -660,28 +695,34 @@ func (l *Lane) send(req *Request) (*http.Response, error) {
 	if pw, _ := u.User.Password(); u.User != nil && len(r.Header["Authorization"]) == 0 {
 		r.SetBasicAuth(u.User.Username(), pw) // as http.Client does for user:password@host
 	}
-	jar := l.c.jar
-	if jar != nil {
-		cks := jar.Cookies(u)
-		for _, ck := range cks {
-			r.AddCookie(ck)
-		}
-		if len(cks) > 0 {
-			l.cookies = r.Header.Get("Cookie")
-		}
-	}
+	l.addCookies(r, u)
 	resp, err := l.c.tr.roundTrip(l.traceCtx, r, l, l.trace, &l.rx)
 	if err != nil {
 		// the URL without its password, as http.Client reports it
 		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: u.Redacted(), Err: err}
 	}
-	if jar != nil && l.headOf(resp).Has("Set-Cookie") {
+	if jar := l.c.jar; jar != nil && l.headOf(resp).Has("Set-Cookie") {
 		if resp.Header == nil {
 			resp.Header = l.rx.head.Map()
 		}
 		jar.SetCookies(u, resp.Cookies())
 	}
 	return resp, nil
+}
+
+// addCookies adds the jar's cookies for u to r, as http.Client does.
+func (l *Lane) addCookies(r *http.Request, u *url.URL) {
+	jar := l.c.jar
+	if jar == nil {
+		return
+	}
+	cks := jar.Cookies(u)
+	for _, ck := range cks {
+		r.AddCookie(ck)
+	}
+	if len(cks) > 0 {
+		l.cookies = r.Header.Get("Cookie")
+	}
 }
 
 // headOf is raw's header: the lane's own for a response its transport

@@ -29,6 +29,13 @@
 // the request head it wrote and the Cookie header it added, for results
 // files that save them.
 //
+// A request may ask for HTTP/2 instead (Request.Protocol, h2.go): it then
+// goes over net/http's Transport, HTTP/2 where TLS's ALPN agrees (or, for
+// H2C, in clear text with prior knowledge) and HTTP/1.1 elsewhere, with
+// the same headers, cookies, credentials and timings. A client's HTTP/2
+// streams to one host share one connection, so their bytes are counted
+// as their HTTP/1.1 text would be, not as the frames on the wire.
+//
 // # Imports
 //
 // The package imports the standard library, two packages of
@@ -36,6 +43,7 @@
 //
 //   - from the standard library, net/http's exported API only, nothing
 //     reached through a linkname: its Request, Response and Header types,
+//     its Transport for requests that may go over HTTP/2,
 //     http.ReadResponse for every response head fastHead does not parse,
 //     net/http/httptrace for the timing hooks, net/http/cookiejar for the
 //     jar; syscall (and unsafe, for the raw calls' buffers) for the socket

@@ -88,7 +88,11 @@ func readCatalog() (*catalog, error) {
 		"BigDecimal": "BigDecimal", "Integer": "Integer", "Long": "Long", "Double": "Double", "JsonSlurper": "JsonSlurper",
 		"Object": "", "URL": "URL", "SecureRandom": "Random",
 		"Date": "Date", "SimpleDateFormat": "SimpleDateFormat",
+		"Header": "Header", "Argument": "Argument", "HTTPArgument": "HTTPArgument", "Arguments": "Arguments",
 	} {
+		c.classKind[cls] = kind
+	}
+	for cls, kind := range fileClassKinds {
 		c.classKind[cls] = kind
 	}
 	return c, nil
@@ -199,7 +203,7 @@ var knownClasses = func() map[string]string {
 		"ClassCastException", "IndexOutOfBoundsException", "ArrayIndexOutOfBoundsException",
 		"StringIndexOutOfBoundsException", "UnsupportedOperationException", "InterruptedException")
 	add("java.util", "Random", "UUID", "ArrayList", "LinkedList", "List", "Map", "HashMap", "LinkedHashMap", "Set",
-		"LinkedHashSet", "Collection", "Arrays", "Collections", "Iterator", "Base64", "NoSuchElementException",
+		"LinkedHashSet", "Collection", "Arrays", "Collections", "Iterator", "Enumeration", "Base64", "NoSuchElementException",
 		"Map.Entry=Entry")
 	add("java.math", "BigDecimal", "RoundingMode")
 	add("java.net", "URLEncoder", "URLDecoder", "URL")
@@ -210,13 +214,13 @@ var knownClasses = func() map[string]string {
 	add("org.apache.jmeter.util", "JMeterUtils")
 	add("org.apache.commons.lang3", "RandomStringUtils", "SystemUtils")
 	add("org.apache.commons.lang", "RandomStringUtils")
-	add("org.apache.jmeter.threads", "JMeterVariables", "JMeterContext")
+	add("org.apache.jmeter.threads", "JMeterVariables", "JMeterContext", "JMeterThread")
 	add("org.apache.jmeter.samplers", "SampleResult", "Sampler", "SampleEvent")
 	add("org.apache.jmeter.protocol.http.sampler", "HTTPSampleResult=SampleResult")
 	add("org.apache.jmeter.assertions", "AssertionResult")
 	add("org.slf4j", "Logger")
 	add("java.util", "Properties")
-	add("java.util.concurrent", "ThreadLocalRandom")
+	add("java.util.concurrent", "ThreadLocalRandom", "TimeUnit")
 	add("java.security", "SecureRandom")
 	add("org.apache.jmeter.services", "FileServer")
 	add("java.util", "Date", "TimeZone", "Calendar", "GregorianCalendar=Calendar")
@@ -224,6 +228,13 @@ var knownClasses = func() map[string]string {
 	add("java.security", "MessageDigest", "NoSuchAlgorithmException")
 	add("org.apache.commons.codec.digest", "DigestUtils")
 	add("java.io", "File")
+	add("java.time", "LocalDate", "LocalDateTime", "Instant", "Duration")
+	add("java.time.format", "DateTimeFormatter", "DateTimeParseException")
+	// the HTTP Request's parts a pre-processor changes (runtime_http.js)
+	add("org.apache.jmeter.protocol.http.control", "HeaderManager", "Header")
+	add("org.apache.jmeter.config", "Arguments", "Argument")
+	add("org.apache.jmeter.protocol.http.util", "HTTPArgument")
+	add("org.apache.jmeter.protocol.http.sampler", "HTTPSamplerProxy=Sampler", "HTTPSamplerBase=Sampler", "HTTPSampler=Sampler")
 	m["org.apache.commons.codec.binary.Base64"] = "CodecBase64"
 	m["org.apache.commons.net.util.Base64"] = "NetBase64"
 	m["Entry"] = "Entry"
@@ -248,6 +259,9 @@ var typeKinds = map[string][2]string{
 	"Set": {"Set", "Set"}, "LinkedHashSet": {"Set", "Set"}, "Random": {"Random", "Random"},
 	"StringBuilder": {"StringBuilder", "StringBuilder"}, "StringBuffer": {"StringBuilder", "StringBuilder"},
 	"UUID": {"UUID", "UUID"}, "JsonSlurper": {"JsonSlurper", "JsonSlurper"}, "Iterator": {"Iterator", "Iterator"},
+	"LocalDate": {"LocalDate", "LocalDate"}, "LocalDateTime": {"LocalDateTime", "LocalDateTime"}, "Instant": {"Instant", "Instant"},
+	"Duration": {"Duration", "Duration"}, "DateTimeFormatter": {"DateTimeFormatter", "DateTimeFormatter"},
+	"Enumeration": {"Enumeration", "Enumeration"}, "TimeUnit": {"TimeUnit", "TimeUnit"}, "JMeterThread": {"JMeterThread", "JMeterThread"},
 	"Entry": {"Entry", "Entry"}, "Closure": {"Closure", "Closure"}, "JMeterVariables": {"Vars", "Vars"},
 	"Properties": {"Props", "Props"}, "Logger": {"Logger", "Logger"}, "JMeterContext": {"Ctx", "Ctx"},
 	"SampleResult": {"Result", "Result"}, "AssertionResult": {"AssertionResult", "AssertionResult"},
@@ -256,11 +270,86 @@ var typeKinds = map[string][2]string{
 	"SecureRandom": {"Random", "Random"}, "ThreadLocalRandom": {"Random", "Random"},
 	"Date": {"Date", "Date"}, "SimpleDateFormat": {"SimpleDateFormat", "SimpleDateFormat"},
 	"TimeZone": {"TimeZone", "TimeZone"}, "MessageDigest": {"MessageDigest", "MessageDigest"},
-	"Calendar": {"Calendar", "Calendar"},
+	"Calendar":      {"Calendar", "Calendar"},
+	"HeaderManager": {"HeaderManager", "HeaderManager"}, "Header": {"Header", "Header"},
+	"Arguments": {"Arguments", "Arguments"}, "Argument": {"Argument", "Argument"}, "HTTPArgument": {"HTTPArgument", "HTTPArgument"},
+	"HTTPSamplerProxy": {"Sampler", "Sampler"}, "HTTPSamplerBase": {"Sampler", "Sampler"}, "HTTPSampler": {"Sampler", "Sampler"},
 }
 
 // kindJavaNames name kinds in refusals.
 var kindJavaNames = map[string]string{
 	"Vars": "vars (JMeterVariables)", "Props": "props (Properties)", "Logger": "log (Logger)", "Ctx": "ctx (JMeterContext)",
 	"Result": "SampleResult", "Out": "PrintStream", "List": "List", "Map": "Map", "Array": "array",
+}
+
+// jmeterMethods names the public methods of the classes gojm models whole
+// (JMeter 2.13's and 5.6's, and Object's): a call to one of them that gojm
+// lacks is refused; a call to any other name is JMeter's failure at run
+// time, as there (a warning as the plan compiles).
+var jmeterMethods = func() map[string]map[string]bool {
+	object := "equals hashCode getClass toString wait notify notifyAll clone"
+	m := map[string]map[string]bool{}
+	for kind, names := range map[string]string{
+		"Result": object + " addAssertionResult addRawSubResult addSubResult cleanAfterSample connectEnd currentTimeInMillis" +
+			" getAllThreads getAssertionResults getBodySize getBodySizeAsLong getBytes getBytesAsLong getConnectTime getContentType" +
+			" getDataEncodingNoDefault getDataEncodingWithDefault getDataType getEndTime getErrorCount getFirstAssertionFailureMessage" +
+			" getGroupThreads getHeadersSize getIdleTime getLatency getMediaType getParent getRedirectLocation getRequestHeaders" +
+			" getResponseCode getResponseData getResponseDataAsString getResponseHeaders getResponseMessage getResultFileName" +
+			" getSampleCount getSampleLabel getSamplerData getSaveConfig getSearchableTokens getSentBytes getStartTime getSubResults" +
+			" getTestLogicalAction getThreadName getTime getTimeStamp getURL getUrlAsString isIgnore isMonitor isRenameSampleLabel" +
+			" isResponseCodeOK isStampedAtStart isStartNextThreadLoop isStopTest isStopTestNow isStopThread isSuccessful latencyEnd" +
+			" markFile removeAssertionResults removeSubResults sampleEnd samplePause sampleResume sampleStart setAllThreads" +
+			" setBodySize setBytes setConnectTime setContentType setDataEncoding setDataType setEncodingAndType setEndTime" +
+			" setErrorCount setGroupThreads setHeadersSize setIdleTime setIgnore setLatency setMonitor setParent setRedirectLocation" +
+			" setRequestHeaders setResponseCode setResponseCodeOK setResponseData setResponseHeaders setResponseMessage" +
+			" setResponseMessageOK setResponseOK setResultFileName setSampleCount setSampleLabel setSamplerData setSaveConfig" +
+			" setSentBytes setStampAndTime setStartNextThreadLoop setStartTime setStopTest setStopTestNow setStopThread" +
+			" setSuccessful setTestLogicalAction setThreadName setTimeStamp setURL storeSubResult",
+		"Vars": object + " entrySet get getIteration getIterator getObject getThreadName incIteration initialize put putAll putObject remove",
+		"Ctx": object + " cleanAfterSample clear getCurrentSampler getEngine getPreviousResult getPreviousSampler getProperties" +
+			" getSamplerContext getTestLogicalAction getThread getThreadGroup getThreadNum getVariables isRecording" +
+			" isRestartNextLoop isSamplingStarted setCurrentSampler setEngine setPreviousResult setRecording setRestartNextLoop" +
+			" setSamplingStarted setTestLogicalAction setThread setThreadGroup setThreadNum setVariables",
+		"AssertionResult": object + " getFailureMessage getName isError isFailure setError setFailure setFailureMessage" +
+			" setResultForFailure setResultForNull",
+	} {
+		m[kind] = map[string]bool{}
+		for _, n := range strings.Fields(names) {
+			m[kind][n] = true
+		}
+	}
+	return m
+}()
+
+// groovyObjectMethods are the methods Groovy adds to every object
+// (DefaultGroovyMethods): in Groovy, JMeter's classes have them too.
+var groovyObjectMethods = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields("addShutdownHook any asBoolean asType collect dump each eachWithIndex every find findAll" +
+		" findIndexOf findIndexValues findLastIndexOf findResult getAt getMetaClass getMetaPropertyValues getProperties" +
+		" getProperty grep hasProperty identity inject inspect invokeMethod is isCase iterator print printf println putAt" +
+		" respondsTo setMetaClass setProperty sleep split sprintf tap use with withTraits") {
+		m[n] = true
+	}
+	return m
+}()
+
+// lacksMethod reports whether kind is a class gojm models whole and JMeter's
+// class has no method of that name (nor Groovy, for a Groovy script).
+func lacksMethod(d Dialect, kind, name string) bool {
+	ms, ok := jmeterMethods[kind]
+	return ok && !ms[name] && !(d == Groovy && groovyObjectMethods[name])
+}
+
+// javaClassOf names a modelled kind's class.
+func javaClassOf(kind string) string {
+	switch kind {
+	case "Result":
+		return "SampleResult"
+	case "Vars":
+		return "JMeterVariables"
+	case "Ctx":
+		return "JMeterContext"
+	}
+	return kind
 }

@@ -13,7 +13,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gojm/gojm/internal/files"
 )
+
+// standInServers start nothing, as the recorder's HttpMirrorServer.
+type standInServers struct{}
+
+func (standInServers) StartMirror(int) error { return nil }
+func (standInServers) StopMirror(int)        {}
 
 var update = flag.Bool("update", false, "rewrite the refusal goldens")
 
@@ -45,6 +53,20 @@ type caseInputs struct {
 	Props   map[string]string `json:"props"`
 	Prev    *prevInput        `json:"prev"`
 	NoPrev  bool              `json:"noPrev"`
+	Request *requestInput     `json:"request"`
+}
+
+// requestInput is the HTTP Request a pre-processor's script runs before.
+type requestInput struct {
+	Method, Protocol, Domain, Port, Path string
+	NoHeaderManager                      bool
+	Headers, Args                        [][2]string
+}
+
+// requestOutput is what a script left of the request.
+type requestOutput struct {
+	Method, Protocol, Domain, Port, Path string
+	Headers, Args                        []string
 }
 
 type prevInput struct {
@@ -72,6 +94,8 @@ type golden struct {
 	Globals   map[string]*string `json:"globals"`
 	Slept     int64              `json:"slept"`
 	Varying   []string           `json:"varying"`
+	Request   *requestOutput     `json:"request"`
+	Stopped   bool               `json:"stopped"`
 }
 
 func loadTable(t *testing.T, name string) []tableCase {
@@ -121,6 +145,13 @@ func TestSemanticsScripts(t *testing.T) {
 func runTable(t *testing.T, table, refusalsFile string) {
 	cases := loadTable(t, table)
 	goldens := loadGoldens(t)
+	refusalsPath, err := filepath.Abs(filepath.Join(tableDir, refusalsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file cases write and read relative to the working folder, a
+	// fresh one as in record.sh.
+	t.Chdir(t.TempDir())
 	var refusals []string
 	ran, refused, direct := 0, 0, 0
 	for _, c := range cases {
@@ -168,7 +199,7 @@ func runTable(t *testing.T, table, refusalsFile string) {
 	}
 	sort.Strings(refusals)
 	got := strings.Join(refusals, "\n") + "\n"
-	path := filepath.Join(tableDir, refusalsFile)
+	path := refusalsPath
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -240,7 +271,25 @@ func envFor(c tableCase, h *testHost) *Env {
 			}
 		}
 	}
-	env := &Env{Host: h, Prev: prev, Label: c.Name, Parameters: c.Parameters}
+	env := &Env{Host: h, Prev: prev, Label: c.Name, Parameters: c.Parameters, Servers: standInServers{}}
+	if wd, err := os.Getwd(); err == nil {
+		env.Files = files.New(files.Options{Dir: wd})
+	}
+	if q := in.Request; q != nil {
+		method := q.Method
+		if method == "" {
+			method = "GET"
+		}
+		rq := &testRequest{fields: map[string]string{"method": method, "protocol": q.Protocol, "domain": q.Domain,
+			"port": q.Port, "path": q.Path}, headerManager: !q.NoHeaderManager}
+		for _, hd := range q.Headers {
+			rq.headers = append(rq.headers, Header{Name: hd[0], Value: hd[1]})
+		}
+		for _, a := range q.Args {
+			rq.args = append(rq.args, Arg{Name: a[0], Value: a[1], Meta: "=", Encode: true, ContentType: "text/plain"})
+		}
+		env.Request = rq
+	}
 	switch c.Element {
 	case "JSR223Sampler", "BSFSampler", "BeanShellSampler":
 		env.Current = &Result{Label: c.Name, Code: "200", Message: "OK", Success: true, DataType: "text"}
@@ -457,6 +506,26 @@ func checkCase(t *testing.T, c tableCase, d Dialect, p *Program, g golden) {
 		}
 		same("/globals/"+name, gs, w)
 	}
+	if w := g.Request; w != nil && env.Request != nil {
+		q := env.Request.(*testRequest)
+		same("/request/method", q.fields["method"], w.Method)
+		same("/request/protocol", q.fields["protocol"], w.Protocol)
+		same("/request/domain", q.fields["domain"], w.Domain)
+		same("/request/port", q.fields["port"], w.Port)
+		same("/request/path", q.fields["path"], w.Path)
+		var hs, as []string
+		for _, hd := range q.headers {
+			hs = append(hs, hd.Name+": "+hd.Value)
+		}
+		for _, a := range q.args {
+			as = append(as, a.Name+a.Meta+a.Value)
+		}
+		same("/request/headers", strings.Join(hs, "\n"), strings.Join(w.Headers, "\n"))
+		same("/request/args", strings.Join(as, "\n"), strings.Join(w.Args, "\n"))
+	}
+	if h.stopped != g.Stopped {
+		t.Errorf("stopped the thread: %v, want %v", h.stopped, g.Stopped)
+	}
 	if h.slept.Milliseconds() != g.Slept {
 		t.Errorf("slept %v, want %dms", h.slept, g.Slept)
 	}
@@ -466,6 +535,22 @@ func checkCase(t *testing.T, c tableCase, d Dialect, p *Program, g golden) {
 		t.Logf("script:\n%s\nJS:\n%s", p.Source, b.String())
 	}
 }
+
+// testRequest is the HTTP Request of a case, as the script left it.
+type testRequest struct {
+	fields        map[string]string
+	headerManager bool
+	headers       []Header
+	args          []Arg
+}
+
+func (q *testRequest) Field(name string) string    { return q.fields[name] }
+func (q *testRequest) SetField(name, value string) { q.fields[name] = value }
+func (q *testRequest) HeaderManager() bool         { return q.headerManager }
+func (q *testRequest) Headers() []Header           { return q.headers }
+func (q *testRequest) SetHeaders(hs []Header)      { q.headers = hs }
+func (q *testRequest) Args() []Arg                 { return q.args }
+func (q *testRequest) SetArgs(as []Arg)            { q.args = as }
 
 func compareMap(t *testing.T, path string, got, want map[string]string, same func(p, g, w string)) {
 	t.Helper()

@@ -60,6 +60,10 @@ func (r *runtime) dateHelpers(set func(name string, f func(c goja.FunctionCall) 
 		}
 		return vm.ToValue(t.UnixMilli())
 	})
+	set("zoneOffset", func(c goja.FunctionCall) goja.Value {
+		_, off := time.UnixMilli(c.Argument(0).ToInteger()).In(zoneOf(argStr(c, 1))).Zone()
+		return vm.ToValue(int64(off) * 1000)
+	})
 	set("zoneID", func(c goja.FunctionCall) goja.Value { return vm.ToValue(zoneID(argStr(c, 0))) })
 	set("digestOK", func(c goja.FunctionCall) goja.Value { return vm.ToValue(newDigest(argStr(c, 0)) != nil) })
 	set("digestBytes", func(c goja.FunctionCall) goja.Value {

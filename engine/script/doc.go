@@ -12,8 +12,10 @@
 // member, constructor and method against what the runtime implements
 // (catalog.go, read from the runtime itself), and refuses by name, with
 // its line, whatever it cannot run: classes that need a JVM, class
-// definitions, file and process access, constructs whose meaning it
-// cannot keep. JavaScript scripts run as written.
+// definitions, process access, constructs whose meaning it cannot keep.
+// JavaScript scripts run as written. Files (java.io.File, the writers,
+// commons-io FileUtils) are reached only through Env.Files, the plan's
+// files policy, and JMeter's HTTP Mirror Server through Env.Servers.
 //
 // A short script over the bindings, strings and arithmetic also compiles
 // from its syntax tree straight to Go closures (fast.go): the direct path,
@@ -27,8 +29,9 @@
 // runs it on the direct path or a pooled runtime, bounded in time.
 //
 // It imports goja, regexp2 (Java's regex syntax), golang.org/x/text's
-// charmaps and gojm's internal/java and internal/cache (each Java behaviour
-// and the bounded cache, shared with the engine), and none of the
+// charmaps and gojm's internal/java, internal/cache (each Java behaviour
+// and the bounded cache, shared with the engine) and internal/files (the
+// policy's denial, to throw Java's exception for it), and none of the
 // engine's packages: the engine imports it and gives it everything a
 // script may touch through the Host interface.
 package script

@@ -21,6 +21,8 @@ type testHost struct {
 	sleepErr error
 	// realSleep makes Sleep wait (for the time bound tests).
 	block chan struct{}
+	// stopped: a script stopped the thread
+	stopped bool
 }
 
 func newTestHost() *testHost {
@@ -52,6 +54,7 @@ func (h *testHost) Log(level, msg string)              { h.logs = append(h.logs,
 func (h *testHost) LogEnabled(level string) bool       { return level != "debug" && level != "trace" }
 func (h *testHost) Out(s string, stderr bool)          { h.out.WriteString(s) }
 func (h *testHost) BaseDir() string                    { return "/plans/shop" }
+func (h *testHost) StopThread()                        { h.stopped = true }
 func (h *testHost) Now() time.Time                     { return h.now }
 func (h *testHost) Seed() int64                        { return h.seed }
 func (h *testHost) RandomBytes(b []byte) {

@@ -282,7 +282,7 @@ func (p *parser) primary() expr {
 			tr := p.typ()
 			return &classExpr{at: t.pos, typ: tr}
 		}
-		if p.isOp("(") && !p.peek().nl {
+		if p.callParen() {
 			args, named := p.args()
 			c := &callExpr{at: t.pos, name: t.text, args: args, named: named}
 			p.trailingClosure(c)
@@ -601,6 +601,13 @@ func (p *parser) closureParams(c *closureExpr) (ok bool) {
 	}
 }
 
+// callParen reports whether the next token opens a call's arguments: in
+// Groovy not after a newline, which ends the statement; in BeanShell, where
+// a newline is only space, always.
+func (p *parser) callParen() bool {
+	return p.isOp("(") && (!p.peek().nl || p.d != Groovy)
+}
+
 // postfix parses member access, calls, indexes and postfix ++/--.
 func (p *parser) postfix(x expr) expr {
 	for {
@@ -627,7 +634,7 @@ func (p *parser) postfix(x expr) expr {
 			if nt.kind != tIdent {
 				p.fail(nt, "expected a name after %s", t.text)
 			}
-			if p.isOp("(") && !p.peek().nl {
+			if p.callParen() {
 				args, named := p.args()
 				c := &callExpr{at: nt.pos, recv: x, name: nt.text, args: args, named: named, safe: t.text == "?.", spread: t.text == "*."}
 				p.trailingClosure(c)

@@ -21,8 +21,12 @@ type Program struct {
 	// Source is the script's text; JS its translation (empty for
 	// JavaScript scripts).
 	Source, JS string
-	used       map[string]bool
-	forbid     []string
+	// Warnings are what the script calls that JMeter's classes lack: it
+	// compiles, and the call fails when it runs, as in JMeter.
+	Warnings []string
+	used     map[string]bool
+	files    []FileUse
+	forbid   []string
 	// direct is the script compiled to Go closures (fast.go), nil where
 	// it is not covered.
 	direct *direct
@@ -83,7 +87,7 @@ func CompileHoles(src string, d Dialect, n int) (*Program, error) {
 			return nil, ErrHoleInCode
 		}
 	}
-	js, used, err := translate(src, d, stmts, cat)
+	js, used, warns, files, err := translate(src, d, stmts, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +99,7 @@ func CompileHoles(src string, d Dialect, n int) (*Program, error) {
 	for i := range f {
 		f[i] = forbid[i]
 	}
-	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, forbid: f, direct: compileDirect(stmts, d)}, nil
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, Warnings: warns, files: files, forbid: f, direct: compileDirect(stmts, d)}, nil
 }
 
 // Forbid is the characters hole i's text may not hold.
@@ -117,7 +121,7 @@ func compile(src string, d Dialect) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, used, err := translate(src, d, stmts, cat)
+	js, used, warns, files, err := translate(src, d, stmts, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +129,7 @@ func compile(src string, d Dialect) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("script: compiling the translation: %w", err)
 	}
-	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, direct: compileDirect(stmts, d)}, nil
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, Warnings: warns, files: files, direct: compileDirect(stmts, d)}, nil
 }
 
 // Run runs the program on a pooled runtime. A script's exception comes

@@ -27,6 +27,15 @@ var jsJSON string
 //go:embed runtime_assert.js
 var jsAssert string
 
+//go:embed runtime_http.js
+var jsHTTP string
+
+//go:embed runtime_time.js
+var jsTime string
+
+//go:embed runtime_files.js
+var jsFiles string
+
 var (
 	preludeOnce sync.Once
 	prelude     *goja.Program
@@ -35,7 +44,7 @@ var (
 
 func compilePrelude() (*goja.Program, error) {
 	preludeOnce.Do(func() {
-		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n$mk;\n"
+		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsHTTP + "\n" + jsTime + "\n" + jsFiles + "\n$mk;\n"
 		prelude, preludeErr = goja.Compile("gojm-script-runtime.js", src, true)
 	})
 	return prelude, preludeErr
@@ -81,6 +90,9 @@ type Host interface {
 	RandomBytes(b []byte)
 	// BaseDir is FileServer's base directory: the plan's folder, absolute.
 	BaseDir() string
+	// StopThread ends the virtual user once the sample in progress is
+	// done (JMeterThread.stop(), through ctx.getThread()).
+	StopThread()
 }
 
 // Object is a value a script keeps outside a run (vars.putObject,
@@ -167,6 +179,41 @@ type Env struct {
 	Timeout time.Duration
 	// Holes are the texts of a CompileHoles program's holes.
 	Holes []string
+	// Files is how the script reaches files (nil: it cannot).
+	Files Files
+	// Servers starts the servers a script may start (nil: none).
+	Servers Servers
+	// Request is the HTTP request of the sampler a pre-processor runs
+	// before (sampler.getHeaderManager(), getArguments(), getPath()…);
+	// nil when that sampler is not an HTTP Request.
+	Request Request
+}
+
+// Request is an HTTP Request as a script sees and changes it before it is
+// sent: JMeter's HTTPSamplerBase fields, its merged Header Manager and its
+// arguments. Each part is read when the script reads it, and a change
+// reaches the request at once.
+type Request interface {
+	// Field is one of "method", "protocol", "domain", "port" and "path".
+	Field(name string) string
+	SetField(name, value string)
+	// HeaderManager says that a Header Manager is in scope
+	// (getHeaderManager() is null without one).
+	HeaderManager() bool
+	Headers() []Header
+	SetHeaders([]Header)
+	Args() []Arg
+	SetArgs([]Arg)
+}
+
+// Header is a request header.
+type Header struct{ Name, Value string }
+
+// Arg is a request argument: Meta is "=" or "" (no "=" between name and
+// value), Encode HTTPArgument's always-encode flag.
+type Arg struct {
+	Name, Value, Meta, ContentType string
+	Encode                         bool
 }
 
 // Global is a variable of a script run.

@@ -16,6 +16,8 @@ func (r *runtime) javaHelpers() *goja.Object {
 	set := func(name string, f func(c goja.FunctionCall) goja.Value) { _ = o.Set(name, f) }
 	r.dateHelpers(set)
 	r.calendarHelpers(set)
+	r.fileHelpers(set)
+	r.serverHelpers(set)
 	_ = o.Set("goos", goruntime.GOOS)
 	_ = o.Set("fileSep", string(os.PathSeparator))
 	_ = o.Set("pathSep", string(os.PathListSeparator))
@@ -238,6 +240,7 @@ func (r *runtime) hostBridge() *goja.Object {
 	set("groupActive", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().GroupActive()) })
 	set("samplerName", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().SamplerName()) })
 	set("samplerURL", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().SamplerURL()) })
+	set("stopThread", func(goja.FunctionCall) goja.Value { h().StopThread(); return undef })
 	set("hostname", func(c goja.FunctionCall) goja.Value { return vm.ToValue("localhost") })
 	set("log", func(c goja.FunctionCall) goja.Value { h().Log(argStr(c, 0), argStr(c, 1)); return undef })
 	set("logEnabled", func(c goja.FunctionCall) goja.Value { return vm.ToValue(h().LogEnabled(argStr(c, 0))) })
@@ -260,6 +263,7 @@ func (r *runtime) hostBridge() *goja.Object {
 		}
 		return vm.ToValue(out)
 	})
+	r.requestBridge(set)
 	set("rget", func(c goja.FunctionCall) goja.Value { return r.resultGet(int(c.Argument(0).ToInteger()), argStr(c, 1)) })
 	set("rset", func(c goja.FunctionCall) goja.Value {
 		r.resultSet(int(c.Argument(0).ToInteger()), argStr(c, 1), c.Argument(2), argStr(c, 3))

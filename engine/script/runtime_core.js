@@ -991,6 +991,7 @@ $.cast = function (v, t) {
 	if (v === null) return null;
 	const k = kindOf(v);
 	if (k === t || t === "Exception" && v instanceof JEx || t === "Throwable" && v instanceof JEx) return v;
+	for (let p = $.parents[k]; p; p = $.parents[p]) if (p === t) return v;
 	if (v instanceof JEx && exIs(v.cls, exShort[t] || t)) return v;
 	throw castFail(v, t);
 };

@@ -151,6 +151,10 @@ def("Props", {
 	"keySet/0": ["Set", () => $.mkSet(H.propNames())],
 	"stringPropertyNames/0": ["Set", () => $.mkSet(H.propNames().filter((k) => typeof propsGet(k) === "string"))],
 	"entrySet/0": ["Set", () => $.mkSet(Array.from(props.$iter()))],
+	"propertyNames/0": ["Enumeration", () => $.enumeration(H.propNames())],
+	"keys/0": ["Enumeration", () => $.enumeration(H.propNames())],
+	"elements/0": ["Enumeration", () => $.enumeration(H.propNames().map(propsGet))],
+	"values/0": ["List", () => H.propNames().map(propsGet)],
 	"toString/0": ["String", () => props.$str()],
 });
 def("Props", {
@@ -237,7 +241,18 @@ def("Ctx", {
 	"getCurrentSampler/0": ["Sampler", () => sampler],
 	"getPreviousResult/0": ["Result", () => $.result(0)],
 	"getThreadGroup/0": ["ThreadGroup", () => threadGroup],
+	"getThread/0": ["JMeterThread", () => jmeterThread],
 	"isSamplingStarted/0": ["Boolean", () => true],
+});
+// ctx.getThread(): the thread's name and number, and stop() (the thread
+// ends once the sample in progress is done, as JMeterThread.stop()).
+const jmeterThread = { $t: "JMeterThread", $str: () => H.threadName() };
+$.javaNames.JMeterThread = "org.apache.jmeter.threads.JMeterThread";
+def("JMeterThread", {
+	"getThreadName/0": ["String", () => H.threadName()],
+	"getThreadNum/0": ["Integer", () => H.threadNum()],
+	"stop/0": ["Null", () => { H.stopThread(); return null; }],
+	"toString/0": ["String", () => H.threadName()],
 });
 $.ctx = ctx;
 $.sampler = sampler;

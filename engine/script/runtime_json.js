@@ -56,7 +56,7 @@ function goCall(f) {
 $.goCall = goCall;
 let mathRnd = null;
 $.mathRandom = function () { if (mathRnd === null) mathRnd = $.newRandom(H.mathSeed()); return mathRnd; };
-$.resetRun = function () { mathRnd = null; $.resetResults(); $.resetObjects(); };
+$.resetRun = function () { mathRnd = null; $.resetResults(); $.resetObjects(); $.resetHTTP(); };
 
 // ---- JsonOutput ----------------------------------------------------------------
 function jsonStr(s) {
@@ -239,8 +239,12 @@ function enc(v) {
 	if (v instanceof Map) return { M: $.mapEntries(v).map(([k, x]) => [enc(k), enc(x)]), h: !!v.$hash };
 	if (v instanceof Range) return { G: [v.from, v.to, v.rev] };
 	if (v.$t === "UUID") return { U: v.s };
+	if (v.$store) return { X: v.$t, v: v.$store() };
 	throw ex("UnsupportedOperationException", "gojm keeps only strings, numbers, booleans, lists and maps between script runs, not a " + $.typeName(v));
 }
+// restore rebuilds the values of other kinds that keep themselves
+// ($store), by kind.
+$.restore = {};
 $.exportVal = (v) => JSON.stringify(enc(v));
 function dec(o) {
 	if (o === null || typeof o === "string" || typeof o === "boolean") return o;
@@ -254,6 +258,7 @@ function dec(o) {
 	if ("A" in o) return o.A.map(dec);
 	if ("M" in o) { const m = o.h ? $.newHashMap() : new Map(); for (const [k, x] of o.M) $.mapPut(m, dec(k), dec(x)); return m; }
 	if ("G" in o) return new Range(o.G[0], o.G[1], o.G[2]);
+	if ("X" in o && $.restore[o.X]) return $.restore[o.X](o.v);
 	if ("U" in o) return $.m($.sm("UUID", "fromString", [o.U]), "toString", []) && $.sm("UUID", "fromString", [o.U]);
 	throw ex("IllegalStateException", "gojm: bad stored value");
 }

@@ -738,6 +738,39 @@ def("Iterator", {
 	"hasNext/0": ["Boolean", (it) => it.hasNext()],
 	"next/0": ["", (it) => it.next()],
 });
+// java.util.concurrent.TimeUnit: conversions truncate toward zero and
+// saturate at Long's bounds, as Java's do.
+const timeUnits = [["NANOSECONDS", 1n], ["MICROSECONDS", 1000n], ["MILLISECONDS", 1000000n], ["SECONDS", 1000000000n],
+	["MINUTES", 60000000000n], ["HOURS", 3600000000000n], ["DAYS", 86400000000000n]];
+F.TimeUnit = {};
+for (const [name, ns] of timeUnits) F.TimeUnit[name] = { $t: "TimeUnit", name: name, ns: ns, $str: function () { return this.name; } };
+$.javaNames.TimeUnit = "java.util.concurrent.TimeUnit";
+const LONG_MAX = 9223372036854775807n, LONG_MIN = -9223372036854775808n;
+function unitConvert(v, from, to) {
+	const x = $.toLong(v) * from / to;
+	return x > LONG_MAX ? LONG_MAX : x < LONG_MIN ? LONG_MIN : x;
+}
+const unitDefs = {
+	"convert/2": ["Long", (u, d, from) => unitConvert(d, from.ns, u.ns)],
+	"sleep/1": ["Null", (u, d) => { const ms = unitConvert(d, u.ns, 1000000n); if (ms > 0n) $.sleep(ms); return null; }],
+	"name/0": ["String", (u) => u.name],
+	"toString/0": ["String", (u) => u.name],
+	"ordinal/0": ["Integer", (u) => timeUnits.findIndex((t) => t[0] === u.name)],
+};
+const unitMethods = ["toNanos", "toMicros", "toMillis", "toSeconds", "toMinutes", "toHours", "toDays"];
+timeUnits.forEach(([, ns], i) => { unitDefs[unitMethods[i] + "/1"] = ["Long", (u, d) => unitConvert(d, u.ns, ns)]; });
+def("TimeUnit", unitDefs);
+defS("TimeUnit", { "valueOf/1": ["TimeUnit", (n) => { const u = F.TimeUnit[str(n)]; if (!u) throw ex("IllegalArgumentException", "No enum constant java.util.concurrent.TimeUnit." + str(n)); return u; }] });
+
+// Enumeration (Properties.propertyNames(), keys(), elements()): an
+// iterator by its older names.
+$.enumeration = function (a) { const it = iterator(a); it.$t = "Enumeration"; return it; };
+$.javaNames.Enumeration = "java.util.Hashtable$Enumerator";
+def("Enumeration", {
+	"hasMoreElements/0": ["Boolean", (it) => it.hasNext()],
+	"nextElement/0": ["", (it) => it.next()],
+	"asIterator/0": ["Iterator", (it) => iterator(Array.from(it.$iter()))],
+});
 
 // Map
 function mapEach(m, f) {

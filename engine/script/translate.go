@@ -26,6 +26,8 @@ type translator struct {
 	tmp     int
 	rec     *assertRec      // recording a Groovy power assert
 	used    map[string]bool // bindings the script reads
+	files   []FileUse       // the files it names with a constant path
+	warns   []string        // what runs as JMeter runs it, but fails there too
 }
 
 type local struct {
@@ -68,7 +70,7 @@ func (t *translator) fail(at Pos, format string, args ...any) {
 
 // translate produces the JavaScript of a script: a function of the
 // dialect's runtime returning the function of the bindings.
-func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, used map[string]bool, err error) {
+func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, used map[string]bool, warns []string, files []FileUse, err error) {
 	t := &translator{d: d, src: src, cat: cat, methods: map[string]*methodDecl{}, imports: map[string]string{},
 		statics: map[string]string{}, unknown: map[string]string{}, multi: map[string]bool{}, used: map[string]bool{}}
 	defer func() {
@@ -77,7 +79,7 @@ func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, us
 			if !ok {
 				panic(r)
 			}
-			js, used, err = "", nil, e
+			js, used, warns, files, err = "", nil, nil, nil, e
 		}
 	}()
 	var body []stmt
@@ -125,7 +127,7 @@ func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, us
 	out.WriteString(fns.String())
 	out.WriteString(t.b.String())
 	out.WriteString("return null;\n};\n})")
-	return out.String(), t.used, nil
+	return out.String(), t.used, t.warns, t.files, nil
 }
 
 // countAssigns marks names assigned (or ++/--) anywhere: a def variable

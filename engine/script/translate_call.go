@@ -26,6 +26,7 @@ func (t *translator) newExpr(e *newExpr) (string, string) {
 		}
 		t.refuse(e.at, "new %s(…) with %d argument(s)", e.typ.name, n)
 	}
+	t.noteFile(cls, e.args)
 	kind := t.cat.ctorKind(cls)
 	if isException(cls) {
 		return fmt.Sprintf("$.newEx(%q, [%s])", cls, t.exprs(e.args)), "Exception"
@@ -242,7 +243,13 @@ func (t *translator) call(e *callExpr) (string, string) {
 	}
 	if kind != "" && kind != "Null" && !e.spread {
 		r, ok := t.cat.method(t.d, kind, e.name, n)
-		if !ok {
+		switch {
+		case !ok && lacksMethod(t.d, kind, e.name):
+			// JMeter's class lacks the method: the call fails when it runs
+			// ($.m throws JMeter's exception), as in JMeter
+			t.warns = append(t.warns, fmt.Sprintf("line %d: %s has no method %s() with %d argument(s) in JMeter: the call fails when it runs, as there",
+				e.at.Line, javaClassOf(kind), e.name, n))
+		case !ok:
 			t.refuse(e.at, "the method %s.%s() with %d argument(s)", kindName(kind), e.name, n)
 		}
 		ret = r

@@ -26,7 +26,11 @@ type Policy struct {
 
 	mu     sync.Mutex
 	inputs map[string]bool // real paths of the files the plan reads
+
+	writes [32]stripe // serialize the writes of one file (write.go)
 }
+
+type stripe = sync.Mutex
 
 // root is a folder a plan may use, with the words that name it in a refusal.
 type root struct {
@@ -88,6 +92,9 @@ type DeniedError struct {
 	Path  string // the path as the plan named it, resolved
 	Why   string
 	Flag  string // the flag that allows it; "" when none does
+	// Input: the write was refused because the file is the plan or a file
+	// it reads, which no listener writes over.
+	Input bool
 }
 
 func (e *DeniedError) Error() string {
@@ -217,14 +224,14 @@ func (p *Policy) CheckRead(path string) error {
 func (p *Policy) CheckWrite(path string) error {
 	real := realPath(path)
 	if real == p.planFile {
-		return &DeniedError{Write: true, Path: path, Why: "it is the plan itself"}
+		return &DeniedError{Write: true, Path: path, Why: "it is the plan itself", Input: true}
 	}
 	p.mu.Lock()
 	input := p.inputs[real]
 	write := p.write
 	p.mu.Unlock()
 	if input {
-		return &DeniedError{Write: true, Path: path, Why: "the plan reads it"}
+		return &DeniedError{Write: true, Path: path, Why: "the plan reads it", Input: true}
 	}
 	if why := closed(real); why != "" {
 		return &DeniedError{Write: true, Path: path, Why: why + " are never written"}
@@ -247,7 +254,11 @@ func (p *Policy) AllowWrite(dir string) {
 // Open opens a file the plan may read, refusing anything but a regular
 // file. It opens the file through its allowed folder (os.Root), so that
 // nothing swapped in on the way leads out of it.
-func (p *Policy) Open(path string) (*os.File, error) {
+func (p *Policy) Open(path string) (*os.File, error) { return p.open(path, true) }
+
+// open opens a file the plan may read; note counts it as one of the
+// plan's inputs.
+func (p *Policy) open(path string, note bool) (*os.File, error) {
 	if err := p.CheckRead(path); err != nil {
 		return nil, err
 	}
@@ -271,7 +282,9 @@ func (p *Policy) Open(path string) (*os.File, error) {
 		f.Close()
 		return nil, &DeniedError{Path: path, Why: "it is not a regular file"}
 	}
-	p.note(real)
+	if note {
+		p.note(real)
+	}
 	return f, nil
 }
 
@@ -281,8 +294,10 @@ const MaxWholeFile = 64 << 20
 
 // ReadFile reads a whole file the plan may read, of at most MaxWholeFile
 // bytes.
-func (p *Policy) ReadFile(path string) ([]byte, error) {
-	f, err := p.Open(path)
+func (p *Policy) ReadFile(path string) ([]byte, error) { return p.readFile(path, true) }
+
+func (p *Policy) readFile(path string, note bool) ([]byte, error) {
+	f, err := p.open(path, note)
 	if err != nil {
 		return nil, err
 	}

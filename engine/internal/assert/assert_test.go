@@ -100,11 +100,29 @@ func TestResponseAssertionAssumeSuccess(t *testing.T) {
 	}
 }
 
-func TestResponseAssertionRefusesDocumentAndLookaround(t *testing.T) {
+// "Document (text)" tests the text JMeter's Tika extracts from a text
+// document (HTML's text, not its markup), with a warning that binary
+// documents are not extracted.
+func TestResponseAssertionDocument(t *testing.T) {
+	const doc = "Assertion.response_data_as_document"
+	page := "<html><head><title>T</title></head><body><p>Hello <b>big</b> world</p></body></html>"
+	runAssertCases(t, "ResponseAssertion", BuildResponse, []assertCase{
+		{"HTML's text", page, []string{"Assertion.test_field", doc, "Assertion.test_type", "16", "Asserion.test_strings", elementtest.Strs("Hello big world")}, nil, true, ""},
+		{"not its markup", page, []string{"Assertion.test_field", doc, "Assertion.test_type", "16", "Asserion.test_strings", elementtest.Strs("<b>")}, nil,
+			false, "Test failed: document expected to contain /<b>/"},
+		{"JSON as it is", `{"ok": true}`, []string{"Assertion.test_field", doc, "Assertion.test_type", "8", "Asserion.test_strings", elementtest.Strs(`{"ok": true}`)}, nil, true, ""},
+	})
 	c := elementtest.New(nil, "", "")
-	if _, err := BuildResponse(c, elementtest.El("ResponseAssertion", "Assertion.test_field", "Assertion.response_data_as_document")); err == nil {
-		t.Error("document field accepted")
+	if _, err := BuildResponse(c, elementtest.El("ResponseAssertion", "Assertion.test_field", doc)); err != nil {
+		t.Fatal(err)
 	}
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "a binary document (PDF, Office, images) is not extracted") {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+}
+
+func TestResponseAssertionRefusesLookaround(t *testing.T) {
+	c := elementtest.New(nil, "", "")
 	_, err := BuildResponse(c, elementtest.El("ResponseAssertion", "Assertion.test_field", "Assertion.response_data", "Assertion.test_type", "2",
 		"Asserion.test_strings", elementtest.Strs("a(?!b)")))
 	if err == nil || !strings.Contains(err.Error(), "look-ahead") {

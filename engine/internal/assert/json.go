@@ -24,20 +24,25 @@ type jsonAssertion struct {
 	invert   bool
 	regex    *response.RegexField // nil unless "Match as regular expression"
 	plugin   bool                 // the jp@gc flavour
+	want     any                  // a constant expected value, read once
+	// parse reads a YAML document (the jp@gc flavour's input format
+	// YAML); nil reads JSON.
+	parse func(string) (any, error)
 }
 
 func BuildJSON(c element.Builder, e *jmx.Element) (element.Assertion, error) {
-	return newJSONAssertion(c, e, false)
+	return newJSONAssertion(c, e, false, nil)
 }
 
 func BuildPluginJSON(c element.Builder, e *jmx.Element) (element.Assertion, error) {
-	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
-		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
+	parse, err := response.PluginInput(e)
+	if err != nil {
+		return nil, err
 	}
-	return newJSONAssertion(c, e, true)
+	return newJSONAssertion(c, e, true, parse)
 }
 
-func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (element.Assertion, error) {
+func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool, parse func(string) (any, error)) (element.Assertion, error) {
 	pf := response.NewJSONPathField(c, e, c.Prop(e, "JSON_PATH"))
 	a := &jsonAssertion{
 		path:     pf,
@@ -46,6 +51,10 @@ func newJSONAssertion(c element.Builder, e *jmx.Element, plugin bool) (element.A
 		isNull:   e.Bool("EXPECT_NULL", false),
 		invert:   e.Bool("INVERT", false),
 		plugin:   plugin,
+		parse:    parse,
+	}
+	if a.expected.Const() {
+		a.want = lenientJSON(a.expected.Raw())
 	}
 	if e.Bool("ISREGEX", true) {
 		rf, err := response.NewRegexField(a.expected, true)
@@ -85,15 +94,24 @@ func (a *jsonAssertion) check(vu *element.VU, t response.View) Verdict {
 
 // doAssert returns nil when the assertion holds, else the failure message.
 func (a *jsonAssertion) doAssert(vu *element.VU, body string) error {
-	doc, err := response.ParseJSON(body)
-	if err != nil {
+	// The path is read first: its walk checks the document on the way, and
+	// a document that is not JSON still fails first, as in JMeter.
+	doc := response.JSONDoc{Text: body, Parse: a.parse}
+	path, perr := a.path.Get(vu)
+	var value any
+	var err error
+	if perr == nil {
+		value, err = path.ReadDoc(&doc)
+	}
+	if err := doc.Err(); err != nil {
+		if a.parse != nil {
+			return err
+		}
 		return fmt.Errorf("net.minidev.json.parser.ParseException: %s", strings.TrimPrefix(err.Error(), response.ErrNotJSON.Error()+": "))
 	}
-	path, err := a.path.Get(vu)
-	if err != nil {
-		return err
+	if perr != nil {
+		return perr
 	}
-	value, err := path.Read(doc)
 	if err != nil {
 		return err
 	}
@@ -156,17 +174,22 @@ func (a *jsonAssertion) equals(vu *element.VU, v any, expected string) bool {
 	if a.plugin {
 		return response.PluginString(v) == expected
 	}
-	return javaEquals(lenientJSON(expected), v)
+	want := a.want
+	if !a.expected.Const() {
+		want = lenientJSON(expected)
+	}
+	return javaEquals(want, v)
 }
 
 // lenientJSON reads an expected value as json-smart's permissive
 // JSONValue.parse does, for the common cases: JSON when it is JSON, the
 // trimmed text itself when it is a bare word, else null.
 func lenientJSON(s string) any {
-	if v, err := response.ParseJSON(strings.TrimSpace(s)); err == nil {
+	t := strings.TrimSpace(s)
+	if d := (response.JSONDoc{Text: t}); d.Valid() {
+		v, _ := d.Tree()
 		return v
 	}
-	t := strings.TrimSpace(s)
 	if t == "" || strings.ContainsAny(t[:1], "{[\"") {
 		return nil
 	}

@@ -39,5 +39,9 @@ func TestJSONAssertions(t *testing.T) {
 		{"differs", storeJSON, []string{"JSON_PATH", "$.store.bicycle.color", "JSONVALIDATION", "true", "ISREGEX", "false", "EXPECTED_VALUE", "blue"}, nil, false,
 			"Value expected to be 'blue', but found 'red'"},
 		{"indefinite empty is fine", storeJSON, []string{"JSON_PATH", "$..nope"}, nil, true, ""},
+		{"YAML", "store:\n  bicycle:\n    color: red\n", []string{"INPUT_FORMAT", "YAML", "JSON_PATH", "$.store.bicycle.color", "JSONVALIDATION", "true",
+			"ISREGEX", "false", "EXPECTED_VALUE", "red"}, nil, true, ""},
+		{"YAML differs", "store:\n  bicycle:\n    color: red\n", []string{"INPUT_FORMAT", "YAML", "JSON_PATH", "$.store.bicycle.color", "JSONVALIDATION", "true",
+			"ISREGEX", "false", "EXPECTED_VALUE", "blue"}, nil, false, "Value expected to be 'blue', but found 'red'"},
 	})
 }

@@ -48,7 +48,8 @@ type InScope struct {
 	// takes a field from the first one that sets it.
 	Configs []*jmx.Element
 	// Read reports that post-processors or assertions look at the
-	// samples (a body nobody reads need not be kept).
+	// samples, or an element of the plan reads a previous sample's
+	// response (a body nobody reads need not be kept).
 	Read bool
 }
 

@@ -31,6 +31,28 @@ type PreProcessor interface {
 	PreProcess(vu *VU)
 }
 
+// Modifier is a pre-processor that changes the request of the sampler it
+// runs before, as JMeter's HTTP modifiers change the current sampler (the
+// HTML Link Parser, HTTP URL Re-writing Modifier, RegEx User Parameters)
+// and its scripts may (sampler.getArguments()…), through the sampler's
+// Request (RequestSampler). The compiler binds it to each sampler in its
+// scope: the thread calls Modify with that sampler where it would call
+// PreProcess, in the same order; a sampler a modifier does not know is
+// left as it is.
+type Modifier interface {
+	PreProcessor
+	Modify(vu *VU, s Sampler)
+}
+
+// Modifying is a Modifier bound to the sampler it runs before.
+type Modifying struct {
+	M Modifier
+	S Sampler
+}
+
+// PreProcess calls the modifier with its sampler.
+func (m Modifying) PreProcess(vu *VU) { m.M.Modify(vu, m.S) }
+
 // PostProcessor runs after each sample in its scope, before the
 // assertions.
 type PostProcessor interface {

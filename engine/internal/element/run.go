@@ -3,6 +3,7 @@ package element
 import (
 	"hash/fnv"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,6 +41,9 @@ type Run struct {
 	seed    atomic.Uint64
 	stop    func(cause error)
 	stopNow func(cause error)
+
+	endMu sync.Mutex
+	atEnd []func() // what the run's end undoes (servers a script started)
 }
 
 // NewRun returns a run of p whose users draw from seed; stop ends it
@@ -80,3 +84,23 @@ func (r *Run) Rand(num int) *rand.Rand {
 
 // Seed returns a new seed from the run's sequence.
 func (r *Run) Seed() uint64 { return r.seed.Add(0x9E3779B97F4A7C15) }
+
+// AtEnd has f called once the run ends, after its tearDown groups: what a
+// script started for the run (JMeter's HTTP Mirror Server) stops there
+// if the plan does not stop it itself.
+func (r *Run) AtEnd(f func()) {
+	r.endMu.Lock()
+	r.atEnd = append(r.atEnd, f)
+	r.endMu.Unlock()
+}
+
+// End calls what AtEnd registered, latest first.
+func (r *Run) End() {
+	r.endMu.Lock()
+	fs := r.atEnd
+	r.atEnd = nil
+	r.endMu.Unlock()
+	for i := len(fs) - 1; i >= 0; i-- {
+		fs[i]()
+	}
+}

@@ -21,10 +21,18 @@ import (
 
 // jsonExtract is one variable of a JSON Extractor.
 type jsonExtract struct {
-	ref    *element.Template
-	path   *response.JSONPathField
-	def    *element.Template
-	number int
+	ref     *element.Template
+	path    *response.JSONPathField
+	def     *element.Template
+	number  int
+	matchNr string // ref_matchNr, made once when the name is constant
+}
+
+func (v *jsonExtract) matchNrName(ref string) string {
+	if v.matchNr != "" {
+		return v.matchNr
+	}
+	return ref + matchNrSuffix
 }
 
 type jsonExtractor struct {
@@ -75,12 +83,16 @@ func BuildJSON(c element.Builder, e *jmx.Element) (element.PostProcessor, error)
 	}
 	for i := range paths {
 		pf := response.NewJSONPathField(c, e, c.Template(e, "JSONPostProcessor.jsonPathExprs", strings.TrimSpace(paths[i])))
-		x.vars = append(x.vars, jsonExtract{
+		v := jsonExtract{
 			ref:    c.Template(e, "JSONPostProcessor.referenceNames", strings.TrimSpace(names[i])),
 			path:   pf,
 			def:    c.Template(e, "JSONPostProcessor.defaultValues", defs[i]),
 			number: numbers[i],
-		})
+		}
+		if v.ref.Const() {
+			v.matchNr = v.ref.Raw() + matchNrSuffix
+		}
+		x.vars = append(x.vars, v)
 	}
 	return x, nil
 }
@@ -90,39 +102,34 @@ func (x *jsonExtractor) PostProcess(vu *element.VU, r *element.Result) {
 		vu.Warnf("JSON Extractor %q: %v", x.name, x.bad)
 		return
 	}
-	var docs []any
+	// Each document is read as far as the paths need, once for all of them.
+	var buf [1]response.JSONDoc
+	docs := buf[:0]
 	var bad error
 	hasInput := false
 	if x.scope.Kind == response.ScopeVariable {
 		hasInput = true
 		if s, ok := vu.Vars.Get(x.scope.Var.Eval(vu)); ok {
-			if d, err := response.ParseJSON(s); err == nil {
-				docs = append(docs, d)
-			} else {
-				bad = err
-			}
+			docs = append(docs, response.JSONDoc{Text: s})
 		} else {
 			bad = errors.New("the variable is not defined")
 		}
 	} else {
-		var buf [1]response.View
-		for _, t := range x.scope.Samples(r, buf[:0]) {
+		var views [1]response.View
+		for _, t := range x.scope.Samples(r, views[:0]) {
 			s := response.BodyString(t.Body)
 			if strings.TrimSpace(s) == "" {
 				continue
 			}
 			hasInput = true
-			if d, err := response.ParseJSON(s); err == nil {
-				docs = append(docs, d)
-			} else {
-				bad = err
-			}
+			docs = append(docs, response.JSONDoc{Text: s})
 		}
 	}
 	for i := range x.vars {
 		v := &x.vars[i]
 		ref, def := v.ref.Eval(vu), v.def.Eval(vu)
-		vu.Vars.Remove(ref + matchNrSuffix)
+		nrName := v.matchNrName(ref)
+		vu.Vars.Remove(nrName)
 		for n := 1; ; n++ {
 			name := nthName(ref, n)
 			if _, ok := vu.Vars.Get(name); !ok {
@@ -135,25 +142,29 @@ func (x *jsonExtractor) PostProcess(vu *element.VU, r *element.Result) {
 			continue
 		}
 		path, err := v.path.Get(vu)
+		var buf [2]any
+		found := buf[:0]
 		if err == nil {
 			err = bad
+			for j := range docs {
+				var derr error
+				if found, derr = path.AppendAll(found, &docs[j]); derr != nil {
+					err = derr // the last document that is not JSON, as JMeter's loop leaves it
+				}
+			}
 		}
 		if err != nil {
 			vu.Warnf("JSON Extractor %q: %v", x.name, err)
 			vu.Vars.Put(ref, def)
 			continue
 		}
-		var found []any
-		for _, d := range docs {
-			found = append(found, path.All(d)...)
-		}
-		x.save(vu, ref, def, v.number, found)
+		x.save(vu, ref, nrName, def, v.number, found)
 	}
 }
 
 // save stores the values found for one variable as JMeter's
-// JSONPostProcessor does.
-func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found []any) {
+// JSONPostProcessor does; nrName is ref_matchNr.
+func (x *jsonExtractor) save(vu *element.VU, ref, nrName, def string, number int, found []any) {
 	str := func(v any) string {
 		if v == nil {
 			return def
@@ -163,7 +174,7 @@ func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found 
 	switch {
 	case len(found) == 0:
 		vu.Vars.Put(ref, def)
-		vu.Vars.Put(ref+matchNrSuffix, "0")
+		vu.Vars.Put(nrName, "0")
 		if number < 0 && x.concat {
 			vu.Vars.Put(ref+"_ALL", "")
 		}
@@ -200,7 +211,7 @@ func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found 
 		putVar(vu, ref, str(found[number-1]))
 	}
 	if number != 0 {
-		vu.Vars.Put(ref+matchNrSuffix, strconv.Itoa(len(found)))
+		vu.Vars.Put(nrName, strconv.Itoa(len(found)))
 	}
 }
 
@@ -208,6 +219,7 @@ func (x *jsonExtractor) save(vu *element.VU, ref, def string, number int, found 
 
 type pluginJSONExtractor struct {
 	name    string
+	parse   func(string) (any, error) // the input format's reader, nil for JSON
 	ref     *element.Template
 	path    *response.JSONPathField
 	def     *element.Template
@@ -216,12 +228,14 @@ type pluginJSONExtractor struct {
 }
 
 func BuildPluginJSON(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {
-	if f := e.Str("INPUT_FORMAT"); f != "" && f != "JSON" {
-		return nil, fmt.Errorf("input format %q is not supported (only JSON)", f)
+	parse, err := response.PluginInput(e)
+	if err != nil {
+		return nil, err
 	}
 	pf := response.NewJSONPathField(c, e, c.Prop(e, "JSONPATH"))
 	return &pluginJSONExtractor{
 		name:    e.Name,
+		parse:   parse,
 		ref:     c.Prop(e, "VAR"),
 		path:    pf,
 		def:     c.Prop(e, "DEFAULT"),
@@ -258,20 +272,20 @@ func (x *pluginJSONExtractor) PostProcess(vu *element.VU, r *element.Result) {
 		fail(errors.New("the source variable is not defined"))
 		return
 	}
-	doc, err := response.ParseJSON(in)
-	if err != nil {
-		fail(err)
-		return
+	// The path is read first: its walk checks the document on the way, and
+	// a document that is not JSON still fails first.
+	doc := response.JSONDoc{Text: in, Parse: x.parse}
+	path, perr := x.path.Get(vu)
+	var v any
+	var err error
+	if perr == nil {
+		v, err = path.ReadDoc(&doc)
 	}
-	path, err := x.path.Get(vu)
-	if err != nil {
-		fail(err)
-		return
-	}
-	v, err := path.Read(doc)
-	if err != nil {
-		fail(err)
-		return
+	for _, e := range []error{doc.Err(), perr, err} {
+		if e != nil {
+			fail(e)
+			return
+		}
 	}
 	arr, isArr := v.([]any)
 	if !isArr {

@@ -107,3 +107,33 @@ func TestPluginJSONExtractor(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// With the input format YAML the jp@gc extractor reads the body as YAML,
+// into the tree its JSONPath walks.
+func TestPluginJSONExtractorYAML(t *testing.T) {
+	const body = "store:\n  book:\n    - title: Sayings\n      price: 8.95\n    - title: Sword\n      price: 12\n"
+	const class = "com.atlantbh.jmeter.plugins.jsonutils.jsonpathextractor.JSONPathExtractor"
+	for _, tc := range []struct {
+		path, body string
+		check      []string
+		want       string
+	}{
+		{"$..title", body, []string{"t", "t_matchNr", "t_2"}, `t=["Sayings","Sword"]; t_matchNr=2; t_2=Sword`},
+		{"$.store.book[0].price", body, []string{"t"}, "t=8.95"},
+		{"$.store.book[1].price", body, []string{"t"}, "t=12"},
+		{"$.store.book.length()", body, []string{"t"}, "t=2"},
+		{"$.missing", body, []string{"t", "t_matchNr"}, "t=D; t_matchNr=0"},
+		{"$.a", "a: [1, 2", []string{"t", "t_matchNr"}, "t=D; t_matchNr=0"},
+	} {
+		vu := runPost(t, elementtest.El(class, "VAR", "t", "JSONPATH", tc.path, "DEFAULT", "D", "SUBJECT", "BODY", "INPUT_FORMAT", "YAML"),
+			BuildPluginJSON, elementtest.Response(tc.body), nil)
+		if got := elementtest.Vars(vu, tc.check...); got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.path, got, tc.want)
+		}
+	}
+	c := elementtest.New(nil, "", "")
+	if _, err := BuildPluginJSON(c, elementtest.El(class, "VAR", "t", "JSONPATH", "$", "INPUT_FORMAT", "TOML")); err == nil ||
+		!strings.Contains(err.Error(), `input format "TOML" is unknown (JSON or YAML)`) {
+		t.Errorf("an unknown input format: %v", err)
+	}
+}

@@ -52,11 +52,80 @@ func compileCSS(s string) (cascadia.Sel, error) {
 		}
 		return ":nth-child(n+" + strconv.Itoa(n+2) + ")"
 	})
-	sel, err := cascadia.Parse(s)
+	sel, err := cascadia.Parse(quoteAttrValues(s))
 	if err != nil {
 		return nil, fmt.Errorf("CSS selector %q: %w", s, err)
 	}
 	return sel, nil
+}
+
+// quoteAttrValues quotes each unquoted value of an attribute selector, as
+// JSoup reads one: the whole text between the operator and the closing ]
+// (article[class=esh-orders-items row] matches class="esh-orders-items
+// row"), which CSS and cascadia take as an identifier only.
+func quoteAttrValues(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] == '"' || s[i] == '\'' {
+			j := closingQuote(s, i)
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
+		if s[i] != '[' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		end := i + 1
+		for end < len(s) && s[end] != ']' {
+			if s[end] == '"' || s[end] == '\'' {
+				end = closingQuote(s, end)
+				continue
+			}
+			end++
+		}
+		if end == len(s) {
+			b.WriteString(s[i:]) // unbalanced: cascadia reports it
+			break
+		}
+		b.WriteByte('[')
+		b.WriteString(quoteAttrValue(s[i+1 : end]))
+		b.WriteByte(']')
+		i = end + 1
+	}
+	return b.String()
+}
+
+// quoteAttrValue quotes the value of one attribute selector's inside
+// ("class=a b" gives class="a b"), leaving a quoted one and a bare name.
+func quoteAttrValue(in string) string {
+	op := strings.IndexByte(in, '=')
+	if op < 0 {
+		return in
+	}
+	val := strings.TrimSpace(in[op+1:])
+	if val == "" || val[0] == '"' || val[0] == '\'' {
+		return in
+	}
+	// An unquoted value is all the text, trimmed, as JSoup's
+	// AttributeWithValue takes it.
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	return in[:op+1] + `"` + r.Replace(val) + `"`
+}
+
+// closingQuote is the index after the quoted string that starts at i.
+func closingQuote(s string, i int) int {
+	q := s[i]
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case q:
+			return j + 1
+		}
+	}
+	return len(s)
 }
 
 func BuildCSS(c element.Builder, e *jmx.Element) (element.PostProcessor, error) {

@@ -48,6 +48,33 @@ func TestCSSExtractor(t *testing.T) {
 	}
 }
 
+// JSoup takes an attribute selector's unquoted value as all the text up to
+// the ], spaces included; it is quoted before cascadia reads it.
+func TestQuoteAttrValues(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"article[class=esh-orders-items row]", `article[class="esh-orders-items row"]`},
+		{"input[name=csrf]", `input[name="csrf"]`},
+		{"a[href^=/shop] b", `a[href^="/shop"] b`},
+		{"td[data-id=123]", `td[data-id="123"]`},
+		{`a[title="x y"]`, `a[title="x y"]`},
+		{`a[title='x]y']`, `a[title='x]y']`},
+		{"a[href]", "a[href]"},
+		{`p:contains([x=y])`, `p:contains([x="y"])`},
+		{`a[title=say "hi"]`, `a[title="say \"hi\""]`},
+		{"a[x=", "a[x="},
+	} {
+		if got := quoteAttrValues(tc.in); got != tc.want {
+			t.Errorf("quoteAttrValues(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	html := `<section><article class="esh-orders-items row">42</article><article class="other">0</article></section>`
+	vu := runPost(t, elementtest.El("HtmlExtractor", "HtmlExtractor.refname", "v", "HtmlExtractor.expr", "article[class=esh-orders-items row]",
+		"HtmlExtractor.match_number", "1"), BuildCSS, elementtest.Response(html), nil)
+	if got := elementtest.Vars(vu, "v"); got != "v=42" {
+		t.Errorf("got %s, want v=42", got)
+	}
+}
+
 const feed = `<?xml version="1.0"?>
 <response xmlns:m="urn:m"><status>OK</status><items><item id="1">a</item><item id="2">b</item><item id="3"><x/>c</item></items><m:code>7</m:code></response>`
 

@@ -75,6 +75,11 @@ func (tp *Compiler) Compile(s string) (*element.Template, error) {
 	}
 	parts, err := tp.parse(s)
 	if err != nil {
+		if errors.Is(err, element.ErrUnsupported) {
+			// Well formed, with a function gojm refuses (a script beyond
+			// the subset): not a bad expression.
+			return nil, fmt.Errorf("the ${…} expression %q: %w", s, err)
+		}
 		return nil, fmt.Errorf("%w %q: %w", errTemplate, s, err)
 	}
 	if len(parts) <= 1 && (len(parts) == 0 || parts[0].Kind == element.LitPart) {

@@ -2,8 +2,8 @@ package group
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,7 +39,8 @@ type Group struct {
 
 	Threads, Ramp, Duration, Delay *element.Template
 	Scheduler                      bool
-	ScheduleWarned                 bool // NoSchedule was warned of when the plan compiled
+	ScheduleWarned                 bool     // NoSchedule was warned of when the plan compiled
+	NumbersWarned                  []string // the Notes warned of when the plan compiled
 	DelayedStart                   bool
 	SameUser                       bool // same user on next iteration: keep cookies and connections
 	Cookies                        bool // a Cookie Manager is in scope
@@ -114,41 +115,63 @@ type settings struct {
 }
 
 // evaluate reads the group's numbers as JMeter does when it starts the
-// group: blank is 0; with the scheduler, a negative delay or a duration that
-// is not positive keeps the group from starting.
-func (g *Group) evaluate(vu *element.VU) (settings, error) {
+// group: blank is 0, and so is text that is not a whole number (JMeter's
+// getPropertyAsInt and getPropertyAsLong), each with a note of what
+// JMeter made of it; with the scheduler, a negative delay or a duration
+// that is not positive keeps the group from starting.
+func (g *Group) evaluate(vu *element.VU) (settings, []string) {
 	var s settings
-	var errs []error
-	num := func(field string, t *element.Template) int64 {
+	var notes []string
+	num := func(field string, t *element.Template, bits int, meaning string) int64 {
 		txt := strings.TrimSpace(t.Eval(vu))
 		if txt == "" {
 			return 0
 		}
-		from := ""
-		if raw := t.Raw(); raw != txt {
-			// Say where the text came from: ${__P(users,abc)} gives "abc".
-			from = " (from " + raw + ")"
-		}
-		n, err := wholeNumber(txt)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %q%s %w", field, txt, from, err))
+		n, ok := javaNumber(txt, bits)
+		if !ok {
+			from := ""
+			if raw := t.Raw(); raw != txt {
+				// Say where the text came from: ${__P(users,abc)} gives "abc".
+				from = " (from " + raw + ")"
+			}
+			notes = append(notes, fmt.Sprintf("%s %q%s is not a whole number: JMeter reads it as 0, %s; %s",
+				field, txt, from, meaning, numberHint(t.Raw())))
 		}
 		return n
 	}
-	s.threads = int(num("number of threads", g.Threads))
-	s.rampMs = num("ramp-up period", g.Ramp) * 1000
+	s.threads = int(num("number of threads", g.Threads, 32, "so the group starts no user"))
+	s.rampMs = num("ramp-up period", g.Ramp, 32, "so every user starts at once") * 1000
 	if s.threads < 0 {
-		errs = append(errs, fmt.Errorf("number of threads %d is negative", s.threads))
+		notes = append(notes, fmt.Sprintf("number of threads %d is negative: the group starts no user, as in JMeter", s.threads))
+		s.threads = 0
 	}
 	if g.Scheduler {
-		s.delayMs = num("startup delay", g.Delay) * 1000
-		s.duration = num("duration", g.Duration) * 1000
+		s.delayMs = num("startup delay", g.Delay, 64, "no delay") * 1000
+		s.duration = num("duration", g.Duration, 64, "which the scheduler takes as no time at all") * 1000
 	}
-	if err := errors.Join(errs...); err != nil {
-		return s, &jmx.Error{File: g.File, Path: g.Path,
-			Err: fmt.Errorf("%w; set it in the plan, or with -J name=value when the field reads a property", err)}
+	return s, notes
+}
+
+// Notes says what of the group's numbers JMeter reads leniently (text
+// that is not a whole number is 0), evaluated with vu; the engine warns
+// of them when the plan compiles and NumbersWarned holds them then, so that
+// the run warns only of what it evaluates differently.
+func (g *Group) Notes(vu *element.VU) []string {
+	if g.Model != nil {
+		return nil
 	}
-	return s, nil
+	_, notes := g.evaluate(vu)
+	return notes
+}
+
+// warnNotes warns of the group's lenient numbers at its start, but those
+// the plan's compilation warned of.
+func (g *Group) warnNotes(base *element.VU, notes []string) {
+	for _, n := range notes {
+		if !slices.Contains(g.NumbersWarned, n) {
+			base.Warnf("%s: %s", g.Path, n)
+		}
+	}
 }
 
 // NoSchedule says why a group with the scheduler on starts none of its
@@ -158,10 +181,7 @@ func (g *Group) evaluate(vu *element.VU) (settings, error) {
 // not positive ends the thread starter at once, and a negative delay is
 // none.
 func (g *Group) NoSchedule(vu *element.VU) string {
-	s, err := g.evaluate(vu)
-	if err != nil {
-		return ""
-	}
+	s, _ := g.evaluate(vu)
 	return g.noSchedule(s)
 }
 
@@ -194,11 +214,8 @@ func (gr *Run) Execute(base *element.VU, soft, hard context.Context) {
 		g.Model.run(gr, base, soft, hard)
 		return
 	}
-	s, err := g.evaluate(base)
-	if err != nil {
-		gr.fail(err)
-		return
-	}
+	s, notes := g.evaluate(base)
+	g.warnNotes(base, notes)
 	if why := g.noSchedule(s); why != "" {
 		if !g.ScheduleWarned {
 			base.Warnf("%s: %s", g.Path, why)

@@ -34,3 +34,45 @@ func TestWholeNumber(t *testing.T) {
 		}
 	}
 }
+
+// javaNumber is Integer.parseInt / Long.parseLong, 0 where they throw.
+func TestJavaNumber(t *testing.T) {
+	tests := []struct {
+		txt  string
+		bits int
+		want int64
+		ok   bool
+	}{
+		{"10", 32, 10, true},
+		{"-5", 32, -5, true},
+		{"+7", 32, 7, true},
+		{"0.5", 32, 0, false},
+		{"10.0", 32, 0, false},
+		{"${threads}", 32, 0, false},
+		{"threads", 32, 0, false},
+		{"2147483647", 32, 2147483647, true},
+		{"2147483648", 32, 0, false},
+		{"2147483648", 64, 2147483648, true},
+		{"99999999999999999999", 64, 0, false},
+	}
+	for _, tt := range tests {
+		if got, ok := javaNumber(tt.txt, tt.bits); got != tt.want || ok != tt.ok {
+			t.Errorf("javaNumber(%q, %d) = %d, %v; want %d, %v", tt.txt, tt.bits, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestNumberHint(t *testing.T) {
+	tests := []struct{ raw, want string }{
+		{"${__P(users,abc)}", "set it with -J users=N"},
+		{"${__property(threads)}", "set it with -J threads=N"},
+		{"${threads}", "define the variable threads (User Defined Variables) or write the number in the plan"},
+		{"0.5", "write a whole number in the plan"},
+		{"${__Random(1,x)}", "write a whole number in the plan"},
+	}
+	for _, tt := range tests {
+		if got := numberHint(tt.raw); got != tt.want {
+			t.Errorf("numberHint(%q) = %q, want %q", tt.raw, got, tt.want)
+		}
+	}
+}

@@ -23,6 +23,8 @@ type Preview struct {
 	// LoopsNote says why a loop count that is not a number is 0, as the
 	// run warns.
 	LoopsNote string
+	// Notes say which numbers JMeter reads as 0 (Group.Notes).
+	Notes []string
 	// Samples is how many samples the group makes (samplers run, as the
 	// end report's "Complete requests" counts them): known when every
 	// thread runs its loops to the end through samplers and simple or
@@ -65,10 +67,8 @@ func (gr *Run) Preview(base *element.VU, limit int) (Preview, error) {
 		}
 		return pv, nil
 	}
-	s, err := g.evaluate(base)
-	if err != nil {
-		return pv, err
-	}
+	s, notes := g.evaluate(base)
+	pv.Notes = notes
 	pv.Threads = int64(s.threads)
 	pv.Ramp = time.Duration(s.rampMs) * time.Millisecond
 	pv.Scheduler = g.Scheduler

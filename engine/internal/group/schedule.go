@@ -41,10 +41,7 @@ func (gr *Run) Schedule(base *element.VU, max int) (planned []Planned, more bool
 		err = m.starts(gr, gr.groupVU(base, nil, nil), seg.Owns, emit)
 		return planned, more, err
 	}
-	s, err := gr.Group.evaluate(base)
-	if err != nil {
-		return nil, false, err
-	}
+	s, _ := gr.Group.evaluate(base)
 	if gr.Group.noSchedule(s) != "" {
 		return nil, false, nil // JMeter starts none of the group's threads
 	}

@@ -30,6 +30,9 @@ type httpState struct {
 	lastParts urlParts
 	lastURL   string
 	okURI     string // the last URL that passed checkURI
+	// edited is the request the pre-processors changed for the next
+	// sample (modifiers.go)
+	edited editedRequest
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
@@ -105,6 +108,9 @@ type httpCall struct {
 	vu   *element.VU
 	st   *httpState
 	name string // the sample's label; sub-samples are name-0, name-1…
+	// edit is the request the pre-processors changed for this sample; nil
+	// when none did
+	edit *element.Request
 
 	cs         *httpCharset
 	headers    []httpx.Header // from the Header Managers, without Host
@@ -133,6 +139,7 @@ type httpCall struct {
 
 func (c *httpCall) begin(h *httpSampler, vu *element.VU, st *httpState, name string) {
 	c.h, c.vu, c.st, c.name = h, vu, st, name
+	c.edit = st.takeEdit(h)
 	c.headers = c.headers[:0]
 	c.host, c.hasHost, c.planCT, c.bodyCT, c.dropCT, c.entity = "", false, false, "", false, false
 	c.body, c.parts = nil, nil
@@ -149,7 +156,11 @@ func (c *httpCall) end() {
 // (with the query string of GET, DELETE and OPTIONS), headers and body.
 func (c *httpCall) prepare() (method, u string, err error) {
 	h, vu := c.h, c.vu
-	method = strings.ToUpper(strings.TrimSpace(h.method.Eval(vu)))
+	if c.edit != nil {
+		method = strings.ToUpper(strings.TrimSpace(c.edit.Method.Get(vu)))
+	} else {
+		method = strings.ToUpper(strings.TrimSpace(h.method.Eval(vu)))
+	}
 	if method == "" {
 		method = "GET"
 	}
@@ -161,18 +172,31 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	if err != nil {
 		return method, "", err
 	}
-	if h.fixedURL {
+	switch {
+	case c.edit != nil:
+		q := c.edit
+		path := samplerPath(q.Path.Get(vu))
+		u, err = h.urlOf(vu, q.Protocol.Get(vu), q.Domain.Get(vu), q.Port.Get(vu), path)
+	case h.fixedURL:
 		u, err = h.constURL, h.constURLErr
-	} else {
+	default:
 		u, err = h.url(vu)
 	}
 	if err != nil {
 		return method, u, err
 	}
 	c.args = c.args[:0]
-	for _, a := range h.args {
-		c.args = append(c.args, evalArg{name: a.name.Eval(vu), value: a.value.Eval(vu), encode: a.encode,
-			meta: a.meta, contentType: a.contentType})
+	if c.edit != nil {
+		for i := range c.edit.Args {
+			a := &c.edit.Args[i]
+			c.args = append(c.args, evalArg{name: a.Name.Get(vu), value: a.Value.Get(vu), encode: a.Encode,
+				meta: a.Meta, contentType: a.ContentType})
+		}
+	} else {
+		for _, a := range h.args {
+			c.args = append(c.args, evalArg{name: a.name.Eval(vu), value: a.value.Eval(vu), encode: a.encode,
+				meta: a.meta, contentType: a.contentType})
+		}
 	}
 	c.files = c.files[:0]
 	for _, f := range h.files {
@@ -186,6 +210,9 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	}
 	if !knownMethod(method) {
 		return method, u, &urlError{"java.lang.IllegalArgumentException", "Unexpected method: '" + method + "'"}
+	}
+	if h.proto != httpx.HTTP1 && !http2Method(method) {
+		return method, u, &urlError{"java.lang.UnsupportedOperationException", "Method " + method + " is not supported"}
 	}
 	if queryMethod(method) && len(c.args) > 0 {
 		b := append(c.buf[:0], u...)
@@ -207,26 +234,43 @@ func (c *httpCall) prepare() (method, u string, err error) {
 		}
 		c.st.okURI = u
 	}
-	for _, hd := range h.headers {
-		v := hd.value.Eval(vu)
-		if strings.EqualFold(hd.name, "Host") {
-			c.host, c.hasHost = v, true
-			continue
-		}
-		if strings.EqualFold(hd.name, "Content-Type") && v != "" {
-			c.planCT = true
-		}
-		c.headers = append(c.headers, httpx.Header{Name: hd.name, Value: v})
+	c.evalHeaders()
+	if err := c.buildBody(method); err != nil {
+		return method, u, err
 	}
+	c.evalSettings()
+	return method, u, nil
+}
+
+// evalHeaders evaluates the Header Managers' headers for this sample, or
+// takes those the pre-processors left in the request they changed (a
+// Content-Length a script adds is not sent either).
+func (c *httpCall) evalHeaders() {
+	if c.edit != nil {
+		for i := range c.edit.Headers {
+			hd := &c.edit.Headers[i]
+			if !strings.EqualFold(hd.Name, "Content-Length") {
+				c.addHeader(hd.Name, hd.Value.Get(c.vu))
+			}
+		}
+		return
+	}
+	for _, hd := range c.h.headers {
+		c.addHeader(hd.name, hd.value.Eval(c.vu))
+	}
+}
+
+// evalSettings evaluates what every request of this sample shares besides
+// its headers: source address, timeouts, credentials, the user's caches,
+// the embedded resources' patterns and pool.
+func (c *httpCall) evalSettings() {
+	h, vu := c.h, c.vu
 	c.source, c.sourceErr = netip.Addr{}, nil
 	if h.source != nil {
 		c.source, c.sourceErr = h.source.addr(vu)
 	}
 	c.connectTO = millis(h.connectTO.Eval(vu))
 	c.responseTO = millis(h.responseTO.Eval(vu))
-	if err := c.buildBody(method); err != nil {
-		return method, u, err
-	}
 	if h.auth != nil {
 		c.auth = h.auth.eval(vu, c.auth)
 	}
@@ -240,7 +284,19 @@ func (c *httpCall) prepare() (method, u string, err error) {
 		c.inc, c.exc = h.embedded.patterns(vu)
 		c.pool = h.embedded.poolSize(vu)
 	}
-	return method, u, nil
+}
+
+// addHeader adds a Header Manager's header to the request: Host is kept
+// apart, a non-empty Content-Type noted.
+func (c *httpCall) addHeader(name, v string) {
+	if strings.EqualFold(name, "Host") {
+		c.host, c.hasHost = v, true
+		return
+	}
+	if strings.EqualFold(name, "Content-Type") && v != "" {
+		c.planCT = true
+	}
+	c.headers = append(c.headers, httpx.Header{Name: name, Value: v})
 }
 
 // sendFileAsBody is JMeter's getSendFileAsPostBody: one file, with a path
@@ -262,6 +318,8 @@ func (c *httpCall) sendValuesAsBody() bool {
 	}
 	return len(c.args) > 0
 }
+
+const formType = "application/x-www-form-urlencoded"
 
 // buildBody works out the body of the sampler's own request, following
 // HTTPHC4Impl.setupHttpEntityEnclosingRequestData.
@@ -286,23 +344,40 @@ func (c *httpCall) buildBody(method string) error {
 		c.dropCT = true
 	case len(c.args) == 0 && c.sendFileAsBody():
 		f := c.files[0]
-		if !c.planCT && f.mime != "" {
+		switch {
+		case c.planCT:
+		case f.mime != "":
 			c.bodyCT = f.mime
+		case method == "POST" && c.h.formTypeIfMissing:
+			c.bodyCT = formType
 		}
 		c.parts = []httpx.Part{{File: f.read}}
 	case c.sendValuesAsBody():
 		if !c.planCT {
-			if len(c.files) > 0 && c.files[0].mime != "" {
+			switch {
+			case len(c.files) > 0 && c.files[0].mime != "":
 				c.bodyCT = c.files[0].mime
-			} else {
+			case method == "POST" && c.h.formTypeIfMissing:
+				c.bodyCT = formType
+			case c.h.proto != httpx.HTTP1:
+				c.bodyCT = http2BodyType
+			default:
 				c.bodyCT = "text/plain; charset=" + c.cs.name
 			}
 		}
 		c.buf = appendRaw(c.buf[:0], c.args, c.cs)
 		c.body = c.buf
+	case method != "POST" && len(c.args) == 0:
+		// sendEntityData makes no entity of no arguments: HttpClient
+		// sends "Content-Length: 0" and no Content-Type (a POST's
+		// setupHttpEntityEnclosingRequestData makes an empty form).
+		c.body = nil
 	default:
 		if !c.planCT {
-			c.bodyCT = "application/x-www-form-urlencoded; charset=" + c.cs.name
+			c.bodyCT = formType + "; charset=" + c.cs.name
+			if method == "POST" && c.h.formTypeIfMissing {
+				c.bodyCT = formType
+			}
 		}
 		var err error
 		if c.buf, err = appendForm(c.buf[:0], c.args, c.cs); err != nil {
@@ -333,6 +408,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		MD5:             h.md5,
 		KeepBody:        h.keep,
 		Source:          c.source,
+		Protocol:        h.proto,
 	}
 	if c.sourceErr != nil {
 		// JMeter fails the sample before it connects.
@@ -523,7 +599,7 @@ func (c *httpCall) process(ln *httpLane, following bool, depth int, s *report.Sa
 		c.followRedirects(ln, depth, s, hp)
 		following, wasRedirected = true, true
 	}
-	if c.h.embedded == nil || !s.Success || s.DataType != "text" {
+	if m := c.h.embedded; m == nil || m.listOnly || !s.Success || s.DataType != "text" {
 		return
 	}
 	if depth > maxFrameDepth {
@@ -704,7 +780,11 @@ func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Det
 		d.RequestHeaders = ln.requestHeaders()
 	}
 	if res.Status != 0 {
-		line := "HTTP/1.1 " + strconv.Itoa(res.Status)
+		proto := res.Proto
+		if proto == "" {
+			proto = "HTTP/1.1"
+		}
+		line := proto + " " + strconv.Itoa(res.Status)
 		if res.Message != "" {
 			line += " " + res.Message
 		}

@@ -5,7 +5,16 @@
 // bodies, files), makes the call through package httpx, follows
 // redirects and downloads embedded resources as JMeter's HTTPSamplerBase
 // does, and tells an error as JMeter's sampler would (the
-// "Non HTTP response code" lines).
+// "Non HTTP response code" lines). JMeter's HTTP modifiers live here too
+// (RegEx User Parameters, the HTTP URL Re-writing Modifier, the HTML Link
+// Parser): pre-processors bound to the HTTP Request they run before, which
+// change its fields for that one sample, through the same
+// element.Request (EditRequest) a pre-processor's script changes.
+//
+// Two plugin samplers that extend HTTPSamplerBase are built on the same
+// code: BlazeMeter's HTTP/2 Sampler (http2.go), whose requests go over
+// httpx's HTTP/2 transport, and jp@gc's Parallel HTTP Requests
+// (parallel.go), whose URL list is downloaded as embedded resources are.
 //
 // A user's HTTP state (its cache and DNS state, its parallel-download
 // lanes) lives with the user; its cookie jar is its client's, which the

@@ -29,6 +29,10 @@ type embeddedConfig struct {
 	concurrent       bool
 	pool             *element.Template
 	ignoreFailed     bool // httpsampler.ignore_failed_embedded_resources
+	// listOnly downloads no resource's own resources: a Parallel HTTP
+	// Requests sampler whose "Retrieve All Embedded Resources" is off
+	// fetches its URL list and nothing more.
+	listOnly bool
 }
 
 // defaultPool is JMeter's CONCURRENT_POOL_SIZE.
@@ -129,8 +133,6 @@ func keepParsable(contentType string) bool { return parserOf(mediaType(contentTy
 // downloadResources fetches the embedded resources of the page in s, which
 // becomes their container: the page itself moves to s.Sub[0] (name-0), each
 // resource follows (name-1, name-2…), and s takes their time and bytes.
-// A failed resource fails s with JMeter's "Embedded resource download
-// error:" message.
 func (c *httpCall) downloadResources(ln *httpLane, depth int, s *report.Sample, hp *hop) {
 	kind := parserOf(hp.mediaType)
 	if kind == noParser || len(hp.body) == 0 {
@@ -152,7 +154,14 @@ func (c *httpCall) downloadResources(ln *httpLane, depth int, s *report.Sample, 
 	page := new(report.Sample)
 	*page = *s
 	c.storeSub(s, page)
+	c.download(ln, depth, s, links)
+}
 
+// download fetches the resources at links (those the sample's patterns
+// let through) as sub-samples of s, each once, serially or by the pool of
+// parallel downloads. A failed resource fails s with JMeter's "Embedded
+// resource download error:" message.
+func (c *httpCall) download(ln *httpLane, depth int, s *report.Sample, links []string) {
 	m := c.h.embedded
 	inc, exc := c.inc, c.exc
 	targets := links[:0]

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/files"
 	"github.com/gojm/gojm/jmx"
@@ -26,9 +27,15 @@ type httpSampler struct {
 	multipart                            bool // "Use multipart/form-data"
 	browser                              bool // "Browser-compatible headers"
 	headers                              []httpHeader
+	headerManager                        bool // a Header Manager is in scope
 	follow, auto, keepAlive              bool
 	connectTO, responseTO                *element.Template
 	md5                                  bool
+	// formTypeIfMissing is http.post_add_content_type_if_missing: a POST
+	// whose plan sets no Content-Type is sent as
+	// application/x-www-form-urlencoded whatever its body, as JMeter did
+	// by default before 4.1.
+	formTypeIfMissing bool
 	// keep is when a response body is kept: something in scope reads it
 	// (post-processors, assertions) or embedded resources are parsed from it.
 	keep func(contentType string) bool
@@ -53,6 +60,10 @@ type httpSampler struct {
 	source   *sourceAddr   // nil: the system chooses
 	policy   *files.Policy // where the files to upload may be read
 	users    *element.Local[httpState]
+
+	// proto is the transport its requests go over: HTTP/1.1, or HTTP/2
+	// where the server agrees (BlazeMeter's HTTP/2 Sampler, http2.go).
+	proto httpx.Protocol
 }
 
 type httpArg struct {
@@ -101,7 +112,19 @@ func httpBool(e *jmx.Element, defaults []*jmx.Element, name string, def bool) bo
 	return strings.EqualFold(v, "true")
 }
 
+// Build builds an HTTP Request.
 func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampler, error) {
+	h, err := build(c, e, sc)
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// build compiles the fields and managers of a sampler that extends
+// JMeter's HTTPSamplerBase: the HTTP Request and the plugins' HTTP
+// samplers.
+func build(c element.Builder, e *jmx.Element, sc element.InScope) (*httpSampler, error) {
 	defaults := sc.Of("ConfigTestElement")
 	field := func(name string) *element.Template {
 		return c.Template(e, name, httpField(e, defaults, name))
@@ -137,6 +160,9 @@ func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampl
 	}
 	if v, ok := c.Plan().Props.Get("subresults.disable_renaming"); ok && strings.EqualFold(strings.TrimSpace(v), "true") {
 		h.keepLabels = true
+	}
+	if v, ok := c.Plan().Props.Get("http.post_add_content_type_if_missing"); ok && strings.EqualFold(strings.TrimSpace(v), "true") {
+		h.formTypeIfMissing = true
 	}
 	if h.follow && h.auto {
 		// JMeter's GUI makes the two exclusive; a hand-written plan with
@@ -184,6 +210,7 @@ func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampl
 		}
 	}
 	h.headers = mergeHeaders(c, e, sc.Of("HeaderManager"))
+	h.headerManager = len(sc.Of("HeaderManager")) > 0
 
 	var err error
 	if httpBool(e, defaults, "HTTPSampler.image_parser", false) {
@@ -287,13 +314,18 @@ func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 		r.Body, r.Head = hp.body, hp.head
 		r.ReqHead = st.main.requestHeaders()
 	}
-	for _, s := range r.Sub {
-		// JMeterThread fills the thread information of direct sub-samples.
+	threadInfo(vu, r.Sub)
+	c.end()
+}
+
+// threadInfo fills the thread information of direct sub-samples, as
+// JMeterThread does.
+func threadInfo(vu *element.VU, subs []*report.Sample) {
+	for _, s := range subs {
 		s.ThreadName = vu.Name
 		s.GrpThreads = int(vu.Group.Active.Load())
 		s.AllThreads = int(vu.Run.Active.Load())
 	}
-	c.end()
 }
 
 // describePrepareError names a failure to build the request as JMeter's
@@ -321,16 +353,29 @@ func (e *urlError) Error() string { return e.msg }
 // path wins; otherwise protocol (default http), host, port (omitted when it
 // is the protocol's default) and a path given a leading slash.
 func (h *httpSampler) url(vu *element.VU) (string, error) {
-	path := strings.TrimSpace(h.path.Eval(vu))
-	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+	path := samplerPath(h.path.Eval(vu))
+	if fullURL(path) {
 		return path, nil
 	}
-	proto := strings.ToLower(strings.TrimSpace(h.protocol.Eval(vu)))
+	return h.urlOf(vu, h.protocol.Eval(vu), h.domain.Eval(vu), h.port.Eval(vu), path)
+}
+
+func fullURL(path string) bool {
+	return strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://")
+}
+
+// urlOf is url with the fields given (as the pre-processors changed them);
+// path is as samplerPath gives it.
+func (h *httpSampler) urlOf(vu *element.VU, proto, host, port, path string) (string, error) {
+	if fullURL(path) {
+		return path, nil
+	}
+	proto = strings.ToLower(strings.TrimSpace(proto))
 	if proto == "" {
 		proto = "http"
 	}
-	host := strings.TrimSpace(h.domain.Eval(vu))
-	port := strings.TrimSpace(h.port.Eval(vu))
+	host = strings.TrimSpace(host)
+	port = strings.TrimSpace(port)
 	// Most samplers send to the same URL every time: the user keeps the
 	// last one it built, and its parts, instead of building it again.
 	// (vu is nil when the plan is compiled.)
@@ -348,6 +393,10 @@ func (h *httpSampler) url(vu *element.VU) (string, error) {
 	}
 	return u, err
 }
+
+// samplerPath is the path field as JMeter's getPath gives it: not trimmed,
+// its spaces sent as %20 (a plan's "/items/9 " asks for "/items/9%20").
+func samplerPath(raw string) string { return strings.ReplaceAll(raw, " ", "%20") }
 
 // urlParts are the evaluated fields a URL is built from.
 type urlParts struct{ proto, host, port, path string }

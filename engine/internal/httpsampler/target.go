@@ -11,7 +11,7 @@ import (
 // path, or the protocol (http when blank), host and port, the port the
 // protocol's default when blank.
 func (h *httpSampler) Target(vu *element.VU) (scheme, host, port string) {
-	if path := strings.TrimSpace(h.path.Eval(vu)); strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+	if path := samplerPath(h.path.Eval(vu)); strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
 		if u, err := url.Parse(path); err == nil {
 			return u.Scheme, u.Hostname(), defaultPort(u.Scheme, u.Port())
 		}

@@ -225,24 +225,10 @@ func (p *jsonParser) value(depth int) (any, error) {
 	}
 }
 
+// number reads a number: an int64, a json.Number beyond int64, or a
+// float64.
 func (p *jsonParser) number() (any, error) {
-	start := p.i
-	isFloat := false
-	if p.s[p.i] == '-' {
-		p.i++
-	}
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		if c >= '0' && c <= '9' {
-			p.i++
-		} else if c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-' {
-			isFloat = true
-			p.i++
-		} else {
-			break
-		}
-	}
-	text := p.s[start:p.i]
+	text, isFloat := p.numberText()
 	if !isFloat {
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
 			return n, nil
@@ -257,6 +243,36 @@ func (p *jsonParser) number() (any, error) {
 		return nil, p.errorf("bad number %s", text)
 	}
 	return f, nil
+}
+
+// numberOK moves past a number as number does, without its value.
+func (p *jsonParser) numberOK() bool {
+	text, isFloat := p.numberText()
+	if !isFloat {
+		return text != "-"
+	}
+	_, err := strconv.ParseFloat(text, 64)
+	return err == nil
+}
+
+// numberText moves past the characters of a number.
+func (p *jsonParser) numberText() (text string, isFloat bool) {
+	start := p.i
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if c >= '0' && c <= '9' {
+			p.i++
+		} else if c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-' {
+			isFloat = true
+			p.i++
+		} else {
+			break
+		}
+	}
+	return p.s[start:p.i], isFloat
 }
 
 func (p *jsonParser) str() (string, error) {
@@ -466,6 +482,10 @@ type JSONPath struct {
 	expr     jp.Expr
 	Definite bool
 	fn       string // a trailing Jayway function: length, size, min, max…
+	// steps are a definite path's keys and indexes, followed through the
+	// text when lazy (jsondoc.go); a negative index needs the tree.
+	steps []step
+	lazy  bool
 }
 
 // jaywayFuncs are the path functions Jayway accepts at the end of a path.
@@ -494,13 +514,21 @@ func CompileJSONPath(src string) (*JSONPath, error) {
 		return nil, fmt.Errorf("JSONPath %q: %w", src, err)
 	}
 	jpth.expr = x
-	jpth.Definite = true
+	jpth.Definite, jpth.lazy = true, true
 	for _, f := range x {
-		switch f.(type) {
-		case jp.Root, jp.At, jp.Child, jp.Nth, jp.Bracket:
+		switch k := f.(type) {
+		case jp.Root, jp.At, jp.Bracket:
+		case jp.Child:
+			jpth.steps = append(jpth.steps, step{key: string(k)})
+		case jp.Nth:
+			jpth.steps = append(jpth.steps, step{nth: int(k), isNth: true})
+			jpth.lazy = jpth.lazy && k >= 0
 		default:
-			jpth.Definite = false
+			jpth.Definite, jpth.lazy = false, false
 		}
+	}
+	if !jpth.lazy {
+		jpth.steps = nil
 	}
 	return jpth, nil
 }

@@ -143,6 +143,8 @@ func (t *View) Text(f Field) string {
 		return BodyString(t.Body)
 	case FieldBodyUnescaped:
 		return html.UnescapeString(BodyString(t.Body))
+	case FieldBodyDocument:
+		return DocumentText(t.Body)
 	case FieldHeaders:
 		return t.ResponseHeaders()
 	case FieldRequestHeaders:

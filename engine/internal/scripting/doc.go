@@ -6,10 +6,13 @@
 // runtimes otherwise); JavaScript runs as written; JEXL runs through package
 // function's __jexl3 machinery. A script reaches its virtual user (its
 // variables, the run's properties, log and clock) through script.Host,
-// implemented here. With NoScriptsProperty set (gojm run --no-scripts)
+// implemented here; files through the plan's files policy, and JMeter's
+// HTTP Mirror Server through the run's mirrors, on the loopback only and
+// stopped when the run ends. With NoScriptsProperty set (gojm run --no-scripts)
 // every script element and script function is refused at compile time.
 //
 // It imports element, function, assert (a script assertion's verdict),
-// response, engine/script, internal/cache, internal/files (the script
-// files a plan may read), internal/java, jmx and report.
+// response, engine/script, internal/cache, internal/files (the files a
+// plan's scripts may read and write), internal/java, internal/mirror, jmx
+// and report.
 package scripting

@@ -3,6 +3,7 @@ package scripting
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +52,9 @@ type scriptElem struct {
 	file   string
 	// empty: JSR223 and BSF refuse to run an empty script (an error each run).
 	empty bool
+	// missing is JMeter's exception for a script file that cannot be read,
+	// the element's error each time it runs (missingFile).
+	missing error
 	// langName is the language as the plan names it, for messages.
 	langName string
 	// holeProg runs a text whose ${…} all stand in string literals: it
@@ -141,14 +145,16 @@ func compileScript(c element.Builder, e *jmx.Element, fam scriptFamily) (*script
 			return nil, fmt.Errorf("the script file: %w", err)
 		}
 		if err != nil {
-			return nil, &refusal{fmt.Sprintf("the script file %s cannot be read: %v", f, err)}
+			s.missingFile(c, e, f, found.Named, err)
+			return s, nil
 		}
 		if found.Where != "" {
 			c.Warn(e, fmt.Sprintf("the script file %q is not there (%s): running the file of that name %s instead, %s", f, found.Named, found.Where, found.Path))
 		}
 		b, err := c.Plan().Files.ReadFile(found.Path)
 		if err != nil {
-			return nil, &refusal{fmt.Sprintf("the script file %s cannot be read: %v", f, err)}
+			s.missingFile(c, e, f, found.Path, err)
+			return s, nil
 		}
 		s.file = f
 		if err := s.compileText(string(b)); err != nil {
@@ -253,6 +259,37 @@ func (s *scriptElem) uses(name string) bool {
 	return s.text != nil && !s.text.Const()
 }
 
+// missingFile makes an element whose script file cannot be read run as
+// JMeter runs it: each time it runs the element's engine throws, JMeter
+// logs the error, a sampler's sample fails with the exception as its
+// message (code 500), an assertion fails with it, and the other elements
+// do nothing. path is the file as the plan's name resolves.
+func (s *scriptElem) missingFile(c element.Builder, e *jmx.Element, name, path string, err error) {
+	abs, aerr := filepath.Abs(path)
+	if aerr != nil {
+		abs = path
+	}
+	switch s.family {
+	case famJSR223:
+		// JSR223TestElement.processFileOrScript.
+		s.missing = errors.New("javax.script.ScriptException: Script file '" + abs + "' does not exist or is unreadable for element:" + s.name)
+	case famBeanShell:
+		// BeanShellInterpreter.source: the FileNotFoundException's message.
+		s.missing = errors.New("org.apache.jorphan.util.JMeterException: Error invoking bsh method: source\t" + name + " (No such file or directory)")
+	default:
+		// BSFTestElement.processFileOrScript opens a FileInputStream.
+		s.missing = errors.New("java.io.FileNotFoundException: " + name + " (No such file or directory)")
+	}
+	what := "it logs the error and does nothing"
+	switch {
+	case strings.HasSuffix(e.Class, "Sampler"):
+		what = "each sample fails with JMeter's message (code 500)"
+	case strings.HasSuffix(e.Class, "Assertion"):
+		what = "each assertion fails with JMeter's message"
+	}
+	c.Warn(e, fmt.Sprintf("the script file %s cannot be read (%v): the element runs no script, as in JMeter, where %s each time it runs; add the file, or point filename at it", name, err, what))
+}
+
 // errEmptyScript is JMeter 5's error for a JSR223 or BSF element with
 // neither a script nor a file.
 func (s *scriptElem) errEmpty() error {
@@ -263,6 +300,9 @@ func (s *scriptElem) errEmpty() error {
 func (s *scriptElem) run(vu *element.VU, env *script.Env) (script.Value, error) {
 	if s.empty {
 		return script.Value{}, s.errEmpty()
+	}
+	if s.missing != nil {
+		return script.Value{}, s.missing
 	}
 	if s.jexl {
 		return s.runJexl(vu, env)
@@ -386,6 +426,15 @@ func compileOrRefuse(c element.Builder, e *jmx.Element, fam scriptFamily) *scrip
 		}
 		c.Fail(e, err)
 		return nil
+	}
+	warnFiles(c, e, s)
+	for _, p := range []*script.Program{s.prog, s.holeProg} {
+		if p == nil {
+			continue
+		}
+		for _, w := range p.Warnings {
+			c.Warn(e, fmt.Sprintf("its %s script, %s (JMeter logs the error; fix the script)", s.langTitle(), w))
+		}
 	}
 	return s
 }
@@ -542,7 +591,12 @@ func BuildPost(c element.Builder, e *jmx.Element) (element.PostProcessor, error)
 	return &scriptPost{s}, nil
 }
 
-func (p *scriptPre) PreProcess(vu *element.VU) {
+// PreProcess runs the script where it reaches no sampler.
+func (p *scriptPre) PreProcess(vu *element.VU) { p.Modify(vu, nil) }
+
+// Modify runs the script before target, whose request it may change
+// (request.go).
+func (p *scriptPre) Modify(vu *element.VU, target element.Sampler) {
 	s := p.s
 	st := s.sp.state(vu)
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
@@ -551,6 +605,7 @@ func (p *scriptPre) PreProcess(vu *element.VU) {
 		st.scriptResult(&st.prev, vu, prev)
 		env.Prev = &st.prev
 	}
+	st.requestFor(vu, target, env)
 	if _, err := s.run(vu, env); err != nil {
 		vu.Log.Error(fmt.Sprintf("Problem in %s %s: %s", s.kindName("PreProcessor"), s.name, s.errorText(err)), "thread", vu.Name)
 	}

@@ -317,12 +317,53 @@ func TestScriptFromFile(t *testing.T) {
 	if string(r.Body) != "from file 2 X" {
 		t.Errorf("body %q", r.Body)
 	}
-	c = elementtest.New(nil, "", dir)
-	if _, err := BuildSampler(c, elementtest.El("JSR223Sampler", "filename", "scripts/none.groovy"), element.InScope{}); err != nil {
-		t.Fatal(err)
+}
+
+// A script file that is not there runs as in JMeter: the element's engine
+// throws each time it runs, so a sampler's sample fails with JMeter's
+// exception as its message (code 500) and a pre-processor does nothing;
+// one warning as the plan compiles.
+func TestScriptFileMissing(t *testing.T) {
+	dir := t.TempDir()
+	abs := filepath.Join(dir, "scripts", "none.groovy")
+	for _, tc := range []struct {
+		e          *jmx.Element
+		message    string
+		warnEffect string
+	}{
+		{elementtest.El("JSR223Sampler", "filename", "scripts/none.groovy", "script", "ignored"),
+			"javax.script.ScriptException: Script file '" + abs + "' does not exist or is unreadable for element:JSR223Sampler",
+			"each sample fails with JMeter's message (code 500)"},
+		{elementtest.El("BeanShellSampler", "BeanShellSampler.filename", "scripts/none.bsh"),
+			"org.apache.jorphan.util.JMeterException: Error invoking bsh method: source\tscripts/none.bsh (No such file or directory)",
+			"each sample fails with JMeter's message (code 500)"},
+		{elementtest.El("BSFSampler", "scriptLanguage", "javascript", "filename", "scripts/none.js"),
+			"java.io.FileNotFoundException: scripts/none.js (No such file or directory)",
+			"each sample fails with JMeter's message (code 500)"},
+	} {
+		c := elementtest.New(nil, "", dir)
+		r, _ := sampleWith(t, c, nil, tc.e)
+		if r.Success || r.Code != "500" || r.Message != tc.message {
+			t.Errorf("%s: sample %v %q %q, want a failure 500 %q", tc.e.Class, r.Success, r.Code, r.Message, tc.message)
+		}
+		if len(c.Refused) != 0 || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "cannot be read") ||
+			!strings.Contains(c.Warnings[0], tc.warnEffect) {
+			t.Errorf("%s: refused %q, warnings %q", tc.e.Class, c.Refused, c.Warnings)
+		}
 	}
-	if len(c.Refused) != 1 || !strings.Contains(c.Refused[0], "the script file scripts/none.groovy cannot be read") {
-		t.Errorf("missing file: refused %q", c.Refused)
+	c := elementtest.New(nil, "", dir)
+	pre, err := BuildPre(c, elementtest.El("JSR223PreProcessor", "filename", "scripts/none.groovy"))
+	if err != nil || pre == nil {
+		t.Fatalf("build: %v", err)
+	}
+	vu := scriptVUFor(c)
+	vu.Vars.Put("x", "before")
+	pre.PreProcess(vu)
+	if got, _ := vu.Vars.Get("x"); got != "before" {
+		t.Errorf("the pre-processor changed x to %q", got)
+	}
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "it logs the error and does nothing") {
+		t.Errorf("pre-processor warnings %q", c.Warnings)
 	}
 }
 
@@ -334,7 +375,7 @@ func TestScriptRefusals(t *testing.T) {
 	}{
 		{elementtest.El("JSR223Sampler", "script", "import java.sql.DriverManager\nDriverManager.getConnection('x')"), nil,
 			"JSR223Sampler: cannot translate its Groovy script, line 2: the class java.sql.DriverManager, which needs a JVM"},
-		{elementtest.El("BeanShellSampler", "BeanShellSampler.query", `new java.io.File("x").delete();`), nil, "creating a java.io.File"},
+		{elementtest.El("BeanShellSampler", "BeanShellSampler.query", `new java.io.FileReader("x").read();`), nil, "the class java.io.FileReader, which needs a JVM"},
 		{elementtest.El("JSR223Sampler", "scriptLanguage", "python", "script", "1"), nil, "the script language python"},
 		{elementtest.El("JSR223Sampler", "script", "prev.getResponseCode()"), nil, "a sampler script reading prev"},
 		{elementtest.El("JSR223Sampler", "script", `def x = "${a}"; java.nio.file.Paths.get(x)`), nil, "the class java.nio.file.Paths"},
@@ -489,7 +530,7 @@ vars.putObject("seen", l)`))
 // The script functions refuse, at compile time, a script gojm cannot run.
 func TestScriptFunctionRefusals(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"${__groovy(new File('x').text)}", "creating a File"},
+		{"${__groovy(new FileReader('x').read())}", "the class FileReader, which needs a JVM"},
 		{"${__BeanShell(System.exit(0))}", "System.exit"},
 	} {
 		_, err := templates(elementtest.New(nil, "", "")).Compile(tc.src)

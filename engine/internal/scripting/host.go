@@ -38,6 +38,11 @@ type scriptPlan struct {
 	// users holds each virtual user's script state, jexl its JEXL context.
 	users *element.Local[scriptVU]
 	jexl  *element.Local[function.JEXLEnv]
+	// files is the plan's files policy, through which scripts read and
+	// write (nil: scripts have no file access).
+	files script.Files
+	// mirrors are the HTTP Mirror Servers the run's scripts started.
+	mirrors *element.Shared[mirrors]
 }
 
 // scriptPlanKey names the plan's scriptPlan.
@@ -57,8 +62,12 @@ func scriptsOf(p *element.Plan) *scriptPlan {
 
 func newScriptPlan(p *element.Plan) *scriptPlan {
 	sp := &scriptPlan{propObjs: map[string]script.Object{}, timeout: script.DefaultTimeout, out: os.Stdout}
+	if p.Files != nil {
+		sp.files = p.Files
+	}
 	sp.users = element.NewLocal(p, func(*element.VU) *scriptVU { return &scriptVU{} })
 	sp.jexl = function.JEXLContexts(p)
+	sp.mirrors = element.NewShared(p, newMirrors)
 	if s, ok := p.Props.Get(ScriptTimeoutProperty); ok {
 		if ms := jmx.Int(strings.TrimSpace(s), -1); ms > 0 {
 			sp.timeout = time.Duration(ms) * time.Millisecond
@@ -83,8 +92,9 @@ type scriptVU struct {
 	globals []script.Global
 	subs    []script.Result
 	timing  sampleTiming
-	holes   []string // hole values of the run
-	text    string   // the text a run made from ${…} (no holes), for samplerData
+	holes   []string       // hole values of the run
+	req     samplerRequest // the request a pre-processor's script sees
+	text    string         // the text a run made from ${…} (no holes), for samplerData
 }
 
 // sampleTiming is a script sampler's clock, which SampleResult.sampleStart()
@@ -105,7 +115,7 @@ func (sp *scriptPlan) state(vu *element.VU) *scriptVU {
 
 // env resets the reused environment for a run.
 func (st *scriptVU) newEnv(sp *scriptPlan, label, params string) *script.Env {
-	st.env = script.Env{Host: &st.host, Label: label, Parameters: params, Timeout: sp.timeout, Globals: st.globals[:0]}
+	st.env = script.Env{Host: &st.host, Label: label, Parameters: params, Timeout: sp.timeout, Globals: st.globals[:0], Files: sp.files, Servers: &st.host}
 	st.host.url = ""
 	return &st.env
 }
@@ -227,6 +237,7 @@ func (h *scriptHost) GroupThreads() int   { return h.vu.Group.Threads }
 func (h *scriptHost) GroupActive() int    { return int(h.vu.Group.Active.Load()) }
 func (h *scriptHost) SamplerName() string { return h.vu.SamplerName }
 func (h *scriptHost) SamplerURL() string  { return h.url }
+func (h *scriptHost) StopThread()         { h.vu.StopThread() }
 
 func (h *scriptHost) Log(level, msg string) {
 	l := h.vu.Log
@@ -283,10 +294,12 @@ func (h *scriptHost) RandomBytes(b []byte) { _, _ = rand.Read(b) }
 
 // BaseDir is JMeter's FileServer base directory: the plan's folder,
 // absolute.
-func (h *scriptHost) BaseDir() string {
-	dir, err := filepath.Abs(h.vu.Plan.Dir)
+func (h *scriptHost) BaseDir() string { return baseDir(h.vu.Plan) }
+
+func baseDir(p *element.Plan) string {
+	dir, err := filepath.Abs(p.Dir)
 	if err != nil {
-		return h.vu.Plan.Dir
+		return p.Dir
 	}
 	return dir
 }

@@ -3,8 +3,9 @@
 // every controller as JMeter's GenericController and its subclasses run it
 // (Loop, While, If, Transaction, Once Only, Interleave, Random, Random
 // Order, Throughput, Runtime, ForEach, Switch, Critical Section,
-// Parameterized), the Parallel Controller, and the Result Status Action
-// Handler, which asks the thread what to do after a failed sample.
+// Parameterized, BlazeMeter's Weighted Switch), the Parallel Controller,
+// and the Result Status Action Handler, which asks the thread what to do
+// after a failed sample.
 //
 // The engine's compiler builds the tree (ControllerDef, SamplerDef and
 // the Scope of each sampler, shared by every user); each user's thread

@@ -152,7 +152,8 @@ func BuildPreciseThroughput(c element.Builder, e *jmx.Element) (element.Timer, e
 	if s := strings.TrimSpace(e.Str("randomSeed")); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("randomSeed %q is not a whole number", s)
+			// A TestBean's long field: JOrphan's Converter.getLong gives 0.
+			c.Warn(e, fmt.Sprintf("randomSeed %q is not a whole number: JMeter reads it as 0, a seed of its own each run; write a whole number in the plan", s))
 		}
 		t.seed = n
 	}
@@ -301,9 +302,15 @@ func BuildSynchronizing(c element.Builder, e *jmx.Element) (element.Timer, error
 		}
 		return newBarrier(n)
 	})
-	ms, err := strconv.ParseInt(strings.TrimSpace(e.StrOr("timeoutInMs", "0")), 10, 64)
-	if err != nil || ms < 0 {
-		return nil, fmt.Errorf("timeoutInMs %q is not a whole number of milliseconds", e.Str("timeoutInMs"))
+	txt := strings.TrimSpace(e.StrOr("timeoutInMs", "0"))
+	ms, err := strconv.ParseInt(txt, 10, 64)
+	switch {
+	case err != nil && txt != "":
+		// A TestBean's long field: JOrphan's Converter.getLong gives 0.
+		c.Warn(e, fmt.Sprintf("timeoutInMs %q is not a whole number: JMeter reads it as 0, so each user waits for the group without a timeout; write a whole number of milliseconds in the plan", txt))
+		ms = 0
+	case ms < 0:
+		return nil, fmt.Errorf("timeoutInMs %d is negative", ms)
 	}
 	t.timeout = time.Duration(ms) * time.Millisecond
 	return t, nil

@@ -3,6 +3,7 @@ package timer
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gojm/gojm/engine/internal/element"
@@ -120,6 +121,37 @@ func TestConstantThroughputCalcMode(t *testing.T) {
 		}
 		if (len(b.Warnings) == 1) != tc.warn {
 			t.Errorf("%q: warnings %q", tc.mode, b.Warnings)
+		}
+	}
+}
+
+// A TestBean timer's long field that is not a whole number is 0, as
+// JOrphan's Converter.getLong reads it, with a warning; a negative timeout
+// is refused.
+func TestTimerLongFields(t *testing.T) {
+	for _, tc := range []struct {
+		class, field, value string
+		warn, refused       bool
+	}{
+		{"SyncTimer", "timeoutInMs", "500", false, false},
+		{"SyncTimer", "timeoutInMs", "", false, false},
+		{"SyncTimer", "timeoutInMs", "1.5", true, false},
+		{"SyncTimer", "timeoutInMs", "${t}", true, false},
+		{"SyncTimer", "timeoutInMs", "-1", false, true},
+		{"PreciseThroughputTimer", "randomSeed", "42", false, false},
+		{"PreciseThroughputTimer", "randomSeed", "seed", true, false},
+	} {
+		b := elementtest.New(nil, "", "")
+		build := BuildSynchronizing
+		if tc.class == "PreciseThroughputTimer" {
+			build = BuildPreciseThroughput
+		}
+		_, err := build(b, elementtest.El(tc.class, tc.field, tc.value))
+		if (err != nil) != tc.refused {
+			t.Errorf("%s %s=%q: %v", tc.class, tc.field, tc.value, err)
+		}
+		if (len(b.Warnings) == 1 && strings.Contains(b.Warnings[0], "JMeter reads it as 0")) != tc.warn {
+			t.Errorf("%s %s=%q: warnings %q", tc.class, tc.field, tc.value, b.Warnings)
 		}
 	}
 }

@@ -9,6 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.*;
 import java.util.*;
 import org.apache.jmeter.assertions.AssertionResult;
+import org.apache.jmeter.config.Argument;
+import org.apache.jmeter.protocol.http.control.Header;
+import org.apache.jmeter.protocol.http.control.HeaderManager;
+import org.apache.jmeter.protocol.http.sampler.HTTPSamplerProxy;
+import org.apache.jmeter.protocol.http.util.HTTPArgument;
 import org.apache.jmeter.samplers.*;
 import org.apache.jmeter.threads.*;
 import org.apache.jmeter.util.JMeterUtils;
@@ -156,6 +161,35 @@ public class Record {
         return r;
     }
 
+    /** An HTTP Request about to sample, from a case's "request" input. */
+    static HTTPSamplerProxy request(Map<String, Object> in) {
+        if (in == null) return null;
+        HTTPSamplerProxy h = new HTTPSamplerProxy();
+        h.method = str(in.get("method"), "GET"); h.protocol = str(in.get("protocol"), "");
+        h.domain = str(in.get("domain"), ""); h.port = str(in.get("port"), ""); h.path = str(in.get("path"), "");
+        if (!Boolean.TRUE.equals(in.get("noHeaderManager"))) {
+            h.headerManager = new HeaderManager();
+            List<?> hs = (List<?>) in.get("headers");
+            if (hs != null) for (Object o : hs) { List<?> p = (List<?>) o; h.headerManager.add(new Header((String) p.get(0), (String) p.get(1))); }
+        }
+        List<?> as = (List<?>) in.get("args");
+        if (as != null) for (Object o : as) { List<?> p = (List<?>) o; h.arguments.addArgument(new HTTPArgument((String) p.get(0), (String) p.get(1))); }
+        return h;
+    }
+
+    /** What a script left of the request: its fields, headers and arguments. */
+    static Map<String, Object> requestOut(HTTPSamplerProxy h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("method", h.method); m.put("protocol", h.protocol); m.put("domain", h.domain); m.put("port", h.port); m.put("path", h.path);
+        List<String> hs = new ArrayList<>();
+        if (h.headerManager != null) for (Header x : h.headerManager.list()) hs.add(x.getName() + ": " + x.getValue());
+        m.put("headers", hs);
+        List<String> as = new ArrayList<>();
+        for (Argument a : h.arguments.list()) as.add(a.getName() + (a.getMetaData() == null ? "=" : a.getMetaData()) + a.getValue());
+        m.put("args", as);
+        return m;
+    }
+
     static String str(Object o, String d) { return o == null ? d : String.valueOf(o); }
 
     static Map<String, Object> run(Map<String, Object> c, String text) {
@@ -173,12 +207,15 @@ public class Record {
         SampleResult prev = in.containsKey("noPrev") ? null : sample((Map<String, Object>) in.get("prev"));
         if (prev != null && in.get("prev") == null) { prev.label = "prev"; prev.code = "200"; prev.message = "OK"; }
         Sampler sampler = new StandInSampler();
+        HTTPSamplerProxy http = request((Map<String, Object>) in.get("request"));
+        if (http != null) sampler = http;
         JMeterContext ctx = new JMeterContext(vars, props, sampler, prev);
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream OUT = new PrintStream(buf, true);
         PrintStream saved = System.out;
         System.setOut(OUT);
         RecClock.slept = 0;
+        JMeterThread.stopped = false;
         RecClock.mathRandom = null;
         String params = str(c.get("parameters"), "");
         String[] args = params.trim().isEmpty() ? new String[0] : params.trim().split(" +");
@@ -266,6 +303,8 @@ public class Record {
             s.put("failure", assertion.isFailure()); s.put("error", assertion.isError()); s.put("message", assertion.getFailureMessage());
             res.put("assertion", s);
         }
+        if (http != null) res.put("request", requestOut(http));
+        if (JMeterThread.stopped) res.put("stopped", true);
         res.put("slept", RecClock.slept);
         return res;
     }

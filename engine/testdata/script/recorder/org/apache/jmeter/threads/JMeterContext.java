@@ -18,6 +18,7 @@ public class JMeterContext {
     public int getThreadNum() { return 0; }
     public Sampler getCurrentSampler() { return sampler; }
     public SampleResult getPreviousResult() { return prev; }
+    public JMeterThread getThread() { return new JMeterThread(); }
     public AbstractThreadGroup getThreadGroup() { return new AbstractThreadGroup(); }
     public boolean isSamplingStarted() { return true; }
 }
