@@ -423,18 +423,7 @@ func TestH1AbortsWithTheContext(t *testing.T) {
 
 // A response head larger than net/http's limit is refused.
 func TestH1CapsTheResponseHead(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		conn, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer conn.Close()
-		http.ReadRequest(bufio.NewReader(conn))
+	ln := answerOnce(t, func(conn net.Conn, _ *bufio.Reader) {
 		io.WriteString(conn, "HTTP/1.1 200 OK\r\n")
 		line := "X-Long: " + strings.Repeat("y", 1<<20) + "\r\n"
 		for i := 0; i < 11; i++ {
@@ -442,7 +431,7 @@ func TestH1CapsTheResponseHead(t *testing.T) {
 				return
 			}
 		}
-	}()
+	})
 	c := New(Options{})
 	var res Result
 	c.Do(context.Background(), &Request{Method: "GET", URL: "http://" + ln.Addr().String() + "/", KeepAlive: true,
@@ -631,4 +620,78 @@ func TestH1DoesNotReuseAnUpgradedConnection(t *testing.T) {
 	if n := conns.Load(); n != 2 {
 		t.Errorf("%d connections, want 2 (a new one after the upgrade)", n)
 	}
+}
+
+// A connection holds a read buffer only while it reads a response: one
+// that went idle with nothing unread gave it back to the pool, and takes
+// one again for its next response; one with bytes nobody asked for (a
+// server that sent more than its response) keeps them and is not reused.
+func TestH1ReadBufferOnlyWhileReading(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	c := New(Options{})
+	keepAll := func(string) bool { return true }
+	var res Result
+	for i := range 3 {
+		c.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/", KeepAlive: true, KeepBody: keepAll}, &res)
+		if res.Err != nil || res.Status != 200 || string(res.Body) != "ok" {
+			t.Fatalf("request %d: %d %q %v", i, res.Status, res.Body, res.Err)
+		}
+		pc := c.main.idle
+		if pc == nil {
+			t.Fatalf("request %d: no idle connection kept", i)
+		}
+		if pc.br != nil {
+			t.Errorf("request %d: the idle connection keeps its read buffer", i)
+		}
+	}
+
+	// A response followed by bytes of no request's.
+	ln := answerOnce(t, func(conn net.Conn, br *bufio.Reader) {
+		io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA")
+		io.Copy(io.Discard, br) // until the client closes
+	})
+	c2 := New(Options{})
+	url := "http://" + ln.Addr().String() + "/"
+	c2.Do(context.Background(), &Request{Method: "GET", URL: url, KeepAlive: true, KeepBody: keepAll}, &res)
+	if res.Err != nil || string(res.Body) != "ok" {
+		t.Fatalf("extra bytes: %d %q %v", res.Status, res.Body, res.Err)
+	}
+	pc := c2.main.idle
+	if pc == nil || pc.br == nil {
+		// The extra bytes came in a read of their own, after the response.
+		t.Skip("the extra bytes did not arrive with the response; nothing to check")
+	}
+	if pc.br.Buffered() == 0 {
+		t.Fatal("an idle connection keeps an empty read buffer")
+	}
+	if pc.usable(time.Now()) {
+		t.Error("a connection with unread bytes is reused")
+	}
+}
+
+// answerOnce listens on the loopback, and answers the first request of
+// the first connection with answer; the listener closes with the test.
+func answerOnce(t *testing.T, answer func(conn net.Conn, br *bufio.Reader)) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		br := bufio.NewReader(conn)
+		if _, err := http.ReadRequest(br); err != nil {
+			return
+		}
+		answer(conn, br)
+	}()
+	return ln
 }
