@@ -7,8 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"net"
-	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -349,11 +347,7 @@ func readRequestLines(path string) ([]string, error) {
 // it with the properties that point a tamed plan at it.
 func startOracleTarget(t *testing.T) (*target.Server, map[string]string) {
 	t.Helper()
-	srv := target.NewServer(target.Options{})
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-	u, _ := url.Parse(ts.URL)
-	host, port, _ := net.SplitHostPort(u.Host)
+	srv, host, port := startTarget(t)
 	return srv, map[string]string{"oracle.host": host, "oracle.port": port}
 }
 

@@ -73,11 +73,7 @@ func readOracle(t *testing.T, name string) []string {
 // returns what it received, in order.
 func runAgainstTarget(t *testing.T, plan string, props map[string]string) ([]string, *memSink) {
 	t.Helper()
-	srv := target.NewServer(target.Options{})
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-	u, _ := url.Parse(ts.URL)
-	host, port, _ := net.SplitHostPort(u.Host)
+	srv, host, port := startTarget(t)
 	all := map[string]string{"host": host, "port": port}
 	for k, v := range props {
 		all[k] = v
@@ -88,6 +84,18 @@ func runAgainstTarget(t *testing.T, plan string, props map[string]string) ([]str
 		got = append(got, wireLine(r))
 	}
 	return got, sink
+}
+
+// startTarget starts the example target, recording, on the loopback for
+// the test's duration.
+func startTarget(t *testing.T) (srv *target.Server, host, port string) {
+	t.Helper()
+	srv = target.NewServer(target.Options{})
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	u, _ := url.Parse(ts.URL)
+	host, port, _ = net.SplitHostPort(u.Host)
+	return srv, host, port
 }
 
 func TestBookPlanSendsWhatJMeterSends(t *testing.T) {

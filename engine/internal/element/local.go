@@ -156,3 +156,19 @@ func Once[T any](p *Plan, key *Key[T], mk func() T) T {
 	p.once[key] = v
 	return v
 }
+
+// PerUser is the plan's one Local under key for state that a family's
+// elements share per user, such as a protocol's connections: each user's
+// value is made by mk the first time the user needs it, and end, when not
+// nil, runs when the user ends (to close what it holds).
+func PerUser[T any](p *Plan, key *Key[*Local[T]], mk func() *T, end func(*T)) *Local[T] {
+	return Once(p, key, func() *Local[T] {
+		return NewLocal(p, func(vu *VU) *T {
+			v := mk()
+			if end != nil {
+				vu.AtEnd(func(*VU) { end(v) })
+			}
+			return v
+		})
+	})
+}

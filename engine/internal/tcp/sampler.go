@@ -309,13 +309,9 @@ var connsKey = element.NewKey[*element.Local[conns]]("tcp connections")
 // userConns is the plan's one per-user table of TCP connections: JMeter
 // keeps it per thread, for all TCP samplers.
 func userConns(p *element.Plan) *element.Local[conns] {
-	return element.Once(p, connsKey, func() *element.Local[conns] {
-		return element.NewLocal(p, func(vu *element.VU) *conns {
-			cs := &conns{scratch: scratch{buf: make([]byte, 4096)}}
-			vu.AtEnd(func(*element.VU) { cs.closeAll() })
-			return cs
-		})
-	})
+	return element.PerUser(p, connsKey, func() *conns {
+		return &conns{scratch: scratch{buf: make([]byte, 4096)}}
+	}, (*conns).closeAll)
 }
 
 func (cs *conns) get(k key) *conn {

@@ -82,13 +82,7 @@ type userConn struct{ c *conn }
 var connKey = element.NewKey[*element.Local[userConn]]("websocket connection")
 
 func userConns(p *element.Plan) *element.Local[userConn] {
-	return element.Once(p, connKey, func() *element.Local[userConn] {
-		return element.NewLocal(p, func(vu *element.VU) *userConn {
-			u := &userConn{}
-			vu.AtEnd(func(*element.VU) { u.drop() })
-			return u
-		})
-	})
+	return element.PerUser(p, connKey, func() *userConn { return &userConn{} }, (*userConn).drop)
 }
 
 func (u *userConn) drop() {
