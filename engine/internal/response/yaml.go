@@ -35,6 +35,12 @@ var ErrNotYAML = errors.New("not a YAML document")
 // the input format YAML: the plugin turns YAML into JSON (Jackson's YAML
 // reader) before its JSONPath runs. Aliases are followed; keys are their
 // scalar text.
+//
+// An anchored value is converted once and every alias of it shares the
+// result (the tree is only read after parsing). Aliases may add at most
+// MaxYAMLAliasNodes nodes to the document as written: a few hundred bytes
+// of nested aliases (a "billion laughs" body) would otherwise expand to
+// millions of nodes, for JSONPath to walk on every sample.
 func ParseYAML(s string) (any, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal([]byte(s), &root); err != nil {
@@ -43,53 +49,108 @@ func ParseYAML(s string) (any, error) {
 	if root.Kind == 0 {
 		return nil, fmt.Errorf("%w: the document is empty", ErrNotYAML)
 	}
-	return yamlValue(&root, 0)
+	r := yamlReader{anchors: map[*yaml.Node]*yamlAnchor{}}
+	v, _, err := r.value(&root, 0)
+	return v, err
 }
 
-func yamlValue(n *yaml.Node, depth int) (any, error) {
+// MaxYAMLAliasNodes is how many nodes the aliases of one YAML document may
+// add to it, counted as if each alias were a copy of its anchor's value.
+const MaxYAMLAliasNodes = 100_000
+
+// yamlReader converts one document's nodes.
+type yamlReader struct {
+	anchors map[*yaml.Node]*yamlAnchor // the anchored nodes converted so far
+	aliased int                        // the nodes aliases added
+}
+
+// yamlAnchor is an anchored node's value and how many nodes it expands to;
+// busy while its own value is being read (an alias there is a cycle).
+type yamlAnchor struct {
+	v     any
+	nodes int
+	busy  bool
+}
+
+// value converts n, returning it and the number of nodes it expands to.
+func (r *yamlReader) value(n *yaml.Node, depth int) (any, int, error) {
 	if depth > 1000 {
-		return nil, fmt.Errorf("%w: nested too deep", ErrNotYAML)
+		return nil, 0, fmt.Errorf("%w: nested too deep", ErrNotYAML)
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
-			return nil, nil
+			return nil, 1, nil
 		}
-		return yamlValue(n.Content[0], depth+1)
+		return r.value(n.Content[0], depth+1)
 	case yaml.AliasNode:
-		return yamlValue(n.Alias, depth+1)
+		if a, ok := r.anchors[n.Alias]; ok && a.busy {
+			return nil, 0, fmt.Errorf("%w: the alias *%s at line %d is inside its own anchor", ErrNotYAML, n.Value, n.Line)
+		}
+		v, nodes, err := r.value(n.Alias, depth+1) // read once, then shared
+		if err != nil {
+			return nil, 0, err
+		}
+		if r.aliased += nodes; r.aliased > MaxYAMLAliasNodes {
+			return nil, 0, fmt.Errorf("%w: its aliases expand it by more than %d nodes", ErrNotYAML, MaxYAMLAliasNodes)
+		}
+		return v, nodes, nil
+	}
+	if n.Anchor == "" {
+		return r.plain(n, depth)
+	}
+	if a, ok := r.anchors[n]; ok {
+		return a.v, a.nodes, nil
+	}
+	a := &yamlAnchor{busy: true}
+	r.anchors[n] = a
+	v, nodes, err := r.plain(n, depth)
+	if err != nil {
+		return nil, 0, err
+	}
+	a.v, a.nodes, a.busy = v, nodes, false
+	return v, nodes, nil
+}
+
+// plain converts a node that is not an alias.
+func (r *yamlReader) plain(n *yaml.Node, depth int) (any, int, error) {
+	switch n.Kind {
 	case yaml.SequenceNode:
 		a := make([]any, 0, len(n.Content))
+		nodes := 1
 		for _, k := range n.Content {
-			v, err := yamlValue(k, depth+1)
+			v, c, err := r.value(k, depth+1)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			a = append(a, v)
+			nodes += c
 		}
-		return a, nil
+		return a, nodes, nil
 	case yaml.MappingNode:
 		o := &Object{}
+		nodes := 1
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			key := n.Content[i]
 			for key.Kind == yaml.AliasNode {
 				key = key.Alias
 			}
 			if key.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("%w: a key that is not a scalar at line %d", ErrNotYAML, key.Line)
+				return nil, 0, fmt.Errorf("%w: a key that is not a scalar at line %d", ErrNotYAML, key.Line)
 			}
 			if key.Tag == "!!merge" {
-				return nil, fmt.Errorf("%w: merge keys (<<) are not supported, at line %d", ErrNotYAML, key.Line)
+				return nil, 0, fmt.Errorf("%w: merge keys (<<) are not supported, at line %d", ErrNotYAML, key.Line)
 			}
-			v, err := yamlValue(n.Content[i+1], depth+1)
+			v, c, err := r.value(n.Content[i+1], depth+1)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			o.SetValueForKey(key.Value, v)
+			nodes += c
 		}
-		return o, nil
+		return o, nodes, nil
 	}
-	return yamlScalar(n), nil
+	return yamlScalar(n), 1, nil
 }
 
 // yamlScalar is a scalar as its resolved tag types it.

@@ -2,6 +2,8 @@ package response
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ohler55/ojg/jp"
@@ -61,5 +63,68 @@ store:
 		if _, err := ParseYAML(bad); !errors.Is(err, ErrNotYAML) {
 			t.Errorf("ParseYAML(%q): %v, want ErrNotYAML", bad, err)
 		}
+	}
+}
+
+// laughs is a "billion laughs" body: each level aliases the one before ten
+// times, so that a few hundred bytes stand for levels^10 leaves.
+func laughs(levels int) string {
+	var b strings.Builder
+	b.WriteString("l0: &l0 [lol]\n")
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d [", i, i)
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*l%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	return b.String()
+}
+
+// Aliases share their anchor's value, and may not expand a document past
+// MaxYAMLAliasNodes nodes.
+func TestParseYAMLAliases(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		err       string // in the error; "" for none
+		path      string // then read this
+		want      string
+	}{
+		{"an alias reads its anchor", "a: &x {k: v}\nb: *x\n", "", "$.b.k", "v"},
+		{"within the cap", laughs(3), "", "$.l3[9][9][9][0]", "lol"},
+		{"a billion laughs", laughs(6), "aliases expand it by more than 100000 nodes", "", ""},
+		{"an alias inside its own anchor", "a: &x [1, *x]\n", "inside its own anchor", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := ParseYAML(tc.doc)
+			if tc.err != "" {
+				if !errors.Is(err, ErrNotYAML) || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("ParseYAML: %v, want ErrNotYAML with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := jp.MustParseString(tc.path).Get(v)
+			if len(got) != 1 || PluginString(got[0]) != tc.want {
+				t.Errorf("%s = %v, want %s", tc.path, got, tc.want)
+			}
+		})
+	}
+	// The anchor is converted once: both aliases hold the same object.
+	v, err := ParseYAML("a: &x {k: v}\nb: *x\nc: *x\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := v.(*Object)
+	a, _ := o.ValueForKey("a")
+	b, _ := o.ValueForKey("b")
+	c, _ := o.ValueForKey("c")
+	if a != b || a != c {
+		t.Errorf("aliases hold copies: %p %p %p", a, b, c)
 	}
 }
