@@ -33,6 +33,9 @@ type weightedCtl struct {
 	counts []int64
 	total  int64
 	picked int // the child chosen; current moves past it when its pass ends
+	// weights are the shares read at the last choice, kept to be read
+	// into again at the next.
+	weights []float64
 }
 
 type weightedDef struct {
@@ -120,7 +123,10 @@ func resetForWeighted(vu *element.VU, c Controller) {
 // cannot be read (the thread then stops, as JMeter's does on the plugin's
 // exception).
 func (w *weightedCtl) choose(vu *element.VU) (int, bool) {
-	weights := make([]float64, len(w.w.weights))
+	if w.weights == nil {
+		w.weights = make([]float64, len(w.w.weights))
+	}
+	weights := w.weights
 	var sum float64
 	for i, t := range w.w.weights {
 		v := t.Eval(vu)
@@ -167,13 +173,24 @@ func (w *weightedCtl) choose(vu *element.VU) (int, bool) {
 	return best, true
 }
 
-// randomIndex draws an index by the weights (summing to 1) with r in [0, 1).
+// randomIndex draws an index by the weights (summing to 1) with r in [0, 1):
+// the first whose cumulative weight passes r, so that a child of weight 0
+// is never drawn, not even by r = 0. (The plugin subtracts each weight from
+// r until r <= 0: the two differ only where r falls exactly on a
+// cumulative weight, where the plugin draws the child before, and at
+// r = 0 its first child whatever its weight.) Should rounding leave r past
+// the sum, the last child with a weight is drawn.
 func randomIndex(weights []float64, r float64) int {
+	var cum float64
+	last := 0
 	for i, wt := range weights {
-		r -= wt
-		if r <= 0 {
+		if wt <= 0 {
+			continue
+		}
+		if cum += wt; r < cum {
 			return i
 		}
+		last = i
 	}
-	return 0
+	return last
 }

@@ -1,6 +1,8 @@
 package thread
 
 import (
+	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -177,14 +179,61 @@ func TestRandomIndex(t *testing.T) {
 		want    int
 	}{
 		{[]float64{0.25, 0.75}, 0.1, 0},
-		{[]float64{0.25, 0.75}, 0.25, 0},
+		{[]float64{0.25, 0.75}, 0.25, 1}, // r is in [0.25, 1)
 		{[]float64{0.25, 0.75}, 0.3, 1},
 		{[]float64{0, 1, 0}, 0.5, 1},
+		{[]float64{0, 1}, 0, 1}, // a first child of weight 0, even at r = 0
+		{[]float64{0, 0.5, 0.5}, 0, 1},
+		{[]float64{0.5, 0.25, 0}, 0.9, 1}, // past the sum (rounded down): the last with a weight
 		{nil, 0.5, 0},
 	}
 	for _, tc := range cases {
 		if got := randomIndex(tc.weights, tc.r); got != tc.want {
 			t.Errorf("randomIndex(%v, %v) = %d, want %d", tc.weights, tc.r, got, tc.want)
 		}
+	}
+}
+
+// constSource is a random source that always gives the same number.
+type constSource uint64
+
+func (s constSource) Uint64() uint64 { return uint64(s) }
+
+// A random Weighted Switch Controller draws from the user's random source:
+// with one that gives 0 (Float64 = 0) or the largest draw, a child of
+// weight 0 never runs.
+func TestWeightedRandomDraw(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rows []string
+		src  constSource
+		want int
+	}{
+		{"a draw of 0 passes over a first child of weight 0", []string{"A:0", "B:1", "C:1"}, 0, 1},
+		{"the largest draw passes over a last child of weight 0", []string{"A:1", "B:1", "C:0"}, math.MaxUint64, 1},
+		{"a draw of 0 with weights", []string{"A:2", "B:1"}, 0, 0},
+		// Past a few children a slice made per choice would be on the heap.
+		{"many children", []string{"A:1", "B:1", "C:1", "D:1", "E:1", "F:1", "G:1", "H:1"}, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := elementtest.New(nil, "", "")
+			d := &ControllerDef{Path: "WSC"}
+			if err := BuildWeighted(b, weighted(true, tc.rows...), d); err != nil {
+				t.Fatal(err)
+			}
+			vu := b.VU(1)
+			vu.Rand = rand.New(tc.src)
+			w := d.Make(nil).(*weightedCtl)
+			w.def = d
+			for range 3 {
+				if got, ok := w.choose(vu); !ok || got != tc.want {
+					t.Fatalf("choose = %d, %v, want %d", got, ok, tc.want)
+				}
+			}
+			// The weights are read again into the same slice.
+			if n := testing.AllocsPerRun(10, func() { w.choose(vu) }); n != 0 {
+				t.Errorf("choose allocates %v times", n)
+			}
+		})
 	}
 }
