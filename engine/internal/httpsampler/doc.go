@@ -21,6 +21,6 @@
 // thread group keeps or clears between iterations as its Cookie Manager
 // says.
 //
-// It imports element, engine/httpx, internal/files (the files a plan may
-// upload), internal/java, jmx and report.
+// It imports element, engine/httpx, internal/cache, internal/files (the
+// files a plan may upload), internal/java, jmx and report.
 package httpsampler

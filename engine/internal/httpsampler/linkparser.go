@@ -116,8 +116,7 @@ type pattern struct {
 }
 
 func patternOf(text string) pattern {
-	re, _ := regexp.Compile(`^(?:` + text + `)$`)
-	return pattern{text, re}
+	return pattern{text, compiled(`^(?:` + text + `)$`)}
 }
 
 func (p pattern) is(s string) bool { return s == p.text || p.re != nil && p.re.MatchString(s) }
@@ -141,12 +140,11 @@ func patternsOf(vu *element.VU, rq *element.Request) *linkPatterns {
 	}
 	path := rq.Path.Get(vu)
 	p := &linkPatterns{protocol: patternOf(proto), domain: patternOf(rq.Domain.Get(vu)), path: path}
-	p.pathRe, _ = regexp.Compile(`^(?:[/]*` + path + `)$`)
+	p.pathRe = compiled(`^(?:[/]*` + path + `)$`)
 	for i := range rq.Args {
 		name := rq.Args[i].Name.Get(vu)
-		re, _ := regexp.Compile(name)
 		p.names = append(p.names, patternOf(name))
-		p.found = append(p.found, re)
+		p.found = append(p.found, compiled(name))
 	}
 	return p
 }

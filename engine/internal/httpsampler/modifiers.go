@@ -89,6 +89,9 @@ func httpOf(s element.Sampler) (*httpSampler, bool) {
 // parameters of those names.
 type regexUserParameters struct {
 	ref, names, values *element.Template
+	// found is the user's map of parameter names to values, cleared and
+	// filled again at each sample.
+	found *element.Local[map[string]string]
 }
 
 func BuildRegexUserParameters(c element.Builder, e *jmx.Element) (element.PreProcessor, error) {
@@ -96,26 +99,29 @@ func BuildRegexUserParameters(c element.Builder, e *jmx.Element) (element.PrePro
 		ref:    c.Prop(e, "RegExUserParameters.regex_ref_name"),
 		names:  c.Prop(e, "RegExUserParameters.param_names_gr_nr"),
 		values: c.Prop(e, "RegExUserParameters.param_values_gr_nr"),
+		found: element.NewLocal(c.Plan(), func(*element.VU) *map[string]string {
+			m := map[string]string{}
+			return &m
+		}),
 	}, nil
 }
 
 // PreProcess does nothing: the modifier runs bound to its sampler.
 func (*regexUserParameters) PreProcess(*element.VU) {}
 
-func (m *regexUserParameters) Modify(vu *element.VU, s element.Sampler) {
-	h, ok := httpOf(s)
-	if !ok {
-		return
-	}
+// matches reads the extractor's matches into the user's map of parameter
+// names to values; false when the reference was not found.
+func (m *regexUserParameters) matches(vu *element.VU) (map[string]string, bool) {
 	ref, gn, gv := m.ref.Eval(vu)+"_", "_g"+m.names.Eval(vu), "_g"+m.values.Eval(vu)
 	count, ok1 := vu.Vars.Get(ref + "matchNr")
 	_, ok2 := vu.Vars.Get(ref + "1" + gn)
 	_, ok3 := vu.Vars.Get(ref + "1" + gv)
 	n, err := strconv.Atoi(count)
 	if !ok1 || !ok2 || !ok3 || err != nil || n <= 0 {
-		return // JMeter logs that the reference was not found and changes nothing
+		return nil, false
 	}
-	values := make(map[string]string, n)
+	values := *m.found.Get(vu)
+	clear(values)
 	for i := 1; i <= n; i++ {
 		k := ref + strconv.Itoa(i)
 		name, _ := vu.Vars.Get(k + gn)
@@ -124,6 +130,18 @@ func (m *regexUserParameters) Modify(vu *element.VU, s element.Sampler) {
 		} else {
 			delete(values, name) // a missing value is Java's null: no change
 		}
+	}
+	return values, true
+}
+
+func (m *regexUserParameters) Modify(vu *element.VU, s element.Sampler) {
+	h, ok := httpOf(s)
+	if !ok {
+		return
+	}
+	values, ok := m.matches(vu)
+	if !ok {
+		return // JMeter logs that the reference was not found and changes nothing
 	}
 	rq := h.EditRequest(vu)
 	for i := range rq.Args {
@@ -167,20 +185,20 @@ func BuildURLRewriting(c element.Builder, e *jmx.Element) (element.PreProcessor,
 }
 
 // pattern is the expression that finds the session id named name, as the
-// modifier's options choose it.
+// modifier's options choose it (the name is quoted: it always compiles).
 func (m *urlRewriting) pattern(name string) *regexp.Regexp {
 	q := regexp.QuoteMeta(name)
 	switch {
 	case m.pathExt && m.noEquals && m.noQuestion:
-		return regexp.MustCompile(`;` + q + `([^"'<>&\s;?]*)`)
+		return compiled(`;` + q + `([^"'<>&\s;?]*)`)
 	case m.pathExt && m.noEquals:
-		return regexp.MustCompile(`;` + q + `([^"'<>&\s;]*)`)
+		return compiled(`;` + q + `([^"'<>&\s;]*)`)
 	case m.pathExt && m.noQuestion:
-		return regexp.MustCompile(`;` + q + `=([^"'<>&\s;?]*)`)
+		return compiled(`;` + q + `=([^"'<>&\s;?]*)`)
 	case m.pathExt:
-		return regexp.MustCompile(`;` + q + `=([^"'<>&\s;]*)`)
+		return compiled(`;` + q + `=([^"'<>&\s;]*)`)
 	}
-	return regexp.MustCompile(`[;?&]` + q + `=([^"'<>&\s;\\]*)` +
+	return compiled(`[;?&]` + q + `=([^"'<>&\s;\\]*)` +
 		`|\s[Nn][Aa][Mm][Ee]\s*=\s*["']` + q + `["'][^>]*\s[vV][Aa][Ll][Uu][Ee]\s*=\s*["']([^"']*)["']` +
 		`|\s[vV][Aa][Ll][Uu][Ee]\s*=\s*["']([^"']*)["'][^>]*\s[Nn][Aa][Mm][Ee]\s*=\s*["']` + q + `["']`)
 }
