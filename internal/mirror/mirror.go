@@ -13,10 +13,11 @@ import (
 
 // Server is a running mirror.
 type Server struct {
-	ln   net.Listener
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	open map[net.Conn]struct{}
+	ln      net.Listener
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	open    map[net.Conn]struct{} // guarded by mu
+	closing bool                  // guarded by mu: Close has begun
 }
 
 // Start listens on addr ("127.0.0.1:8081") and serves until Close.
@@ -25,23 +26,31 @@ func Start(addr string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	return serveOn(ln), nil
+}
+
+// serveOn serves the connections ln accepts until Close.
+func serveOn(ln net.Listener) *Server {
 	s := &Server{ln: ln, open: map[net.Conn]struct{}{}}
 	s.wg.Add(1)
 	go s.accept()
-	return s, nil
+	return s
 }
 
 // Addr is the address the server listens on.
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 
-// Close stops the server and closes the connections it is serving.
+// Close stops the server and closes the connections it is serving. A
+// connection accepted after it closed those is closed at once (accept
+// sees closing), so that none is left to keep Close waiting.
 func (s *Server) Close() error {
-	err := s.ln.Close()
 	s.mu.Lock()
+	s.closing = true
 	for c := range s.open {
 		c.Close()
 	}
 	s.mu.Unlock()
+	err := s.ln.Close()
 	s.wg.Wait()
 	return err
 }
@@ -54,6 +63,11 @@ func (s *Server) accept() {
 			return
 		}
 		s.mu.Lock()
+		if s.closing {
+			s.mu.Unlock()
+			c.Close()
+			continue // the listener is closed or closing: Accept fails next
+		}
 		s.open[c] = struct{}{}
 		s.mu.Unlock()
 		s.wg.Add(1)

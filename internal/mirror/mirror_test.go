@@ -80,3 +80,77 @@ func TestMirrorHTTPClient(t *testing.T) {
 		t.Errorf("status %d, headers %v, body %q…", resp.StatusCode, resp.Header, body[:min(len(body), 80)])
 	}
 }
+
+// lateListener is a listener the test controls: Accept hands out the
+// connections sent on conns, and Close hands out late (when set) before the
+// listener reports itself closed, as a connection accepted while the
+// server's Close runs would be.
+type lateListener struct {
+	conns chan net.Conn
+	late  net.Conn
+	done  chan struct{}
+}
+
+func (l *lateListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *lateListener) Close() error {
+	if l.late != nil {
+		l.conns <- l.late // taken by the accept loop before Accept fails
+	}
+	close(l.done)
+	return nil
+}
+
+func (l *lateListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)} }
+
+// Close closes every connection, also one accepted while it runs, and
+// returns: what the client of each reads is the end, with no answer.
+func TestMirrorCloseClosesEveryConnection(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		late bool // accepted while Close runs, after it closed the open ones
+	}{
+		{"open when Close begins", false},
+		{"accepted while Close runs", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &lateListener{conns: make(chan net.Conn), done: make(chan struct{})}
+			s := serveOn(l)
+			client, server := net.Pipe()
+			defer client.Close()
+			got := make(chan string, 1)
+			if tc.late {
+				l.late = server
+				go func() { // a whole request, which a served connection would answer
+					io.WriteString(client, "GET / HTTP/1.0\r\n\r\n")
+					b, _ := io.ReadAll(client)
+					got <- string(b)
+				}()
+			} else {
+				l.conns <- server
+				// Half a request: once the server has read it, the
+				// connection is open and being served.
+				if _, err := io.WriteString(client, "GET / HTTP/1.0\r\n"); err != nil {
+					t.Fatal(err)
+				}
+				go func() {
+					b, _ := io.ReadAll(client)
+					got <- string(b)
+				}()
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if b := <-got; b != "" {
+				t.Errorf("the client read %q, want the end at once", b)
+			}
+		})
+	}
+}
