@@ -83,7 +83,7 @@ func (t *h2) RoundTrip(r *http.Request) (*http.Response, error) {
 		l.written.Add(requestSize(r)) // it went out on the connection it got
 	}
 	if resp != nil {
-		l.read.Add(responseHeadSize(resp))
+		l.read.Add(ResponseHeadSize(resp))
 		resp.Body = &countedBody{rc: resp.Body, n: &l.read}
 	}
 	return resp, err
@@ -119,8 +119,11 @@ func requestSize(r *http.Request) int64 {
 	return int64(n)
 }
 
-// responseHeadSize is the length of resp's head as HTTP/1.1 text.
-func responseHeadSize(resp *http.Response) int64 {
+// ResponseHeadSize is the length of resp's head as HTTP/1.1 text: the
+// status line, the header fields and the blank line. The HTTP/2 transport
+// counts a response's head so, and the WebSocket samplers their upgrade
+// response's.
+func ResponseHeadSize(resp *http.Response) int64 {
 	return int64(len(resp.Proto) + 1 + len(resp.Status) + 2 + headerSize(resp.Header) + 2)
 }
 

@@ -193,3 +193,26 @@ func TestHTTP2TransportRefused(t *testing.T) {
 		t.Errorf("refused: %v, sent %d, received %d, status %d", res.Err, res.SentBytes, res.Bytes, res.Status)
 	}
 }
+
+// ResponseHeadSize is the length of a response's head as HTTP/1.1 text.
+func TestResponseHeadSize(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		resp *http.Response
+		head string // as it reads on the wire
+	}{
+		{"no fields", &http.Response{Proto: "HTTP/1.1", Status: "204 No Content", Header: http.Header{}},
+			"HTTP/1.1 204 No Content\r\n\r\n"},
+		{"a WebSocket upgrade", &http.Response{Proto: "HTTP/1.1", Status: "101 Switching Protocols",
+			Header: http.Header{"Upgrade": {"websocket"}, "Connection": {"Upgrade"}, "Sec-Websocket-Accept": {"s3pPLMBiTxaQ9kYGzzhZRbK+xOo="}}},
+			"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-Websocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"},
+		{"a field twice", &http.Response{Proto: "HTTP/2.0", Status: "200 OK", Header: http.Header{"Set-Cookie": {"a=1", "b=2"}}},
+			"HTTP/2.0 200 OK\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ResponseHeadSize(tc.resp); got != int64(len(tc.head)) {
+				t.Errorf("ResponseHeadSize = %d, want %d", got, len(tc.head))
+			}
+		})
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/gojm/gojm/engine/httpx"
 )
 
 // Frame opcodes as RFC 6455 numbers them (gorilla's message types).
@@ -220,13 +222,7 @@ func dial(ctx context.Context, tlsOn bool, host string, port int, path string, f
 // responseHead is the upgrade response's fields and the size of its
 // head: the status line, the fields and the blank line.
 func responseHead(resp *http.Response) upgrade {
-	size := int64(len(resp.Proto) + 1 + len(resp.Status) + 2 + 2)
-	for k, vs := range resp.Header {
-		for _, v := range vs {
-			size += int64(len(k) + 2 + len(v) + 2)
-		}
-	}
-	return upgrade{header: resp.Header, rcvd: size}
+	return upgrade{header: resp.Header, rcvd: httpx.ResponseHeadSize(resp)}
 }
 
 // dialError names a failed connect or upgrade as the plugin's client
