@@ -247,6 +247,14 @@ func TestHTTPScriptChangesModifiedRequest(t *testing.T) {
 			httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"}, args: []string{harg("x", "${v}", true)},
 				children: script(`vars.put("v", "mine"); sampler.setPath(sampler.getPath() + "/s")`)},
 			"GET /next/s?x=mine"},
+		{"a script function in a field the script reads leaves the script its request",
+			httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"}, args: []string{harg("x", `${__groovy("g")}`, true)},
+				children: script(`sampler.getArguments(); sampler.addArgument("n", "1")`)},
+			"GET /next?x=g&n=1"},
+		{"a script function in the path the script reads",
+			httpSpec{name: "next", props: []string{"path", `/next${__groovy("/" + Label)}`, "method", "GET"},
+				children: script(`sampler.setPath(sampler.getPath() + "/s"); sampler.addArgument("l", Label)`)},
+			"GET /next/__groovy/s?l=script"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := hNewServer(t, modifierSite)
