@@ -269,3 +269,29 @@ func TestHTTPScriptChangesModifiedRequest(t *testing.T) {
 		})
 	}
 }
+
+// sampler.getUrl() is the URL the sample sends: a script setting it as the
+// path (a full URL) sends the request where it went anyway, the path's
+// spaces as %20 and untrimmed.
+func TestHTTPScriptGetURLIsSent(t *testing.T) {
+	for _, tc := range []struct{ name, path, want string }{
+		{"trailing space", "/items/9 ", "/items/9%20"},
+		{"inner space", "/a b/c", "/a%20b/c"},
+		{"no slash", "items", "/items"},
+		{"full URL", "http://${__P(host)}:${__P(port)}/full x ", "/full%20x%20"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := hNewServer(t, nil)
+			next := httpSpec{name: "next", props: []string{"path", tc.path, "method", "GET"},
+				children: hElement("JSR223PreProcessor", "script", "scriptLanguage", "groovy", "script", `sampler.setPath(sampler.getUrl().toString())`)}
+			hRun(t, hPlan("", 1, next), srv.props(), nil)
+			var got []string
+			for _, r := range srv.requests() {
+				got = append(got, r.Target)
+			}
+			if want := []string{tc.want}; !slices.Equal(got, want) {
+				t.Errorf("requests %q, want %q", got, want)
+			}
+		})
+	}
+}
