@@ -268,18 +268,24 @@ func (p *Policy) checkWrite(path string, script bool) error {
 		return &DeniedError{Write: true, Path: path, Why: "a plan writes only under " + names(p.write[:p.defaults]) + " and the output folder",
 			Flag: "--allow-write " + filepath.Dir(real)}
 	}
-	r := within(scriptWrite, real)
-	if r == "" {
-		where := "the output folder and the --allow-write folders"
-		if p.planDir != "" {
-			where = "the plan's folder " + abs(p.planDir) + ", " + where
+	// A dot-name below one folder may be a plain name below another (an
+	// output folder .results made in the plan's folder).
+	dot := ""
+	for _, r := range scriptWrite {
+		if r.holds(real) {
+			if dot = dotName(r.path, real); dot == "" {
+				return nil
+			}
 		}
-		return &DeniedError{Write: true, Path: path, Why: "a script writes only under " + where, Flag: "--allow-write " + filepath.Dir(real)}
 	}
-	if dot := dotName(r, real); dot != "" {
+	if dot != "" {
 		return &DeniedError{Write: true, Path: path, Why: "a script never writes a file or folder whose name starts with a dot (" + dot + ")", Flag: allowAll}
 	}
-	return nil
+	where := "the output folder and the --allow-write folders"
+	if p.planDir != "" {
+		where = "the plan's folder " + abs(p.planDir) + ", " + where
+	}
+	return &DeniedError{Write: true, Path: path, Why: "a script writes only under " + where, Flag: "--allow-write " + filepath.Dir(real)}
 }
 
 // dotName is the first name in path below the folder r that starts with a
@@ -402,11 +408,16 @@ func closed(real string) string {
 // within returns the allowed folder path is in, or "".
 func within(roots []root, path string) string {
 	for _, r := range roots {
-		if path == r.path || strings.HasPrefix(path, strings.TrimSuffix(r.path, "/")+"/") {
+		if r.holds(path) {
 			return r.path
 		}
 	}
 	return ""
+}
+
+// holds says that path is r's folder or under it.
+func (r root) holds(path string) bool {
+	return path == r.path || strings.HasPrefix(path, strings.TrimSuffix(r.path, "/")+"/")
 }
 
 func names(roots []root) string {

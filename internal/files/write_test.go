@@ -1,6 +1,7 @@
 package files
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -94,6 +95,7 @@ func TestScriptWritePolicy(t *testing.T) {
 		{"dot-folder", Options{}, "", filepath.Join(planDir, ".ssh", "authorized_keys"), false, "starts with a dot (.ssh)"},
 		{"dot-file in an allowed folder", Options{AllowWrite: []string{out}}, "", filepath.Join(out, ".profile"), false, "allow it with --allow-all-files"},
 		{"dot-folder in the output folder", Options{}, results, filepath.Join(results, ".git", "config"), false, "starts with a dot (.git)"},
+		{"output folder in a dot-folder of the plan's", Options{}, filepath.Join(planDir, ".results"), filepath.Join(planDir, ".results", "out.txt"), true, ""},
 		{"outside", Options{}, "", filepath.Join(out, "out.txt"), false, "--allow-write " + out},
 		{"an input", Options{AllowAll: true}, "", filepath.Join(planDir, "data.csv"), false, "the plan reads it"},
 	}
@@ -107,8 +109,10 @@ func TestScriptWritePolicy(t *testing.T) {
 			if _, err := p.Find("data.csv"); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.MkdirAll(results, 0o755); err != nil {
-				t.Fatal(err)
+			for _, d := range []string{results, c.output} {
+				if err := os.MkdirAll(cmp.Or(d, results), 0o755); err != nil {
+					t.Fatal(err)
+				}
 			}
 			err := p.CheckScriptWrite(c.path)
 			if c.allow != (err == nil) {
