@@ -247,6 +247,14 @@ func TestHTTPScriptChangesModifiedRequest(t *testing.T) {
 			httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"}, args: []string{harg("x", "${v}", true)},
 				children: script(`vars.put("v", "mine"); sampler.setPath(sampler.getPath() + "/s")`)},
 			"GET /next/s?x=mine"},
+		{"a script function in a field the script reads leaves the script its request",
+			httpSpec{name: "next", props: []string{"path", "/next", "method", "GET"}, args: []string{harg("x", `${__groovy("g")}`, true)},
+				children: script(`sampler.getArguments(); sampler.addArgument("n", "1")`)},
+			"GET /next?x=g&n=1"},
+		{"a script function in the path the script reads",
+			httpSpec{name: "next", props: []string{"path", `/next${__groovy("/" + Label)}`, "method", "GET"},
+				children: script(`sampler.setPath(sampler.getPath() + "/s"); sampler.addArgument("l", Label)`)},
+			"GET /next/__groovy/s?l=script"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := hNewServer(t, modifierSite)
@@ -256,6 +264,32 @@ func TestHTTPScriptChangesModifiedRequest(t *testing.T) {
 				got = append(got, r.Method+" "+r.Target)
 			}
 			if want := []string{"GET /sess", tc.want}; !slices.Equal(got, want) {
+				t.Errorf("requests %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// sampler.getUrl() is the URL the sample sends: a script setting it as the
+// path (a full URL) sends the request where it went anyway, the path's
+// spaces as %20 and untrimmed.
+func TestHTTPScriptGetURLIsSent(t *testing.T) {
+	for _, tc := range []struct{ name, path, want string }{
+		{"trailing space", "/items/9 ", "/items/9%20"},
+		{"inner space", "/a b/c", "/a%20b/c"},
+		{"no slash", "items", "/items"},
+		{"full URL", "http://${__P(host)}:${__P(port)}/full x ", "/full%20x%20"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := hNewServer(t, nil)
+			next := httpSpec{name: "next", props: []string{"path", tc.path, "method", "GET"},
+				children: hElement("JSR223PreProcessor", "script", "scriptLanguage", "groovy", "script", `sampler.setPath(sampler.getUrl().toString())`)}
+			hRun(t, hPlan("", 1, next), srv.props(), nil)
+			var got []string
+			for _, r := range srv.requests() {
+				got = append(got, r.Target)
+			}
+			if want := []string{tc.want}; !slices.Equal(got, want) {
 				t.Errorf("requests %q, want %q", got, want)
 			}
 		})

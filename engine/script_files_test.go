@@ -163,8 +163,8 @@ func TestGroovyFunctionReadsFileBesidePlan(t *testing.T) {
 }
 
 // validate warns of a file a script names with a constant path that the
-// policy denies: a writer's file outside the folders a plan may write, a
-// File outside those it may read.
+// policy denies: a writer's file outside the folders a script may write or
+// a dot-file, a File outside those it may read.
 func TestScriptFileWarnings(t *testing.T) {
 	dir, outside := t.TempDir(), t.TempDir()
 	plan := oneUserPlan(`<BeanShellSampler testclass="BeanShellSampler" testname="out">
@@ -172,7 +172,9 @@ func TestScriptFileWarnings(t *testing.T) {
 <JSR223Sampler testclass="JSR223Sampler" testname="read">
   <stringProp name="scriptLanguage">groovy</stringProp><stringProp name="script">new File("OUT" + File.separator + "in.txt").text</stringProp></JSR223Sampler><hashTree/>
 <JSR223Sampler testclass="JSR223Sampler" testname="beside">
-  <stringProp name="scriptLanguage">groovy</stringProp><stringProp name="script">new PrintWriter(FileServer.getFileServer().getBaseDir() + "/ok.txt").close()</stringProp></JSR223Sampler><hashTree/>`)
+  <stringProp name="scriptLanguage">groovy</stringProp><stringProp name="script">new PrintWriter(FileServer.getFileServer().getBaseDir() + "/ok.txt").close()</stringProp></JSR223Sampler><hashTree/>
+<JSR223Sampler testclass="JSR223Sampler" testname="dot">
+  <stringProp name="scriptLanguage">groovy</stringProp><stringProp name="script">new FileWriter(FileServer.getFileServer().getBaseDir() + "/.bashrc", true).close()</stringProp></JSR223Sampler><hashTree/>`)
 	src, err := jmx.Read(strings.NewReader(strings.ReplaceAll(plan, "OUT", outside)), "w.jmx", dir)
 	if err != nil {
 		t.Fatal(err)
@@ -188,6 +190,7 @@ func TestScriptFileWarnings(t *testing.T) {
 	for path, want := range map[string]string{
 		"Plan › Users › out":  "its script would write " + filepath.Join(outside, "x.csv") + ", which fails when it runs: writing",
 		"Plan › Users › read": "its script would read " + filepath.Join(outside, "in.txt") + ", which fails when it runs: reading",
+		"Plan › Users › dot":  "its script would write " + filepath.Join(dir, ".bashrc") + ", which fails when it runs: writing",
 	} {
 		if !strings.HasPrefix(got[path], want) {
 			t.Errorf("%s: warning %q, want %q…", path, got[path], want)

@@ -6,8 +6,8 @@
 # holds gojm to those recordings. Review the diff of testdata before you
 # commit it.
 #
-#   scripts/corpus-oracle.sh            # every plan (about 20 minutes)
-#   RUN='TestCorpusOracle' scripts/corpus-oracle.sh
+#   scripts/corpus-oracle.sh                    # every plan (about 50 minutes)
+#   scripts/corpus-oracle.sh -corpus-plan NAME  # the plans whose golden name contains NAME
 #
 # Needs root (unshare), ../shared/corpus and ../shared/oracle/jmeter213.
 set -euo pipefail
@@ -15,4 +15,6 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 [ "$(id -u)" = 0 ] || { echo "corpus-oracle: needs root for its network namespace" >&2; exit 1; }
 go test -c -o /tmp/gojm-engine.test ./engine
-exec unshare -n sh -c 'ip link set lo up && cd engine && /tmp/gojm-engine.test -test.run "^TestCorpusOracle$" -test.timeout 90m -test.v -record-corpus-jmeter'
+cd engine
+exec unshare -n sh -c 'ip link set lo up && exec "$0" "$@"' /tmp/gojm-engine.test \
+  -test.run '^TestCorpusOracle$' -test.timeout 120m -test.v -record-corpus-jmeter "$@"

@@ -2,6 +2,7 @@ package script
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -551,6 +552,15 @@ func (q *testRequest) Headers() []Header           { return q.headers }
 func (q *testRequest) SetHeaders(hs []Header)      { q.headers = hs }
 func (q *testRequest) Args() []Arg                 { return q.args }
 func (q *testRequest) SetArgs(as []Arg)            { q.args = as }
+
+// URL is the fields' URL, as JMeter's getUrl builds it for the cases.
+func (q *testRequest) URL() string {
+	proto, host := cmp.Or(q.fields["protocol"], "http"), q.fields["domain"]
+	if p := requestPort(q); !(proto == "http" && p == 80 || proto == "https" && p == 443) {
+		host += ":" + strconv.Itoa(p)
+	}
+	return proto + "://" + host + q.fields["path"]
+}
 
 func compareMap(t *testing.T, path string, got, want map[string]string, same func(p, g, w string)) {
 	t.Helper()

@@ -126,7 +126,7 @@ func (r *runtime) fileHelpers(set func(string, func(goja.FunctionCall) goja.Valu
 	})
 	set("fileDelete", func(c goja.FunctionCall) goja.Value {
 		err := fsOf().Remove(argStr(c, 0))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) && isDenied(err) {
+		if isDenied(err) {
 			r.throwFileErr(argStr(c, 0), err)
 		}
 		return vm.ToValue(err == nil)

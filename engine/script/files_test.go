@@ -94,8 +94,7 @@ func TestScriptFiles(t *testing.T) {
 	}
 }
 
-// A write outside the plan's folder, the working folder and the output
-// folder is refused at run time with a SecurityException naming the path
+// A write outside the plan's folder and the output folder is refused at run time with a SecurityException naming the path
 // and the flag, and nothing is written.
 func TestScriptFilesDenied(t *testing.T) {
 	dir, outside := t.TempDir(), t.TempDir()
@@ -184,5 +183,69 @@ func TestScriptFilesConcurrentAppend(t *testing.T) {
 			t.Fatalf("user %s: line %s, want %d", parts[0], parts[1], n)
 		}
 		next[parts[0]]++
+	}
+}
+
+// A script writes and deletes only under the plan's folder, the output
+// folder and --allow-write folders: not in the working folder outside them
+// (a plan run from the home folder appending to .bashrc), and never a
+// dot-file or into a dot-folder.
+func TestScriptWritesWhere(t *testing.T) {
+	base := t.TempDir()
+	plan, work, out, extra := filepath.Join(base, "plan"), filepath.Join(base, "home"), filepath.Join(base, "out"), filepath.Join(base, "extra")
+	for _, d := range []string{plan, work, out, extra, filepath.Join(plan, ".ssh")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(work)
+	pol := files.New(files.Options{Plan: filepath.Join(plan, "plan.jmx"), AllowWrite: []string{extra}})
+	pol.AllowWrite(out)
+	for _, c := range []struct {
+		name, path string
+		allow      bool
+	}{
+		{"plan folder", filepath.Join(plan, "x.csv"), true},
+		{"output folder", filepath.Join(out, "x.csv"), true},
+		{"--allow-write", filepath.Join(extra, "x.csv"), true},
+		{"working folder, relative", "x.csv", false},
+		{"working folder's dot-file", filepath.Join(work, ".bashrc"), false},
+		{"dot-file", filepath.Join(plan, ".bashrc"), false},
+		{"dot-folder", filepath.Join(plan, ".ssh", "authorized_keys"), false},
+	} {
+		for _, op := range []struct{ name, src string }{
+			{"FileWriter", `def w = new FileWriter("%s", true); w.write("x"); w.close()`},
+			{"FileUtils", `org.apache.commons.io.FileUtils.writeStringToFile(new File("%s"), "x", "UTF-8")`},
+			{"delete", `if (!new File("%s").delete()) throw new Exception("not deleted")`},
+		} {
+			t.Run(c.name+"/"+op.name, func(t *testing.T) {
+				real := c.path
+				if !filepath.IsAbs(real) {
+					real = filepath.Join(work, real)
+				}
+				if op.name == "delete" {
+					if err := os.WriteFile(real, []byte("keep"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				_, err := runWith(t, pol, Groovy, strings.ReplaceAll(op.src, "%s", c.path))
+				b, rerr := os.ReadFile(real)
+				switch {
+				case c.allow && err != nil:
+					t.Fatalf("refused: %v", err)
+				case c.allow && op.name == "delete" && rerr == nil:
+					t.Errorf("%s is still there", real)
+				case c.allow && op.name != "delete" && string(b) != "x":
+					t.Errorf("%s = %q, %v", real, b, rerr)
+				case !c.allow && (err == nil || !strings.Contains(err.Error(), "SecurityException")):
+					t.Fatalf("error %v, want a SecurityException", err)
+				case !c.allow && op.name == "delete" && string(b) != "keep":
+					t.Errorf("a refused delete left %q, %v", b, rerr)
+				case !c.allow && op.name != "delete" && rerr == nil:
+					t.Errorf("a refused write made %s", real)
+				}
+				os.Remove(real)
+			})
+		}
 	}
 }

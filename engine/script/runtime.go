@@ -204,6 +204,9 @@ type Request interface {
 	SetHeaders([]Header)
 	Args() []Arg
 	SetArgs([]Arg)
+	// URL is the URL the request is sent to, as the sampler builds it
+	// (getUrl()).
+	URL() string
 }
 
 // Header is a request header.

@@ -47,7 +47,7 @@ func (r *runtime) requestBridge(set func(name string, f func(c goja.FunctionCall
 		return goja.Undefined()
 	})
 	set("reqPort", func(goja.FunctionCall) goja.Value { return vm.ToValue(requestPort(req())) })
-	set("reqURL", func(goja.FunctionCall) goja.Value { return vm.ToValue(requestURL(req())) })
+	set("reqURL", func(goja.FunctionCall) goja.Value { return vm.ToValue(req().URL()) })
 	set("hdrs", func(goja.FunctionCall) goja.Value {
 		hs := req().Headers()
 		out := make([][]any, len(hs))
@@ -104,25 +104,4 @@ func requestPort(q Request) int {
 		return 443
 	}
 	return 80
-}
-
-// requestURL is HTTPSamplerBase.getUrl's text: a full URL in the path
-// wins; the port is left out when it is the protocol's default.
-func requestURL(q Request) string {
-	path := strings.TrimSpace(q.Field("path"))
-	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
-		return path
-	}
-	proto := strings.ToLower(strings.TrimSpace(q.Field("protocol")))
-	if proto == "" {
-		proto = "http"
-	}
-	if !strings.HasPrefix(path, "/") {
-		path = "/" + path
-	}
-	host := strings.TrimSpace(q.Field("domain"))
-	if p := requestPort(q); !(proto == "http" && p == 80 || proto == "https" && p == 443) {
-		host += ":" + strconv.Itoa(p)
-	}
-	return proto + "://" + host + path
 }

@@ -3,7 +3,9 @@
 // reads only under its own folder and the working folder, and writes only
 // there and into the output folder; folders the command line allows
 // (--allow-read, --allow-write) are added, and --allow-all-files gives
-// JMeter's behaviour. Whatever is allowed, /proc, /sys and device files are
+// JMeter's behaviour. Scripts write and delete under narrower rules
+// (CheckScriptWrite): not in the working folder outside the plan's, output
+// and --allow-write folders, and never a dot-file or into a dot-folder. Whatever is allowed, /proc, /sys and device files are
 // never read as data, and no plan writes over itself or over a file it
 // reads.
 //

@@ -21,8 +21,12 @@ type Policy struct {
 	planFile string // the plan's real path: nothing writes over it
 	read     []root
 	write    []root
-	defaults int // how many roots of each are the plan's and working folders
-	all      bool
+	// scriptWrite are the folders a script may write and delete under:
+	// those of write but the working folder, which may be the user's home
+	// (the plan's folder when it is in one of them).
+	scriptWrite []root
+	defaults    int // how many roots of each are the plan's and working folders
+	all         bool
 
 	mu     sync.Mutex
 	inputs map[string]bool // real paths of the files the plan reads
@@ -67,6 +71,7 @@ func New(o Options) *Policy {
 	}
 	if p.planDir != "" {
 		p.read = append(p.read, root{realPath(p.planDir), "the plan's folder " + abs(p.planDir)})
+		p.scriptWrite = slices.Clone(p.read)
 	}
 	if wd, err := os.Getwd(); err == nil {
 		p.workDir = wd
@@ -79,6 +84,7 @@ func New(o Options) *Policy {
 	}
 	for _, d := range o.AllowWrite {
 		p.write = append(p.write, root{realPath(d), "--allow-write " + d})
+		p.scriptWrite = append(p.scriptWrite, root{realPath(d), "--allow-write " + d})
 	}
 	return p
 }
@@ -103,14 +109,21 @@ func (e *DeniedError) Error() string {
 		verb = "writing"
 	}
 	s := fmt.Sprintf("%s %s is not allowed: %s", verb, e.Path, e.Why)
-	if e.Flag != "" {
-		s += "; allow it with " + e.Flag + " (or --allow-all-files)"
+	switch e.Flag {
+	case "":
+	case allowAll:
+		s += "; allow it with " + allowAll
+	default:
+		s += "; allow it with " + e.Flag + " (or " + allowAll + ")"
 	}
 	return s
 }
 
 // Is makes errors.Is(err, ErrDenied) true.
 func (e *DeniedError) Is(target error) bool { return target == ErrDenied }
+
+// allowAll is the flag that lets a plan use any file.
+const allowAll = "--allow-all-files"
 
 // MissingError is a file the plan names that is not there, nor a file of
 // its base name beside the plan or in the working folder.
@@ -221,14 +234,23 @@ func (p *Policy) CheckRead(path string) error {
 // to): never over the plan itself or a file it reads, else under the
 // allowed folders. Relative paths are the working folder's, as JMeter's
 // listeners have them.
-func (p *Policy) CheckWrite(path string) error {
+func (p *Policy) CheckWrite(path string) error { return p.checkWrite(path, false) }
+
+// CheckScriptWrite reports whether a script may write or delete path: as
+// CheckWrite, but only under the plan's folder, the output folder and the
+// --allow-write folders (the working folder only when it is in one of
+// them), and never a file or folder whose name starts with a dot below
+// them (.bashrc, .ssh/…), whatever the flags but --allow-all-files.
+func (p *Policy) CheckScriptWrite(path string) error { return p.checkWrite(path, true) }
+
+func (p *Policy) checkWrite(path string, script bool) error {
 	real := realPath(path)
 	if real == p.planFile {
 		return &DeniedError{Write: true, Path: path, Why: "it is the plan itself", Input: true}
 	}
 	p.mu.Lock()
 	input := p.inputs[real]
-	write := p.write
+	write, scriptWrite := p.write, p.scriptWrite
 	p.mu.Unlock()
 	if input {
 		return &DeniedError{Write: true, Path: path, Why: "the plan reads it", Input: true}
@@ -236,11 +258,49 @@ func (p *Policy) CheckWrite(path string) error {
 	if why := closed(real); why != "" {
 		return &DeniedError{Write: true, Path: path, Why: why + " are never written"}
 	}
-	if p.all || within(write, real) != "" {
+	if p.all {
 		return nil
 	}
-	return &DeniedError{Write: true, Path: path, Why: "a plan writes only under " + names(p.write[:p.defaults]) + " and the output folder",
-		Flag: "--allow-write " + filepath.Dir(real)}
+	if !script {
+		if within(write, real) != "" {
+			return nil
+		}
+		return &DeniedError{Write: true, Path: path, Why: "a plan writes only under " + names(p.write[:p.defaults]) + " and the output folder",
+			Flag: "--allow-write " + filepath.Dir(real)}
+	}
+	// A dot-name below one folder may be a plain name below another (an
+	// output folder .results made in the plan's folder).
+	dot := ""
+	for _, r := range scriptWrite {
+		if r.holds(real) {
+			if dot = dotName(r.path, real); dot == "" {
+				return nil
+			}
+		}
+	}
+	if dot != "" {
+		return &DeniedError{Write: true, Path: path, Why: "a script never writes a file or folder whose name starts with a dot (" + dot + ")", Flag: allowAll}
+	}
+	where := "the output folder and the --allow-write folders"
+	if p.planDir != "" {
+		where = "the plan's folder " + abs(p.planDir) + ", " + where
+	}
+	return &DeniedError{Write: true, Path: path, Why: "a script writes only under " + where, Flag: "--allow-write " + filepath.Dir(real)}
+}
+
+// dotName is the first name in path below the folder r that starts with a
+// dot, or "".
+func dotName(r, path string) string {
+	rel, err := filepath.Rel(r, path)
+	if err != nil || rel == "." {
+		return ""
+	}
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		if strings.HasPrefix(name, ".") {
+			return name
+		}
+	}
+	return ""
 }
 
 // AllowWrite adds a folder the run may write under, once the command line
@@ -248,7 +308,9 @@ func (p *Policy) CheckWrite(path string) error {
 func (p *Policy) AllowWrite(dir string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.write = append(slices.Clip(p.write), root{realPath(dir), "the output folder " + abs(dir)})
+	out := root{realPath(dir), "the output folder " + abs(dir)}
+	p.write = append(slices.Clip(p.write), out)
+	p.scriptWrite = append(slices.Clip(p.scriptWrite), out)
 }
 
 // Open opens a file the plan may read, refusing anything but a regular
@@ -346,11 +408,16 @@ func closed(real string) string {
 // within returns the allowed folder path is in, or "".
 func within(roots []root, path string) string {
 	for _, r := range roots {
-		if path == r.path || strings.HasPrefix(path, strings.TrimSuffix(r.path, "/")+"/") {
+		if r.holds(path) {
 			return r.path
 		}
 	}
 	return ""
+}
+
+// holds says that path is r's folder or under it.
+func (r root) holds(path string) bool {
+	return path == r.path || strings.HasPrefix(path, strings.TrimSuffix(r.path, "/")+"/")
 }
 
 func names(roots []root) string {

@@ -9,7 +9,7 @@ import (
 )
 
 // What scripts do with files (java.io.File, FileWriter…): each operation
-// asks the policy first. Writes of one file are serialized (striped locks
+// asks the policy first, writes and deletes by CheckScriptWrite. Writes of one file are serialized (striped locks
 // by real path), and each Append is one write to a file opened for
 // appending, so that texts appended by several users at once never
 // interleave.
@@ -22,7 +22,7 @@ func (p *Policy) Read(path string) ([]byte, error) { return p.readFile(path, fal
 // Stat describes a file the plan may read, or write.
 func (p *Policy) Stat(path string) (fs.FileInfo, error) {
 	if err := p.CheckRead(path); err != nil {
-		if p.CheckWrite(path) != nil {
+		if p.CheckScriptWrite(path) != nil {
 			return nil, err
 		}
 	}
@@ -82,19 +82,21 @@ func (p *Policy) writeFile(path string, flag int, text string) error {
 	})
 }
 
-// locked checks that the plan may write path and calls do under the
+// locked checks that a script may write path and calls do under the
 // file's lock, with the allowed folder it is in opened as a root and its
 // name inside it (so that a link swapped in on the way leads nowhere
 // else), or with a nil root and its real path where any folder is allowed.
 func (p *Policy) locked(path string, do func(root *os.Root, name string) error) error {
-	if err := p.CheckWrite(path); err != nil {
+	if err := p.CheckScriptWrite(path); err != nil {
 		return err
 	}
 	real := realPath(path)
 	mu := p.lock(real)
 	mu.Lock()
 	defer mu.Unlock()
-	r := within(p.write, real)
+	p.mu.Lock()
+	r := within(p.scriptWrite, real)
+	p.mu.Unlock()
 	if r == "" {
 		return do(nil, real)
 	}

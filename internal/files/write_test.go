@@ -1,10 +1,12 @@
 package files
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +63,80 @@ func TestScriptWrites(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(data); string(b) != "x\n" {
 		t.Errorf("the plan's input became %q", b)
+	}
+}
+
+// Scripts write and delete only under the plan's folder, the output folder
+// and --allow-write folders, never the working folder outside them (it may
+// be the user's home) and never a dot-file or dot-folder but with
+// --allow-all-files; listeners keep writing into the working folder.
+func TestScriptWritePolicy(t *testing.T) {
+	planDir, work, out := layout(t)
+	results := filepath.Join(t.TempDir(), "results")
+	cases := []struct {
+		name   string
+		opt    Options
+		output string // a folder given by AllowWrite once made
+		path   string
+		allow  bool
+		want   string // in the refusal
+	}{
+		{"plan folder", Options{}, "", filepath.Join(planDir, "out.txt"), true, ""},
+		{"plan subfolder", Options{}, "", filepath.Join(planDir, "sub", "out.txt"), true, ""},
+		{"output folder", Options{}, results, filepath.Join(results, "out.txt"), true, ""},
+		{"output folder as an option", Options{AllowWrite: []string{results}}, "", filepath.Join(results, "out.txt"), true, ""},
+		{"allowed folder", Options{AllowWrite: []string{out}}, "", filepath.Join(out, "out.txt"), true, ""},
+		{"all files, working folder", Options{AllowAll: true}, "", filepath.Join(work, ".bashrc"), true, ""},
+		{"all files, dot-folder", Options{AllowAll: true}, "", filepath.Join(planDir, ".ssh", "authorized_keys"), true, ""},
+		{"working folder, relative", Options{}, "", "out.txt", false, "--allow-write " + work},
+		{"working folder, absolute", Options{}, results, filepath.Join(work, "out.txt"), false, "a script writes only under the plan's folder"},
+		{"working folder's dot-file", Options{}, "", filepath.Join(work, ".bashrc"), false, "--allow-write"},
+		{"dot-file", Options{}, "", filepath.Join(planDir, ".bashrc"), false, "starts with a dot (.bashrc)"},
+		{"dot-folder", Options{}, "", filepath.Join(planDir, ".ssh", "authorized_keys"), false, "starts with a dot (.ssh)"},
+		{"dot-file in an allowed folder", Options{AllowWrite: []string{out}}, "", filepath.Join(out, ".profile"), false, "allow it with --allow-all-files"},
+		{"dot-folder in the output folder", Options{}, results, filepath.Join(results, ".git", "config"), false, "starts with a dot (.git)"},
+		{"output folder in a dot-folder of the plan's", Options{}, filepath.Join(planDir, ".results"), filepath.Join(planDir, ".results", "out.txt"), true, ""},
+		{"outside", Options{}, "", filepath.Join(out, "out.txt"), false, "--allow-write " + out},
+		{"an input", Options{AllowAll: true}, "", filepath.Join(planDir, "data.csv"), false, "the plan reads it"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.opt.Plan = filepath.Join(planDir, "plan.jmx")
+			p := New(c.opt)
+			if c.output != "" {
+				p.AllowWrite(c.output)
+			}
+			if _, err := p.Find("data.csv"); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range []string{results, c.output} {
+				if err := os.MkdirAll(cmp.Or(d, results), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := p.CheckScriptWrite(c.path)
+			if c.allow != (err == nil) {
+				t.Fatalf("CheckScriptWrite(%s) = %v, want allowed %v", c.path, err, c.allow)
+			}
+			if err != nil && (!errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), c.want)) {
+				t.Errorf("refusal %v does not wrap ErrDenied or say %q", err, c.want)
+			}
+			// (an allowed write into an absent folder fails as in Java)
+			for name, err := range map[string]error{"Create": p.Create(c.path, false), "Append": p.Append(c.path, "")} {
+				if c.allow == errors.Is(err, ErrDenied) {
+					t.Errorf("%s(%s) = %v, want allowed %v", name, c.path, err, c.allow)
+				}
+			}
+			if err := p.Remove(c.path); c.allow == errors.Is(err, ErrDenied) {
+				t.Errorf("Remove(%s) = %v, want allowed %v", c.path, err, c.allow)
+			}
+		})
+	}
+	// The listeners' rules are today's: the working folder, and dot-files.
+	p := New(Options{Plan: filepath.Join(planDir, "plan.jmx")})
+	for _, path := range []string{"out.jtl", filepath.Join(planDir, ".out.jtl")} {
+		if err := p.CheckWrite(path); err != nil {
+			t.Errorf("CheckWrite(%s) = %v", path, err)
+		}
 	}
 }

@@ -20,6 +20,10 @@ type RequestSampler interface {
 	// EditRequest returns vu's request for the sampler's next sample, the
 	// sampler's own fields when no pre-processor changed them yet.
 	EditRequest(vu *VU) *Request
+	// RequestURL is the URL rq is sent to, as the sample builds it
+	// (JMeter's getUrl); on a field it cannot build from, the text it
+	// has.
+	RequestURL(vu *VU, rq *Request) string
 }
 
 // Request is an HTTP sampler's request as the pre-processors before it

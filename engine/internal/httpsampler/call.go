@@ -174,9 +174,7 @@ func (c *httpCall) prepare() (method, u string, err error) {
 	}
 	switch {
 	case c.edit != nil:
-		q := c.edit
-		path := samplerPath(q.Path.Get(vu))
-		u, err = h.urlOf(vu, q.Protocol.Get(vu), q.Domain.Get(vu), q.Port.Get(vu), path)
+		u, err = h.editedURL(vu, c.edit)
 	case h.fixedURL:
 		u, err = h.constURL, h.constURLErr
 	default:

@@ -49,6 +49,18 @@ func (h *httpSampler) EditRequest(vu *element.VU) *element.Request {
 	return rq
 }
 
+// RequestURL is the URL rq is sent to (element.RequestSampler).
+func (h *httpSampler) RequestURL(vu *element.VU, rq *element.Request) string {
+	u, _ := h.editedURL(vu, rq)
+	return u
+}
+
+// editedURL is url of the fields of rq, as the pre-processors changed
+// them.
+func (h *httpSampler) editedURL(vu *element.VU, rq *element.Request) (string, error) {
+	return h.urlOf(vu, rq.Protocol.Get(vu), rq.Domain.Get(vu), rq.Port.Get(vu), samplerPath(rq.Path.Get(vu)))
+}
+
 // fixedArg is a parameter the modifiers made (from a page, a session id).
 func fixedArg(a evalArg) element.RequestArg {
 	return element.RequestArg{Name: element.Fixed(a.name), Value: element.Fixed(a.value), Encode: a.encode,

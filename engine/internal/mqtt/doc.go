@@ -9,9 +9,11 @@
 // subscribes its topics on its first sample over a connection; the
 // messages that then arrive are counted in batches: each sample takes the
 // oldest batch once it holds the number of messages asked for, or, sampled
-// on time, whatever came during the time asked for. The codes and
-// messages are the plugin's (200; 500 without a connection; 501 and 502
-// for failures of the client), the connection named by its client id.
+// on time, whatever came during the time asked for. What the batches keep
+// is bounded, the oldest dropped and counted; every wait for the broker
+// ends when the run stops hard. The codes and messages are the plugin's
+// (200; 500 without a connection; 501 and 502 for failures of the
+// client), the connection named by its client id.
 //
 // It imports element, jmx and the standard library with Paho.
 package mqtt

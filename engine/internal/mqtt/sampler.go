@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"encoding/hex"
 	"errors"
-	"math/big"
 	"net"
 	"strconv"
 	"strings"
@@ -65,7 +64,20 @@ type box struct {
 	full              chan struct{}
 	byTime, debug, ts bool
 	value             int
+	// kept is the bytes of message contents the batches hold (for
+	// debug_response); dropped counts the messages dropped unsampled since
+	// the last sample, of batches dropped or contents not kept.
+	kept, dropped int
 }
+
+// What a box keeps for a Subscribe sampler slower than its topics: at most
+// maxBatches batches (the oldest is dropped for a new one) and maxKept
+// bytes of message contents (the cap on kept HTTP bodies); a message over
+// them is counted as dropped.
+const (
+	maxBatches = 1024
+	maxKept    = 16 << 20
+)
 
 type batch struct {
 	count, size int
@@ -154,6 +166,9 @@ func (s *connectSampler) Sample(vu *element.VU, r *element.Result) {
 	keepAlive, err2 := strconv.Atoi(strings.TrimSpace(s.keepAlive.Eval(vu)))
 	timeout, err3 := strconv.Atoi(strings.TrimSpace(s.timeout.Eval(vu)))
 	r.Start = vu.Now()
+	if err3 == nil && timeout < 0 {
+		err3 = errors.New("negative connect timeout") // Paho's IllegalArgumentException
+	}
 	if err := errors.Join(err1, err2, err3); err != nil {
 		r.Code, r.Message = "502", "Failed to establish Connection null. Please check SSL authentication info."
 		r.Body = append(r.Body[:0], "Failed to establish Connection. Please check SSL authentication info."...)
@@ -163,13 +178,19 @@ func (s *connectSampler) Sample(vu *element.VU, r *element.Result) {
 	if s.suffix {
 		id = clientID(id)
 	}
-	scheme := map[string]string{"TCP": "tcp", "SSL": "ssl", "WS": "ws", "WSS": "wss"}[s.protocol]
+	scheme := strings.ToLower(s.protocol) // TCP, SSL, WS or WSS: Paho's schemes
 	url := scheme + "://" + net.JoinHostPort(s.server.Eval(vu), strconv.Itoa(port))
 	if p := strings.TrimSpace(s.wsPath.Eval(vu)); p != "" && (scheme == "ws" || scheme == "wss") {
 		url += p
 	}
+	connTimeout := time.Duration(timeout) * time.Second
+	if timeout == 0 {
+		// None, as in the plugin; Paho's 0 would make the MQTT handshake's
+		// deadline one already past. The wait below still ends with the run.
+		connTimeout = noTimeout
+	}
 	o := paho.NewClientOptions().AddBroker(url).SetClientID(id).SetKeepAlive(time.Duration(keepAlive) * time.Second).
-		SetConnectTimeout(time.Duration(timeout) * time.Second).SetCleanSession(s.clean).SetAutoReconnect(false).
+		SetConnectTimeout(connTimeout).SetCleanSession(s.clean).SetAutoReconnect(false).
 		SetConnectRetry(false).SetTLSConfig(&tls.Config{InsecureSkipVerify: true})
 	o.SetProtocolVersion(3)
 	if s.version == "3.1.1" {
@@ -186,7 +207,7 @@ func (s *connectSampler) Sample(vu *element.VU, r *element.Result) {
 	cl.c = paho.NewClient(o)
 	r.Start = vu.Now()
 	tok := cl.c.Connect()
-	ok := tok.WaitTimeout(time.Duration(timeout)*time.Second) && tok.Error() == nil
+	ok := wait(vu, tok, connTimeout) == nil
 	r.Elapsed = vu.Now().Sub(r.Start)
 	if !ok {
 		cl.c.Disconnect(0)
@@ -230,14 +251,19 @@ func BuildPub(c element.Builder, e *jmx.Element, _ element.InScope) (element.Sam
 	return s, nil
 }
 
+// maxPayload caps a random payload's length, as HTTP bodies are kept
+// bounded (httpx.DefaultMaxBody, 16 MiB): each user holds its own.
+const maxPayload = 16 << 20
+
 // randomPayload is the plugin's Util.generatePayload: n random letters and
-// digits.
+// digits, n at most maxPayload.
 func randomPayload(n int) []byte {
 	const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 	b := make([]byte, n)
-	for i := range b {
-		x, _ := rand.Int(rand.Reader, big.NewInt(int64(len(chars))))
-		b[i] = chars[x.Int64()]
+	rand.Read(b)
+	for i, x := range b {
+		// The modulo's slight bias does not matter to a load test's payload.
+		b[i] = chars[int(x)%len(chars)]
 	}
 	return b
 }
@@ -286,6 +312,10 @@ func (s *pubSampler) Sample(vu *element.VU, r *element.Result) {
 				fail("For input string: \"" + s.length.Eval(vu) + "\"")
 				return
 			}
+			if n < 0 || n > maxPayload {
+				fail("the fixed length " + strconv.Itoa(n) + " is not between 0 and " + strconv.Itoa(maxPayload))
+				return
+			}
 			*p = randomPayload(n)
 		}
 		payload = *p
@@ -304,18 +334,14 @@ func (s *pubSampler) Sample(vu *element.VU, r *element.Result) {
 	topic := s.topic.Eval(vu)
 	r.Start = vu.Now()
 	tok := u.c.c.Publish(topic, byte(qos), s.retained, payload)
-	done := tok.WaitTimeout(30 * time.Second)
+	err = wait(vu, tok, ackTimeout)
 	r.Elapsed = vu.Now().Sub(r.Start)
 	r.Latency = r.Elapsed
 	r.SamplerData = string(payload)
 	r.SentBytes = int64(len(payload))
-	if !done || tok.Error() != nil {
-		msg := "timed out"
-		if tok.Error() != nil {
-			msg = tok.Error().Error()
-		}
+	if err != nil {
 		r.Code, r.Message = "501", "Publish failed for connection "+u.c.id+"."
-		r.Body = append(r.Body[:0], "Client ["+u.c.id+"] publish failed: "+msg...)
+		r.Body = append(r.Body[:0], "Client ["+u.c.id+"] publish failed: "+err.Error()...)
 		return
 	}
 	r.Code, r.Message, r.Success = "200", "publish successfully for Connection "+u.c.id+".", true
@@ -409,10 +435,15 @@ func (s *subSampler) Sample(vu *element.VU, r *element.Result) {
 	cl.mu.Lock()
 	b := &batch{}
 	if len(bx.batches) > 0 {
-		b = bx.batches[0]
-		bx.batches = bx.batches[1:]
+		b = bx.pop()
 	}
+	dropped := bx.dropped
+	bx.dropped = 0
 	cl.mu.Unlock()
+	if dropped > 0 {
+		vu.Log.Warn("MQTT Subscribe sampler "+vu.SamplerName+": "+strconv.Itoa(dropped)+
+			" messages dropped unsampled: the sampler is slower than its topics", "thread", vu.Name)
+	}
 	r.Code, r.Success = "200", true
 	r.Message = "Received " + strconv.Itoa(b.count) + " of message\n."
 	r.Body = r.Body[:0]
@@ -434,7 +465,6 @@ func (s *subSampler) subscribe(vu *element.VU, cl *client) error {
 	topics := s.topics.Eval(vu)
 	cl.mu.Lock()
 	done := cl.subscribed[topics]
-	cl.subscribed[topics] = true
 	cl.mu.Unlock()
 	if done {
 		return nil
@@ -448,10 +478,26 @@ func (s *subSampler) subscribe(vu *element.VU, cl *client) error {
 		filters[t] = byte(qos)
 	}
 	tok := cl.c.SubscribeMultiple(filters, func(_ paho.Client, m paho.Message) { cl.received(m.Payload()) })
-	if !tok.WaitTimeout(30*time.Second) || tok.Error() != nil {
-		return errors.New("subscribe failed")
+	if err := wait(vu, tok, ackTimeout); err != nil {
+		return err
 	}
+	// Only a granted subscription counts: a failed one is tried again on
+	// the next sample.
+	cl.mu.Lock()
+	cl.subscribed[topics] = true
+	cl.mu.Unlock()
 	return nil
+}
+
+// pop takes the oldest batch out of the box.
+func (bx *box) pop() *batch {
+	b := bx.batches[0]
+	bx.batches[0] = nil
+	bx.batches = bx.batches[1:]
+	for _, m := range b.contents {
+		bx.kept -= len(m)
+	}
+	return b
 }
 
 // received counts a message in the current box's newest batch, or in a
@@ -463,6 +509,10 @@ func (cl *client) received(payload []byte) {
 	defer cl.mu.Unlock()
 	bx := cl.current
 	if len(bx.batches) == 0 || (!bx.byTime && bx.batches[len(bx.batches)-1].count == bx.value) {
+		if len(bx.batches) == maxBatches {
+			bx.dropped += bx.batches[0].count
+			bx.pop()
+		}
 		bx.batches = append(bx.batches, &batch{})
 	}
 	b := bx.batches[len(bx.batches)-1]
@@ -475,7 +525,12 @@ func (cl *client) received(payload []byte) {
 		}
 	}
 	if bx.debug {
-		b.contents = append(b.contents, msg)
+		if bx.kept+len(msg) <= maxKept {
+			b.contents = append(b.contents, msg)
+			bx.kept += len(msg)
+		} else {
+			bx.dropped++
+		}
 	}
 	b.size += len(msg)
 	b.count++
@@ -484,6 +539,39 @@ func (cl *client) received(payload []byte) {
 		case bx.full <- struct{}{}:
 		default:
 		}
+	}
+}
+
+// noTimeout is a connect timeout of 0: none.
+const noTimeout = 24 * time.Hour
+
+// ackTimeout bounds the wait for the broker's answer to a publish or a
+// subscribe.
+const ackTimeout = 30 * time.Second
+
+var (
+	errTimedOut = errors.New("timed out")
+	errStopped  = errors.New("the run stopped")
+)
+
+// wait waits for tok to complete, at most d when d > 0 and no longer than
+// the run's hard stop, and returns tok's error, errTimedOut or errStopped.
+// It uses the user's timer, which serves all the user's waits.
+func wait(vu *element.VU, tok paho.Token, d time.Duration) error {
+	var expired <-chan time.Time
+	if d > 0 {
+		t := vu.Timer()
+		t.Reset(d)
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case <-tok.Done():
+		return tok.Error()
+	case <-expired:
+		return errTimedOut
+	case <-vu.Hard.Done():
+		return errStopped
 	}
 }
 

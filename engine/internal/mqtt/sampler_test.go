@@ -1,12 +1,14 @@
 package mqtt
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	broker "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/hooks/auth"
@@ -30,9 +32,28 @@ func (h *subscribed) Provides(b byte) bool { return b == broker.OnSubscribed }
 
 func (h *subscribed) OnSubscribed(*broker.Client, packets.Packet, []byte) { h.ch <- struct{}{} }
 
+// gate holds the broker's handling of each subscribe and publish until
+// open is closed (at the test's end at the latest).
+type gate struct {
+	broker.HookBase
+	open chan struct{}
+}
+
+func (g *gate) ID() string { return "gate" }
+
+func (g *gate) Provides(b byte) bool { return b == broker.OnSubscribe || b == broker.OnPublish }
+
+func (g *gate) OnSubscribe(_ *broker.Client, pk packets.Packet) packets.Packet { <-g.open; return pk }
+
+func (g *gate) OnPublish(_ *broker.Client, pk packets.Packet) (packets.Packet, error) {
+	<-g.open
+	return pk, nil
+}
+
 // serve starts an MQTT broker on the loopback and returns its port and
-// a channel that tells of each subscription.
-func serve(t *testing.T) (string, <-chan struct{}) {
+// a channel that tells of each subscription; a gate, if given, holds the
+// broker's subscribes and publishes.
+func serve(t *testing.T, gates ...*gate) (string, <-chan struct{}) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -46,6 +67,11 @@ func serve(t *testing.T) (string, <-chan struct{}) {
 	if err := b.AddHook(subs, nil); err != nil {
 		t.Fatal(err)
 	}
+	for _, g := range gates {
+		if err := b.AddHook(g, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := b.AddListener(listeners.NewNet("t", ln)); err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +79,15 @@ func serve(t *testing.T) (string, <-chan struct{}) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
+	for _, g := range gates {
+		t.Cleanup(func() {
+			select {
+			case <-g.open:
+			default:
+				close(g.open)
+			}
+		})
+	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	return port, subs.ch
 }
@@ -94,6 +129,24 @@ func TestMQTTSamplers(t *testing.T) {
 		{"a broker that is not there", []step{
 			{BuildConnect, ConnectClass, []string{"mqtt.server", "127.0.0.1", "mqtt.port", "1", "mqtt.conn_timeout", "2", "mqtt.client_id_prefix", "x_"},
 				1, "501", "Failed to establish Connection x_…", "Client [x_…", false},
+		}},
+		{"a connect timeout of 0 is none", []step{
+			conn(1, "mqtt.conn_timeout", "0"),
+		}},
+		{"a negative connect timeout", []step{
+			{BuildConnect, ConnectClass, []string{"mqtt.server", "127.0.0.1", "mqtt.port", port, "mqtt.conn_timeout", "-1"},
+				1, "502", "Failed to establish Connection null. Please check SSL authentication info.", "Failed to establish Connection. Please check SSL authentication info.", false},
+		}},
+		{"a negative fixed length", []step{
+			conn(1, "mqtt.client_id_prefix", "n", "mqtt.client_id_suffix", "false"),
+			{BuildPub, PubClass, []string{"mqtt.message_type_fixed_length", "-1"}, 1, "502", "Publish failed for connection n.",
+				"Client [n] publish failed: the fixed length -1 is not between 0 and 16777216", false},
+		}},
+		{"a fixed length over the cap", []step{
+			conn(1, "mqtt.client_id_prefix", "n", "mqtt.client_id_suffix", "false"),
+			{BuildPub, PubClass, []string{"mqtt.message_type_fixed_length", "16777217"}, 1, "502", "Publish failed for connection n.",
+				"Client [n] publish failed: the fixed length 16777217 is not between 0 and 16777216", false},
+			{BuildPub, PubClass, []string{"mqtt.message_type_fixed_length", "0"}, 1, "200", "publish successfully for Connection n.", "Publish successfuly.", true},
 		}},
 		{"a bad hex payload", []step{
 			conn(1, "mqtt.client_id_prefix", "h_"),
@@ -155,9 +208,12 @@ func TestMQTTSubscribeOnCount(t *testing.T) {
 	pubHex, _ := BuildPub(b, el(PubClass, "mqtt.topic_name", "t/b", "mqtt.message_type", typeHex, "mqtt.message_to_sent",
 		"74776f", "mqtt.qos_level", "2"), element.InScope{})
 	subscriber, publisher := connected(t, b, connect)
+	ctx := bounded(t, subscriber)
 	published := make(chan string, 2)
 	go func() {
-		<-subs
+		if !arrives(ctx, subs) {
+			return
+		}
 		for _, p := range []element.Sampler{pubText, pubHex} {
 			var r element.Result
 			p.Sample(publisher, &r)
@@ -166,6 +222,9 @@ func TestMQTTSubscribeOnCount(t *testing.T) {
 	}()
 	var r element.Result
 	sub.Sample(subscriber, &r)
+	if ctx.Err() != nil {
+		t.Fatalf("the messages did not arrive within %v: %q", waitLimit, r.Message)
+	}
 	if r.Code != "200" || r.Message != "Received 2 of message\n." || string(r.Body) != "one \ntwo \n" || r.Bytes != 6 {
 		t.Errorf("%q %q %q %d", r.Code, r.Message, r.Body, r.Bytes)
 	}
@@ -173,6 +232,30 @@ func TestMQTTSubscribeOnCount(t *testing.T) {
 		if got := <-published; !strings.HasPrefix(got, "200 publish successfully for Connection conn_") {
 			t.Errorf("publish: %s", got)
 		}
+	}
+}
+
+// waitLimit bounds a test's wait for the broker, so that a message that
+// never comes fails the test instead of hanging it; it is no measure of
+// speed.
+const waitLimit = time.Minute
+
+// bounded ends the user's waits (its soft stop) and the test's after
+// waitLimit.
+func bounded(t *testing.T, vu *element.VU) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	t.Cleanup(cancel)
+	vu.Soft = ctx
+	return ctx
+}
+
+// arrives waits for a signal on ch, reporting false if ctx ends first.
+func arrives(ctx context.Context, ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
@@ -191,9 +274,14 @@ func TestMQTTTimestampAndRandomPayload(t *testing.T) {
 	pub, _ := BuildPub(b, el(PubClass, "mqtt.topic_name", "ts", "mqtt.add_timestamp", "true", "mqtt.message_type", typeRandom,
 		"mqtt.message_type_fixed_length", "16", "mqtt.qos_level", "1"), element.InScope{})
 	subscriber, publisher := connected(t, b, connect)
+	ctx := bounded(t, subscriber)
 	published := make(chan string, 2)
 	go func() {
-		<-subs
+		if !arrives(ctx, subs) {
+			published <- "no subscription"
+			published <- "no subscription"
+			return
+		}
 		for range 2 {
 			var p element.Result
 			pub.Sample(publisher, &p)
@@ -206,6 +294,9 @@ func TestMQTTTimestampAndRandomPayload(t *testing.T) {
 	}()
 	var s element.Result
 	sub.Sample(subscriber, &s)
+	if ctx.Err() != nil {
+		t.Fatalf("the messages did not arrive within %v: %q", waitLimit, s.Message)
+	}
 	sent := []string{<-published, <-published}
 	ts0, body0, _ := strings.Cut(sent[0], tsSep)
 	_, body1, _ := strings.Cut(sent[1], tsSep)
@@ -236,4 +327,89 @@ func connected(t *testing.T, b *elementtest.Builder, connect element.Sampler) (s
 		}
 	}
 	return subscriber, publisher
+}
+
+// A wait for the broker's answer ends when the run stops hard; a
+// subscribe that failed so is tried again on the next sample (the broker
+// then gets two subscribes).
+func TestMQTTWaitsEndWithTheRun(t *testing.T) {
+	g := &gate{open: make(chan struct{})}
+	port, subs := serve(t, g)
+	b := elementtest.New(nil, "", "")
+	el := func(class string, kv ...string) *jmx.Element {
+		return elementtest.El(class, append(kv, "mqtt.server", "127.0.0.1", "mqtt.port", port, "mqtt.version", "3.1.1",
+			"mqtt.client_id_prefix", "w", "mqtt.client_id_suffix", "false")...)
+	}
+	connect, _ := BuildConnect(b, el(ConnectClass), element.InScope{})
+	pub, _ := BuildPub(b, el(PubClass, "mqtt.message_type", typeString, "mqtt.message_to_sent", "x", "mqtt.qos_level", "1"), element.InScope{})
+	sub, _ := BuildSub(b, el(SubClass, "mqtt.sample_condition", onTime, "mqtt.sample_condition_value", "1"), element.InScope{})
+	// The user connected last: the broker dropped the other, of the same client id.
+	_, user := connected(t, b, connect)
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	running := user.Hard
+	user.Hard = stopped
+	for _, tt := range []struct {
+		name                string
+		s                   element.Sampler
+		code, message, body string
+	}{
+		{"publish", pub, "501", "Publish failed for connection w.", "Client [w] publish failed: the run stopped"},
+		{"subscribe", sub, "500", "Failed to subscribe to topic.", "Failed to subscribe to topic."},
+	} {
+		var r element.Result
+		tt.s.Sample(user, &r)
+		if r.Code != tt.code || r.Message != tt.message || string(r.Body) != tt.body {
+			t.Errorf("%s: got %q %q %q, want %q %q %q", tt.name, r.Code, r.Message, r.Body, tt.code, tt.message, tt.body)
+		}
+	}
+	close(g.open)
+	user.Hard = running
+	ctx := bounded(t, user)
+	var r element.Result
+	sub.Sample(user, &r)
+	if r.Code != "200" {
+		t.Errorf("subscribe again: %q %q", r.Code, r.Message)
+	}
+	for i := range 2 {
+		if !arrives(ctx, subs) {
+			t.Fatalf("the broker granted %d subscriptions within %v, want 2", i, waitLimit)
+		}
+	}
+}
+
+// What a Subscribe sampler slower than its topics keeps is bounded: the
+// newest maxBatches batches and maxKept bytes of contents; the rest is
+// counted as dropped.
+func TestMQTTReceivedIsBounded(t *testing.T) {
+	for _, tt := range []struct {
+		name                   string
+		bx                     box
+		messages, size         int
+		batches, kept, dropped int
+		firstContents          int // the oldest batch's contents kept
+	}{
+		{"on count, within the caps", box{value: 2, debug: true}, 10, 3, 5, 30, 0, 2},
+		{"on count, more batches than kept", box{value: 1}, maxBatches + 5, 1, maxBatches, 0, 5, 0},
+		{"on time, contents over the cap", box{byTime: true, debug: true}, 5, maxKept / 4, 1, maxKept, 1, 4},
+		{"on time, no contents kept without debug", box{byTime: true}, 5, maxKept / 2, 1, 0, 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			bx := tt.bx
+			bx.full = make(chan struct{}, 1)
+			cl := &client{current: &bx}
+			msg := make([]byte, tt.size)
+			for range tt.messages {
+				cl.received(msg)
+			}
+			if len(bx.batches) != tt.batches || bx.kept != tt.kept || bx.dropped != tt.dropped ||
+				len(bx.batches[0].contents) != tt.firstContents {
+				t.Errorf("%d batches, %d bytes kept, %d dropped, %d contents in the first; want %d, %d, %d, %d",
+					len(bx.batches), bx.kept, bx.dropped, len(bx.batches[0].contents), tt.batches, tt.kept, tt.dropped, tt.firstContents)
+			}
+			if got := bx.batches[0].count; tt.bx.byTime && got != tt.messages {
+				t.Errorf("counted %d messages, want %d", got, tt.messages)
+			}
+		})
+	}
 }

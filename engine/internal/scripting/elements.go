@@ -467,6 +467,7 @@ func BuildSampler(c element.Builder, e *jmx.Element, _ element.InScope) (element
 // sample is JSR223Sampler, BeanShellSampler and BSFSampler.sample.
 func (s *scriptElem) Sample(vu *element.VU, r *element.Result) {
 	st := s.sp.state(vu)
+	defer st.done()
 	st.timing = sampleTiming{start: time.Now()}
 	r.Start = st.timing.start
 	r.Success, r.Code, r.Message, r.DataType = true, "200", "OK", "text"
@@ -599,6 +600,7 @@ func (p *scriptPre) PreProcess(vu *element.VU) { p.Modify(vu, nil) }
 func (p *scriptPre) Modify(vu *element.VU, target element.Sampler) {
 	s := p.s
 	st := s.sp.state(vu)
+	defer st.done()
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
 	if prev := previous(vu); prev != nil {
@@ -615,6 +617,7 @@ func (p *scriptPre) Modify(vu *element.VU, target element.Sampler) {
 func (p *scriptPost) PostProcess(vu *element.VU, r *element.Result) {
 	s := p.s
 	st := s.sp.state(vu)
+	defer st.done()
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
 	st.scriptResult(&st.prev, vu, r)
@@ -650,6 +653,7 @@ const assertionFailedName = "Assertion failed! See log file (debug level, only).
 func (a *scriptAssertion) Assert(vu *element.VU, r *element.Result) {
 	s := a.s
 	st := s.sp.state(vu)
+	defer st.done()
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
 	st.scriptResult(&st.prev, vu, r)
@@ -728,6 +732,7 @@ func BuildTimer(c element.Builder, e *jmx.Element) (element.Timer, error) {
 func (t *scriptTimer) Delay(vu *element.VU) time.Duration {
 	s := t.s
 	st := s.sp.state(vu)
+	defer st.done()
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
 	if prev := previous(vu); prev != nil {
@@ -777,6 +782,7 @@ func BuildListener(c element.Builder, e *jmx.Element) (element.SampleListener, e
 func (l *scriptListener) SampleOccurred(vu *element.VU, r *element.Result) {
 	s := l.s
 	st := s.sp.state(vu)
+	defer st.done()
 	env := st.newEnv(s.sp, s.name, s.paramsFor(vu))
 	env.FileName = s.file
 	st.scriptResult(&st.event, vu, r)

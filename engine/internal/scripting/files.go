@@ -34,7 +34,7 @@ func warnFiles(c element.Builder, e *jmx.Element, s *scriptElem) {
 		}
 		check, verb := pol.CheckRead, "read"
 		if u.Write {
-			check, verb = pol.CheckWrite, "write"
+			check, verb = pol.CheckScriptWrite, "write"
 		}
 		if err := check(path); errors.Is(err, files.ErrDenied) {
 			c.Warn(e, fmt.Sprintf("its script would %s %s, which fails when it runs: %v", verb, path, err))

@@ -55,6 +55,7 @@ func scriptFunction(tp *function.Compiler, args []*element.Template, d script.Di
 			}
 		}
 		st := sp.state(vu)
+		defer st.done()
 		env := st.newEnv(sp, name, "")
 		env.Globals = append(env.Globals, script.Global{Name: "threadName", Value: vu.Name})
 		if prev := previous(vu); prev != nil {

@@ -95,6 +95,10 @@ type scriptVU struct {
 	holes   []string       // hole values of the run
 	req     samplerRequest // the request a pre-processor's script sees
 	text    string         // the text a run made from ${…} (no holes), for samplerData
+	// busy is set while a run uses this state; inner is the state of a run
+	// started meanwhile (see state).
+	busy  bool
+	inner *scriptVU
 }
 
 // sampleTiming is a script sampler's clock, which SampleResult.sampleStart()
@@ -106,12 +110,26 @@ type sampleTiming struct {
 func (t *sampleTiming) sampleStart() { t.start = time.Now() }
 func (t *sampleTiming) sampleEnd()   { t.end = time.Now() }
 
-// state returns the virtual user's script state.
+// state returns the virtual user's script state for a run, which done
+// gives back. A run started while another is in progress (a ${__groovy()}
+// in a field of the request the outer script reads) gets a state of its
+// own, so that it leaves the outer run's environment, results and globals
+// alone; the objects kept in variables are the user's, in the outermost.
 func (sp *scriptPlan) state(vu *element.VU) *scriptVU {
 	st := sp.users.Get(vu)
+	for st.busy {
+		if st.inner == nil {
+			st.inner = &scriptVU{}
+		}
+		st = st.inner
+	}
+	st.busy = true
 	st.host.vu, st.host.sp = vu, sp
 	return st
 }
+
+// done ends the run that state began.
+func (st *scriptVU) done() { st.busy = false }
 
 // env resets the reused environment for a run.
 func (st *scriptVU) newEnv(sp *scriptPlan, label, params string) *script.Env {

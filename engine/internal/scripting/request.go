@@ -66,6 +66,8 @@ func (q *samplerRequest) Field(name string) string {
 
 func (q *samplerRequest) SetField(name, v string) { q.field(name).Set(v) }
 
+func (q *samplerRequest) URL() string { return q.s.RequestURL(q.vu, q.request()) }
+
 func (q *samplerRequest) HeaderManager() bool { return q.request().HeaderManager }
 
 func (q *samplerRequest) Headers() []script.Header {

@@ -209,6 +209,8 @@ func dial(ctx context.Context, tlsOn bool, host string, port int, path string, f
 	up.sent += int64(len("GET "+path+" HTTP/1.1\r\n") + len("Host: "+hostPort+"\r\n") +
 		len("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: 0123456789012345678901==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
 	c := &conn{ws: ws, url: url, frames: make(chan frame, 16), open: true}
+	// A message is read whole: bound it, as HTTP bodies are kept bounded.
+	ws.SetReadLimit(maxMessage)
 	c.stop = context.AfterFunc(ctx, func() { ws.NetConn().Close() })
 	// The plugin answers no ping and echoes no close by itself: a ping is
 	// a frame the sampler reads (or a filter discards).
@@ -270,8 +272,15 @@ func (c *conn) read() {
 	}
 }
 
+// maxMessage is the largest message a connection reads; a larger one
+// fails the read (and gorilla closes the connection with 1009, "message
+// too big").
+const maxMessage = httpx.DefaultMaxBody
+
 func readError(err error) string {
 	switch {
+	case errors.Is(err, websocket.ErrReadLimit):
+		return "message larger than the read limit of " + strconv.Itoa(maxMessage>>20) + " MiB"
 	case errors.Is(err, net.ErrClosed):
 		return "Socket closed"
 	case websocket.IsUnexpectedCloseError(err), errors.Is(err, syscall.ECONNRESET):

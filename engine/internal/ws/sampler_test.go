@@ -19,7 +19,8 @@ import (
 
 // server is a WebSocket server on the loopback. It echoes text and
 // binary messages, except "ping me" (it sends a ping, then the echo),
-// "bye" (it closes with 1001 "going away") and "quiet" (no answer); it
+// "bye" (it closes with 1001 "going away"), "quiet" (no answer) and "big"
+// (a message one byte over the read limit, then the echo); it
 // answers a close with 1000 "ok", and counts the connections it accepts
 // and the pongs it gets.
 type server struct {
@@ -62,6 +63,8 @@ func serve(t testing.TB) *server {
 				return
 			case "ping me":
 				c.WriteControl(websocket.PingMessage, []byte("hi"), time.Now().Add(time.Second))
+			case "big":
+				c.WriteMessage(websocket.TextMessage, make([]byte, maxMessage+1))
 			}
 			c.WriteMessage(op, data)
 		}
@@ -125,6 +128,9 @@ func TestWebSocketSamplers(t *testing.T) {
 		{"the server closes", []step{
 			{RequestClass, []string{"requestData", "bye"}, "Sampler error: unexpected frame type (close).", "Received: Close frame with status code 1001 and close reason 'going away'", "", false},
 			{PingClass, nil, "Sampler error", "Sampler must use existing connection, but there is no connection", "", false},
+		}, 1},
+		{"a message over the read limit", []step{
+			{RequestClass, []string{"requestData", "big"}, "Websocket I/O error", "WebSocket I/O error: message larger than the read limit of 16 MiB", "", false},
 		}, 1},
 		{"ping-pong", []step{
 			{OpenClass, nil, "101", "Switching Protocols", "", true},
