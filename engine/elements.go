@@ -86,7 +86,7 @@ type elementDef struct {
 	variables func(c *compiler, e *jmx.Element)
 	// users reads a config element that decides what a group's users
 	// keep between iterations (a Cookie Manager: a cookie jar).
-	users func(e *jmx.Element, g *group.Group)
+	users func(c element.Builder, e *jmx.Element, g *group.Group)
 
 	// phase is when a thread group runs; model, when set, gives it a
 	// schedule of its own (package group).

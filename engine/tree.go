@@ -356,7 +356,7 @@ func (c *compiler) threadGroup(e *jmx.Element, planFrame frame) {
 	// configs at plan level and anywhere in the group.
 	users := func(x *jmx.Element) {
 		if xd, ok := c.lookup(x); ok && xd.users != nil {
-			xd.users(x, g)
+			xd.users(c, x, g)
 		}
 	}
 	for _, x := range planFrame {

@@ -123,8 +123,13 @@ type Client struct {
 	rc2     *resty.Client
 	rc2Once sync.Once
 	jar     http.CookieJar
-	maxBody int
-	main    *Lane
+	jarGen  uint64 // how many times the jar was emptied
+	// secureLoop names the secure cookies set for loopback hosts
+	// (securecookies.go); secureMu serialises its writers.
+	secureLoop atomic.Pointer[map[string]bool]
+	secureMu   sync.Mutex
+	maxBody    int
+	main       *Lane
 	// lanes are every lane made, for CloseIdle; lanesMu guards them, as the
 	// branches of a Parallel Controller make lanes from their goroutines.
 	lanesMu sync.Mutex
@@ -653,6 +658,8 @@ func (c *Client) CloseIdle() {
 // ResetCookies empties the cookie jar.
 func (c *Client) ResetCookies() {
 	if c.jar != nil {
+		c.jarGen++
+		c.secureLoop.Store(nil)
 		jar, _ := cookiejar.New(nil)
 		c.jar = jar
 		if c.rc != nil {
@@ -663,6 +670,20 @@ func (c *Client) ResetCookies() {
 		}
 	}
 }
+
+// SetCookie puts ck in the cookie jar as if u had set it; a client
+// without a jar ignores it.
+func (c *Client) SetCookie(u *url.URL, ck *http.Cookie) {
+	if c.jar != nil {
+		cks := []*http.Cookie{ck}
+		c.jar.SetCookies(u, cks)
+		c.noteSecure(u, cks)
+	}
+}
+
+// JarGen counts the times ResetCookies emptied the jar, so that what
+// was put in it can be put back.
+func (c *Client) JarGen() uint64 { return c.jarGen }
 
 // send makes one exchange. Redirects the client follows itself go through
 // resty and net/http's Client, which the transport serves; everything else
@@ -705,7 +726,9 @@ func (l *Lane) send(req *Request) (*http.Response, error) {
 		if resp.Header == nil {
 			resp.Header = l.rx.head.Map()
 		}
-		jar.SetCookies(u, resp.Cookies())
+		cks := resp.Cookies()
+		jar.SetCookies(u, cks)
+		l.c.noteSecure(u, cks)
 	}
 	return resp, nil
 }
@@ -717,7 +740,11 @@ func (l *Lane) addCookies(r *http.Request, u *url.URL) {
 		return
 	}
 	cks := jar.Cookies(u)
+	skip := l.c.secureOnly(u)
 	for _, ck := range cks {
+		if skip[ck.Name] {
+			continue
+		}
 		r.AddCookie(ck)
 	}
 	if len(cks) > 0 {

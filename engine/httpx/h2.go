@@ -208,7 +208,9 @@ func (l *Lane) sendH2(req *Request) (*http.Response, error) {
 		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: u.Redacted(), Err: err}
 	}
 	if jar := l.c.jar; jar != nil && len(resp.Header["Set-Cookie"]) > 0 {
-		jar.SetCookies(u, resp.Cookies())
+		cks := resp.Cookies()
+		jar.SetCookies(u, cks)
+		l.c.noteSecure(u, cks)
 	}
 	return resp, nil
 }

@@ -20,6 +20,9 @@ type Group struct {
 	// each user keeps a cookie jar; ClearCookies: it empties the jar at
 	// each iteration.
 	Cookies, ClearCookies bool
+	// UserCookies are the cookies the Cookie Managers in scope define; each
+	// user's jar starts with them and gets them back whenever it is emptied.
+	UserCookies []UserCookie
 	// Threads is the group's thread count as its users see it
 	// (Synchronizing Timer, scripts' getNumThreads), set as it starts.
 	Threads int
@@ -48,3 +51,16 @@ func (g *Group) Stop(cause error) { g.stop(cause) }
 // Abort ends the group now (an Open Model group at the end of its
 // schedule).
 func (g *Group) Abort(cause error) { g.abort(cause) }
+
+// UserCookie is a cookie a Cookie Manager defines (its "User-Defined
+// Cookies"). Its text fields may hold ${} expressions, which JMeter
+// evaluates at each request.
+type UserCookie struct {
+	Name, Value, Domain, Path *Template
+	Secure                    bool
+	// Expires is in Unix seconds; 0 makes a session cookie.
+	Expires int64
+	// DomainSpecified makes it a domain cookie, sent to the domain's
+	// subdomains too; otherwise it goes to that host only.
+	DomainSpecified bool
+}

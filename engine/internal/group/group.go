@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -42,9 +43,10 @@ type Group struct {
 	ScheduleWarned                 bool     // NoSchedule was warned of when the plan compiled
 	NumbersWarned                  []string // the Notes warned of when the plan compiled
 	DelayedStart                   bool
-	SameUser                       bool // same user on next iteration: keep cookies and connections
-	Cookies                        bool // a Cookie Manager is in scope
-	ClearCookies                   bool // the Cookie Manager clears cookies each iteration
+	SameUser                       bool                 // same user on next iteration: keep cookies and connections
+	Cookies                        bool                 // a Cookie Manager is in scope
+	ClearCookies                   bool                 // the Cookie Manager clears cookies each iteration
+	UserCookies                    []element.UserCookie // the Cookie Managers' own cookies
 	OnError                        element.Next
 	// main is the group's main loop (a Loop Controller named after the
 	// group), holding the group's children; ctls counts the controllers
@@ -78,14 +80,37 @@ func NewRun(g *Group, p *element.Plan, run *element.Run, fail func(error)) *Run 
 	el := element.NewGroup(p)
 	el.Name, el.Index, el.OnError = g.Name, g.Index, g.OnError
 	el.SameUser, el.Cookies, el.ClearCookies = g.SameUser, g.Cookies, g.ClearCookies
+	el.UserCookies = g.UserCookies
 	return &Run{Group: g, el: el, plan: p, run: run, fail: fail}
 }
 
 // CookieUsers gives each user of a group with a Cookie Manager a cookie
-// jar of its own, emptied each iteration when the manager says so.
-func CookieUsers(e *jmx.Element, g *Group) {
+// jar of its own, emptied each iteration when the manager says so, that
+// starts with the manager's user-defined cookies (CookieManager.cookies,
+// each an elementProp named after its cookie).
+func CookieUsers(c element.Builder, e *jmx.Element, g *Group) {
 	g.Cookies = true
 	g.ClearCookies = g.ClearCookies || e.Bool("CookieManager.clearEachIteration", false)
+	for _, ck := range e.Prop("CookieManager.cookies").Members() {
+		field := func(f string) *element.Template {
+			return c.Template(e, "cookie "+ck.Name+" "+f, ck.Str("Cookie."+f))
+		}
+		g.UserCookies = append(g.UserCookies, element.UserCookie{
+			Name: c.Template(e, "cookie "+ck.Name, ck.Name), Value: field("value"),
+			Domain: field("domain"), Path: field("path"),
+			Secure:  ck.Bool("Cookie.secure", false),
+			Expires: expires(ck.Str("Cookie.expires")),
+			// JMeter's GUI always writes it true.
+			DomainSpecified: ck.Bool("Cookie.domain_specified", true),
+		})
+	}
+}
+
+// expires reads a cookie's expiry as JMeter's getPropertyAsLong does:
+// blank or non-numeric text is 0, a session cookie.
+func expires(s string) int64 {
+	n, _ := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return n
 }
 
 // Order puts setUp groups first and tearDown groups last, keeping

@@ -33,6 +33,8 @@ type httpState struct {
 	// edited is the request the pre-processors changed for the next
 	// sample (modifiers.go)
 	edited editedRequest
+	// cookies keeps the Cookie Managers' own cookies in the jar
+	cookies userCookies
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
@@ -52,7 +54,9 @@ func httpUsers(p *element.Plan) *element.Local[httpState] {
 // Cookie Manager stands in its group or at plan level. At each new
 // iteration a fresh user ("same user on each iteration" off) gets new
 // cookies and connections, and a Cookie Manager that clears each iteration
-// empties the jar; at the user's end its connections close.
+// empties the jar; at the user's end its connections close. The Cookie
+// Managers' own cookies go into the jar before each request when it needs
+// them (userCookies).
 func newHTTPUser(vu *element.VU) *httpState {
 	g := vu.Group
 	c := httpx.New(httpx.Options{Cookies: g.Cookies})
@@ -455,6 +459,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	ln.hdr = req.Header[:0]
 
 	res := &ln.res
+	c.st.cookies.seed(c.st, c.vu)
 	ln.l.Do(c.vu.Hard, req, res)
 	s.Start = res.Start
 	s.Elapsed = res.Elapsed
