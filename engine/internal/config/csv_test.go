@@ -123,6 +123,29 @@ func BenchmarkCSVDataSetIteration(b *testing.B) {
 	}
 }
 
+// BenchmarkCSVDataSetRecycle is a shared CSV Data Set over a short file
+// read round and round, as plans read a handful of test users: a header,
+// four records, the file started again after every fourth read.
+func BenchmarkCSVDataSetRecycle(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "users.csv"), []byte("user,pass\nalice,a1\nbob,b2\ncarol,c3\ndave,d4\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	c := elementtest.New(nil, "", dir)
+	ds, err := BuildCSVDataSet(c, elementtest.El("CSVDataSet", "filename", "users.csv", "recycle", "true"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	vu := c.VU(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		ds.IterationStart(vu)
+	}
+	if v, _ := vu.Vars.Get("pass"); len(v) != 2 {
+		b.Fatalf("pass = %q", v)
+	}
+}
+
 // A line longer than 1 MiB (a file of one endless line) is read no
 // further: the CSV Data Set takes it as the end of the file, as JMeter
 // takes a read error, in plain and quoted mode.
