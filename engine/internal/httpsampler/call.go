@@ -787,11 +787,7 @@ func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Det
 		if proto == "" {
 			proto = "HTTP/1.1"
 		}
-		line := proto + " " + strconv.Itoa(res.Status)
-		if res.Message != "" {
-			line += " " + res.Message
-		}
-		d.ResponseHeaders = line + "\n" + res.Head.Text()
+		d.ResponseHeaders = res.Head.Block(proto, strconv.Itoa(res.Status), res.Message)
 		if isRedirect(res.Status, req.Method) {
 			d.Redirect = res.Head.Last("Location")
 		}

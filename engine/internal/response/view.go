@@ -167,21 +167,29 @@ func (t *View) ResponseHeaders() string {
 	if (t.Head == nil || t.Head.None()) && t.Sample.Code == "" {
 		return ""
 	}
-	if _, err := strconv.Atoi(t.Sample.Code); err != nil {
+	if !isInt(t.Sample.Code) {
 		return "" // no HTTP response: JMeter has no headers either
 	}
-	var b strings.Builder
-	b.WriteString("HTTP/1.1 ")
-	b.WriteString(t.Sample.Code)
-	if t.Sample.Message != "" {
-		b.WriteByte(' ')
-		b.WriteString(t.Sample.Message)
+	if t.Head == nil { // a sub-sample: its status line only
+		var none httpx.Head
+		return none.Block("HTTP/1.1", t.Sample.Code, t.Sample.Message)
 	}
-	b.WriteByte('\n')
-	if t.Head != nil {
-		b.WriteString(t.Head.Text())
+	// made once per sample, whichever element reads it first
+	return t.Head.Block("HTTP/1.1", t.Sample.Code, t.Sample.Message)
+}
+
+// isInt reports whether strconv.Atoi reads s, without the error it would
+// make of the "Non HTTP response code: …" of every failed connection.
+func isInt(s string) bool {
+	digits := strings.TrimLeft(s, "+-")
+	if len(s)-len(digits) > 1 || digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		return false
 	}
-	return b.String()
+	if len(digits) > 18 { // may not fit
+		_, err := strconv.Atoi(s)
+		return err == nil
+	}
+	return true
 }
 
 // headersSize is JMeter's SampleResult.getHeadersSize for an HTTP sample:
