@@ -28,6 +28,8 @@ func TestTemplateEvalAllocatesOnlyItsResult(t *testing.T) {
 		{"${user}", 0},
 		{"/api/users/${id}?name=${user}&token=${token}", 1},
 		{"${undefined}", 0},
+		{"${__threadNum}", 0},
+		{"/o?ts=${__time()}&s=${__time(/1000)}&r=${__Random(1,100000)}&u=${__threadNum}", 1},
 	} {
 		tpl, vu := benchVU(t, tc.src)
 		tpl.Eval(vu) // grows the scratch buffer once
