@@ -35,6 +35,9 @@ type httpState struct {
 	edited editedRequest
 	// cookies keeps the Cookie Managers' own cookies in the jar
 	cookies userCookies
+	// reqHead is main.requestHeaders, made once: a sample's request
+	// headers are made only if an element reads them (Result.ReqHeadOf)
+	reqHead func() string
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
@@ -69,13 +72,19 @@ func newHTTPUser(vu *element.VU) *httpState {
 		}
 	})
 	vu.AtEnd(func(*element.VU) { c.CloseIdle() })
-	return &httpState{client: c, main: httpLane{l: c.Main()}}
+	return newHTTPState(c, c.Main())
+}
+
+func newHTTPState(c *httpx.Client, main *httpx.Lane) *httpState {
+	st := &httpState{client: c, main: httpLane{l: main}}
+	st.reqHead = st.main.requestHeaders
+	return st
 }
 
 // forkHTTPUser gives a Parallel Controller's branch its user's client
 // (cookies, connections) on a lane of its own.
 func forkHTTPUser(_ *element.VU, parent *httpState) *httpState {
-	return &httpState{client: parent.client, main: httpLane{l: parent.client.NewLane()}}
+	return newHTTPState(parent.client, parent.client.NewLane())
 }
 
 // lane returns the i-th lane for embedded resources.

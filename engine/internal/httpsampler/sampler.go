@@ -312,7 +312,7 @@ func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 	c.process(&st.main, false, 0, &r.Sample, hp)
 	if h.reads {
 		r.Body, r.Head = hp.body, hp.head
-		r.ReqHead = st.main.requestHeaders()
+		r.ReqHeadOf = st.reqHead
 	}
 	threadInfo(vu, r.Sub)
 	c.end()

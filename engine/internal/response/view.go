@@ -50,14 +50,14 @@ func ReadScope(c element.Builder, e *jmx.Element) Scope {
 // target is what an extractor or assertion sees of one sample. Sub-samples
 // carry no body or headers yet (the HTTP sampler keeps only the main one's).
 type View struct {
-	Sample  *report.Sample
-	Body    []byte
-	Head    *httpx.Head // nil for a sub-sample
-	ReqHead string
+	Sample *report.Sample
+	Body   []byte
+	Head   *httpx.Head     // nil for a sub-sample
+	res    *element.Result // nil for a sub-sample
 }
 
 func Main(r *element.Result) View {
-	return View{Sample: &r.Sample, Body: r.Body, Head: &r.Head, ReqHead: r.ReqHead}
+	return View{Sample: &r.Sample, Body: r.Body, Head: &r.Head, res: r}
 }
 
 // samples returns the samples the scope covers, in JMeter's order: the main
@@ -148,7 +148,10 @@ func (t *View) Text(f Field) string {
 	case FieldHeaders:
 		return t.ResponseHeaders()
 	case FieldRequestHeaders:
-		return t.ReqHead
+		if t.res == nil {
+			return ""
+		}
+		return t.res.RequestHeaders()
 	case FieldURL:
 		return t.Sample.URL
 	case FieldCode:
