@@ -175,3 +175,12 @@ func BenchmarkTemplateEvalRandom(b *testing.B) {
 		tpl.Eval(vu)
 	}
 }
+
+// The realistic plan's X-Request-Id header: three numbers in one text.
+func BenchmarkTemplateEvalRequestID(b *testing.B) {
+	tpl, vu := benchVU(b, "${__threadNum}-${__time(/1000)}-${__Random(1000000,9999999)}")
+	b.ReportAllocs()
+	for b.Loop() {
+		tpl.Eval(vu)
+	}
+}
