@@ -21,9 +21,8 @@ type Head struct {
 	m      http.Header // made by Map, or net/http's
 	edited bool        // Set changed the map: the lines are no longer the header
 	// block is what Block made last, kept for the next reader of the
-	// same sample; its fields start at blockAt, after the status line.
-	block   string
-	blockAt int
+	// same sample
+	block string
 }
 
 // HeadOf is the Head of a header net/http parsed.
@@ -180,7 +179,7 @@ func (h *Head) Set(name, value string) {
 	}
 	h.m.Set(name, value)
 	h.edited = true
-	h.block, h.blockAt = "", 0
+	h.block = ""
 }
 
 // Text is the header as JMeter shows it after the status line: a
@@ -204,11 +203,11 @@ func (h *Head) Block(proto, code, message string) string {
 		return h.block
 	}
 	var b strings.Builder
-	at := len(proto) + 1 + len(code) + 1
+	n := len(proto) + 1 + len(code) + 1
 	if message != "" {
-		at += 1 + len(message)
+		n += 1 + len(message)
 	}
-	b.Grow(at + h.textLen())
+	b.Grow(n + h.textLen())
 	b.WriteString(proto)
 	b.WriteByte(' ')
 	b.WriteString(code)
@@ -218,18 +217,20 @@ func (h *Head) Block(proto, code, message string) string {
 	}
 	b.WriteByte('\n')
 	h.writeText(&b)
-	h.block, h.blockAt = b.String(), at
+	h.block = b.String()
 	return h.block
 }
 
-// hasStatus reports whether the kept block begins with exactly the status
-// line of proto, code and message.
+// hasStatus reports whether the kept block's first line is exactly the
+// status line of proto, code and message. (A message with a line end in it
+// never matches: the block is then made again on every call.)
 func (h *Head) hasStatus(proto, code, message string) bool {
+	end := strings.IndexByte(h.block, '\n')
 	want := len(proto) + 1 + len(code) + 1
 	if message != "" {
 		want += 1 + len(message)
 	}
-	if h.blockAt != want {
+	if end+1 != want {
 		return false
 	}
 	line := h.block[:want]
