@@ -1,10 +1,9 @@
 package httpsampler
 
 import (
-	"net/http"
-	"net/url"
-	"time"
+	"strings"
 
+	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/engine/internal/element"
 )
 
@@ -28,7 +27,8 @@ type cookieFields struct{ name, value, domain, path string }
 // Without user cookies it does nothing and allocates nothing.
 func (uc *userCookies) seed(st *httpState, vu *element.VU) {
 	defs := vu.Group.UserCookies
-	if len(defs) == 0 {
+	jar := st.client.Jar()
+	if len(defs) == 0 || jar == nil {
 		return
 	}
 	fresh := !uc.put || uc.gen != st.client.JarGen()
@@ -44,34 +44,27 @@ func (uc *userCookies) seed(st *httpState, vu *element.VU) {
 			continue
 		}
 		uc.last[i] = f
-		if u, ck := jarCookie(d, f); ck != nil {
-			st.client.SetCookie(u, ck)
+		if ck, ok := jarCookie(d, f); ok {
+			jar.Add(ck)
 		}
 	}
 }
 
-// jarCookie makes the jar's cookie of d, with the URL that sets it: JMeter
-// sends a cookie with no domain nowhere, one with no path everywhere on
-// its host, a secure one only over HTTPS, and one whose expiry is 0 for
-// the session.
-func jarCookie(d *element.UserCookie, f cookieFields) (*url.URL, *http.Cookie) {
+// jarCookie makes the jar's cookie of d: JMeter sends a cookie with no
+// domain nowhere, one with no path everywhere on its host, a secure one
+// only over HTTPS, and one whose expiry is 0 for the session.
+func jarCookie(d *element.UserCookie, f cookieFields) (httpx.Cookie, bool) {
 	host := f.domain
 	for len(host) > 0 && host[0] == '.' {
 		host = host[1:]
 	}
 	if host == "" || f.name == "" {
-		return nil, nil
+		return httpx.Cookie{}, false
 	}
 	path := f.path
 	if path == "" || path[0] != '/' {
 		path = "/"
 	}
-	ck := &http.Cookie{Name: f.name, Value: f.value, Path: path, Secure: d.Secure}
-	if d.DomainSpecified {
-		ck.Domain = host
-	}
-	if d.Expires > 0 {
-		ck.Expires = time.Unix(d.Expires, 0)
-	}
-	return &url.URL{Scheme: "https", Host: host, Path: path}, ck
+	return httpx.Cookie{Name: f.name, Value: f.value, Domain: strings.ToLower(host), Path: path, Secure: d.Secure,
+		Expires: max(d.Expires, 0), DomainSpecified: d.DomainSpecified, PathSpecified: true}, true
 }
