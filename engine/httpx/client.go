@@ -21,7 +21,10 @@ import (
 
 // Options configure a Client for the lifetime of a virtual user.
 type Options struct {
-	// Cookies gives the client a cookie jar (JMeter's HTTP Cookie Manager).
+	// Jar is the virtual user's cookie jar (JMeter's HTTP Cookie Manager),
+	// which the client sends from and stores in; nil: none.
+	Jar *Jar
+	// Cookies gives the client a jar of its own when Jar is nil.
 	Cookies bool
 	// MaxBody caps how much of a response body is kept for extractors and
 	// assertions; the rest is read, counted and discarded.
@@ -121,8 +124,7 @@ type Client struct {
 	h2Once  sync.Once
 	rc2     *resty.Client
 	rc2Once sync.Once
-	jar     *Jar   // nil: no Cookie Manager
-	jarGen  uint64 // how many times the jar was emptied
+	jar     *Jar // nil: no Cookie Manager
 	maxBody int
 	main    *Lane
 	// lanes are every lane made, for CloseIdle; lanesMu guards them, as the
@@ -208,7 +210,8 @@ func New(opt Options) *Client {
 		quietFor:    quietFor,
 		closeCheck:  closeCheck,
 	}
-	if opt.Cookies {
+	c.jar = opt.Jar
+	if c.jar == nil && opt.Cookies {
 		c.jar = &Jar{}
 	}
 	c.main = c.NewLane()
@@ -656,20 +659,8 @@ func (c *Client) CloseIdle() {
 	}
 }
 
-// ResetCookies empties the cookie jar.
-func (c *Client) ResetCookies() {
-	if c.jar != nil {
-		c.jarGen++
-		c.jar.Clear()
-	}
-}
-
 // Jar is the client's cookie jar, or nil when it has none.
 func (c *Client) Jar() *Jar { return c.jar }
-
-// JarGen counts the times ResetCookies emptied the jar, so that what
-// was put in it can be put back.
-func (c *Client) JarGen() uint64 { return c.jarGen }
 
 // send makes one exchange. Redirects the client follows itself go through
 // resty and net/http's Client, which the transport serves; everything else
