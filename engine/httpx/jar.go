@@ -91,6 +91,18 @@ func (j *Jar) Clear() {
 	j.cks = j.cks[:0]
 }
 
+// SetValue gives the cookie of that name, domain and path the value v
+// (Cookie.setValue on one of the manager's cookies).
+func (j *Jar) SetValue(name, domain, path, v string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for i := range j.cks {
+		if c := &j.cks[i]; c.Name == name && c.Domain == domain && c.Path == path {
+			c.Value, c.raw = v, "" // a Set-Cookie line no longer makes this cookie
+		}
+	}
+}
+
 // Add puts c in the jar as JMeter's CookieManager.add does: it replaces a
 // cookie of the same name, domain and path, and a cookie with an empty
 // value only removes that one (CookieManager.delete_null_cookies).
