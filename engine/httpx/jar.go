@@ -373,6 +373,14 @@ func defaultPath(p string) string {
 	return p[:i]
 }
 
+// Header is the Cookie header value the jar sends to u, "" for none: for
+// a request another client makes, such as a WebSocket upgrade.
+func (j *Jar) Header(u *url.URL) string {
+	o := originOf(u)
+	b, _ := j.header(nil, nil, &o, time.Now().Unix())
+	return string(b)
+}
+
 // setCookies stores every Set-Cookie of head, a response from u.
 func (j *Jar) setCookies(u *url.URL, head *Head) {
 	var o origin
