@@ -267,7 +267,7 @@ func (c *Client) redirecting() *resty.Client {
 	c.rcOnce.Do(func() {
 		hc := &http.Client{Transport: c.tr}
 		if c.jar != nil {
-			hc.Jar = httpJar{c.jar}
+			hc.Transport = jarTransport{c.tr, c.jar}
 		}
 		c.rc = newResty(hc)
 	})

@@ -165,7 +165,7 @@ func (c *Client) redirectingH2() *resty.Client {
 	c.rc2Once.Do(func() {
 		hc := &http.Client{Transport: c.h2Client()}
 		if c.jar != nil {
-			hc.Jar = httpJar{c.jar}
+			hc.Transport = jarTransport{c.h2Client(), c.jar}
 		}
 		c.rc2 = newResty(hc)
 	})

@@ -393,42 +393,30 @@ func (j *Jar) setCookies(u *url.URL, head *Head) {
 	})
 }
 
-// httpJar is the jar as net/http's Client uses it, for the requests whose
-// redirects the client follows itself: each hop sends the jar's cookies
-// and stores what it sets.
-type httpJar struct{ j *Jar }
-
-func (h httpJar) SetCookies(u *url.URL, cks []*http.Cookie) {
-	o := originOf(u)
-	now := time.Now()
-	for _, hc := range cks {
-		if hc.Raw != "" {
-			h.j.setLine(hc.Raw, &o, now)
-			continue
-		}
-		if c, ok := fromHTTP(hc, &o, now); ok {
-			h.j.mu.Lock()
-			if c.expired(now.Unix()) {
-				h.j.removeMatching(&c)
-			} else {
-				h.j.add(c, now.Unix())
-			}
-			h.j.mu.Unlock()
-		}
-	}
+// jarTransport sends the jar's cookies and stores what each response
+// sets, for the requests whose redirects the client follows itself: each
+// hop net/http's Client makes goes through it, so every hop gets the
+// Cookie header the lane's own requests get, after the plan's own Cookie
+// (net/http's Client gives each hop the first request's header).
+type jarTransport struct {
+	rt  http.RoundTripper
+	jar *Jar
 }
 
-// Cookies gives net/http the matching cookies in HttpClient's order; it
-// writes them as AddCookie does, which quotes a few values otherwise.
-func (h httpJar) Cookies(u *url.URL) []*http.Cookie {
-	o := originOf(u)
-	h.j.mu.Lock()
-	defer h.j.mu.Unlock()
-	idx := h.j.matching(nil, &o, time.Now().Unix())
-	out := make([]*http.Cookie, len(idx))
-	for n, i := range idx {
-		c := &h.j.cks[i]
-		out[n] = &http.Cookie{Name: c.Name, Value: c.Value}
+func (t jarTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	o := originOf(r.URL)
+	b, _ := t.jar.header(nil, nil, &o, time.Now().Unix())
+	if len(b) > 0 {
+		v := string(b)
+		if old := r.Header.Get("Cookie"); old != "" {
+			v = old + "; " + v
+		}
+		r.Header.Set("Cookie", v)
 	}
-	return out
+	resp, err := t.rt.RoundTrip(r)
+	if resp != nil && len(resp.Header["Set-Cookie"]) > 0 {
+		head := HeadOf(resp.Header)
+		t.jar.setCookies(r.URL, &head)
+	}
+	return resp, err
 }
