@@ -61,3 +61,16 @@ func internLiterals(lits []string) []unique.Handle[string] {
 	}
 	return h
 }
+
+// bshAdd is BeanShell's + on the direct path: a concatenation is a new
+// String, where Go's hands back a side the other adds nothing to.
+func bshAdd(a, b val) val {
+	if a.k == vString || b.k == vString {
+		x, y := a.str(), b.str()
+		if x == "" || y == "" {
+			return strVal(strings.Clone(x + y))
+		}
+		return strVal(x + y)
+	}
+	return add(a, b)
+}

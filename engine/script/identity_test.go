@@ -35,3 +35,28 @@ func TestBshStringEqWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestBshStringIdentityAcrossScripts: a literal one script puts is the
+// same object as the equal literal of another, whichever path runs them;
+// a concatenation is a new object even with an empty side.
+func TestBshStringIdentityAcrossScripts(t *testing.T) {
+	h := newTestHost()
+	run := func(src string, direct bool) {
+		t.Helper()
+		p, err := CompileFresh(src, BeanShell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Direct() != direct {
+			t.Fatalf("%s: direct path %v, want %v", src, p.Direct(), direct)
+		}
+		if _, err := p.Run(&Env{Host: h}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(`vars.put("lit", "abc"); String e = ""; vars.put("cat", e + "abc"); String c = "abc"; c += ""; vars.put("pluseq", c);`, true)
+	run(`vars.put("r", "" + (vars.get("lit") == "abc") + (vars.get("cat") == "abc") + (vars.get("pluseq") == "abc"));`, false)
+	if got := h.vars["r"]; got != "truefalsefalse" {
+		t.Errorf("r = %q, want truefalsefalse", got)
+	}
+}
