@@ -118,6 +118,8 @@ func (t *translator) expr(e expr) (string, string) {
 		t.refuse(e.at, "a class used as a value (%s)", e.typ)
 	case *holeExpr:
 		return fmt.Sprintf("G.$holes[%d]", e.n), "String"
+	case *interpExpr:
+		return "$.interp", "Interpreter"
 	}
 	t.fail(e.pos(), "unexpected expression")
 	return "", ""
