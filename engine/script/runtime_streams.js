@@ -10,7 +10,7 @@ $mk.exts.push(function ($, J, H, bsh) {
 const ex = $.ex, def = $.def, N = $.N;
 Object.assign($.parents, { FileOutputStream: "OutputStream" });
 
-let open = []; // the sinks this run opened
+const open = []; // the sinks this run opened
 let interpOut = null;
 function stream(path, append) {
 	const s = $.fileSink(path, append);
@@ -85,12 +85,13 @@ if (bsh) {
 	};
 }
 
-const reset = $.resetRun;
-$.resetRun = function () { reset(); open = []; interpOut = null; };
+// what a run left open is written when it ends (flushObjects)
 const flush = $.flushObjects;
 $.flushObjects = function () {
-	for (const s of open) if (!s.closed) $.sinkDrain(s, true);
-	open = [];
+	if (open.length) {
+		for (const s of open) if (!s.closed) $.sinkDrain(s, true);
+		open.length = 0;
+	}
 	interpOut = null;
 	flush();
 };
