@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Many virtual users on one machine: gojm runs USERS users, each sending
-# LOOPS requests to an endpoint that answers after 1 s (the example target's
-# /sleep?ms=1000), every request a JTL row; then the same plan with one user
-# per gojm process. Figures: the JTL rows and failed rows, peak RSS, memory
-# per user beyond the one-user runs, CPU (user + system) of gojm and of the
-# targets, requests/s (JTL rows over the span from the first sample's start
-# to the last one's end).
+# LOOPS requests to an endpoint that answers after 1 s (nginx's echo_sleep,
+# or with TARGET=go the example target's /sleep?ms=1000), every request a
+# JTL row; first the same plan with one user in each of its five thread
+# groups. Figures: the JTL rows and failed rows, peak RSS, memory per user
+# beyond the five-user runs, CPU (user + system) of gojm and of the targets,
+# requests/s (JTL rows over the span from the first sample's start to the
+# last one's end), the load average.
 #
 # gojm needs one socket per user, and one process may open only
 # RLIMIT_NOFILE files (its hard limit). Beyond that, the run is split into
@@ -14,18 +15,18 @@
 # merges their results. SEGMENTS defaults to the fewest whose users fit the
 # limit.
 #
-# The users are spread over PORTS target processes (ports 18093…) and
-# SOURCES loopback source addresses (127.0.0.1…, the plan's
-# HTTPSampler.ipSource), so that neither a target's open-files limit nor
-# the ephemeral ports of one source address (ip_local_port_range) bound
-# the run; both default to one per 10,000 users, at least 4.
+# The plan spreads the users over 8 target processes (ports 18093–18100)
+# and 8 loopback source addresses (127.0.0.1–8, its HTTPSampler.ipSource),
+# so that neither a target's open-files limit nor the ephemeral ports of
+# one source address (ip_local_port_range) bound the run.
 #
 #   examples/benchmark/scale.sh                    # the most users one process may hold
 #   USERS=50000 examples/benchmark/scale.sh        # 50,000 users in 3 segments
 #   USERS=15000 SEGMENTS=3 examples/benchmark/scale.sh
 #
-# PIN=split (the default) runs gojm on CPU 0 and the targets on CPU 1;
-# PIN=none lets them share both. Everything listens on 127.0.0.1 only; every
+# PIN=none (the default) lets gojm and the targets share every CPU: at these
+# counts gojm needs more than one (docs/performance.md); PIN=split runs
+# gojm on CPU 0 and the targets on CPU 1. Everything listens on 127.0.0.1 only; every
 # run is bounded in requests (LOOPS) and time (the plan's 300 s, then a
 # 600 s timeout); every process the script starts is stopped when it ends,
 # and whatever they write, temporary files included, stays in WORK.
@@ -40,13 +41,19 @@ SPARE=${SPARE:-100} # files a process opens besides its sockets: stdio, JTL, epo
 per=$((limit - SPARE))
 USERS=${USERS:-$per}
 SEGMENTS=${SEGMENTS:-$(((USERS + per - 1) / per))}
-each=$(((USERS + 9999) / 10000))
-[ "$each" -ge 4 ] || each=4
-PORTS=${PORTS:-$each}
-SOURCES=${SOURCES:-$each}
+PORTS=8 SOURCES=8 # as scale.jmx's User Parameters table has them
 LOOPS=${LOOPS:-10}
-RAMP=${RAMP:-$((USERS / 2000 > 10 ? USERS / 2000 : 10))}
-PIN=${PIN:-split}
+NGROUPS=5 # scale.jmx's thread groups, of USERS / NGROUPS users each
+if [ $((USERS % NGROUPS)) -ne 0 ]; then
+  echo "scale: USERS=$USERS: want a multiple of $NGROUPS, the plan's thread groups" >&2
+  exit 1
+fi
+# A thread group starts at most one user per millisecond (its ramp-up
+# step is whole milliseconds, as JMeter's): the shortest ramp-up that
+# spreads the starts.
+RAMP=${RAMP:-$((USERS / NGROUPS / 1000 > 1 ? USERS / NGROUPS / 1000 : 1))}
+PIN=${PIN:-none}
+TARGET=${TARGET:-nginx}
 PORT=18093
 WORK=${WORK:-/tmp/gojm-scale}
 mkdir -p "$WORK/bin" "$WORK/tmp"
@@ -60,12 +67,12 @@ if [ $((biggest + SPARE)) -gt "$limit" ]; then
   exit 1
 fi
 if [ $(((USERS + PORTS - 1) / PORTS + SPARE)) -gt "$limit" ]; then
-  echo "scale: $USERS users over $PORTS targets put $(((USERS + PORTS - 1) / PORTS)) sockets in one target, more than its open-files limit $limit allows: raise PORTS" >&2
+  echo "scale: $USERS users over $PORTS targets put $(((USERS + PORTS - 1) / PORTS)) sockets in one target, more than its open-files limit $limit allows" >&2
   exit 1
 fi
 read -r lo hi < /proc/sys/net/ipv4/ip_local_port_range
 if [ $(((USERS + SOURCES - 1) / SOURCES)) -gt $((hi - lo + 1)) ]; then
-  echo "scale: $USERS users over $SOURCES source addresses need more than the $((hi - lo + 1)) ephemeral ports of one address: raise SOURCES" >&2
+  echo "scale: $USERS users over $SOURCES source addresses need more than the $((hi - lo + 1)) ephemeral ports of one address" >&2
   exit 1
 fi
 case $PIN in
@@ -73,10 +80,17 @@ split) gojm_cpus=0 target_cpus=1 ;;
 none) gojm_cpus=0-$(($(nproc) - 1)) target_cpus=$gojm_cpus ;;
 *) echo "scale: PIN=$PIN: want split or none" >&2; exit 1 ;;
 esac
-echo "scale: $USERS users in $SEGMENTS gojm process(es) of at most $biggest (open-files limit $limit, hard), $PORTS targets, $SOURCES source addresses, ephemeral ports $lo-$hi, $RAMP s ramp-up, $LOOPS requests each; gojm on CPU $gojm_cpus, targets on CPU $target_cpus" >&2
+echo "scale: $USERS users in $SEGMENTS gojm process(es) of at most $biggest (open-files limit $limit, hard), $TARGET on $PORTS ports, $SOURCES source addresses, ephemeral ports $lo-$hi, $NGROUPS thread groups of $((USERS / NGROUPS)) users side by side, each with $RAMP s ramp-up, $LOOPS requests a user; gojm on CPU $gojm_cpus, targets on CPU $target_cpus" >&2
 
-[ -x /usr/bin/time ] || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq time >/dev/null; }
-(cd "$root" && go build -o "$WORK/bin/gojm" ./cmd/gojm && go build -o "$WORK/bin/target" ./examples/cmd/target)
+install() { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "$@" >/dev/null; }
+[ -x /usr/bin/time ] || install time
+echo_module=/usr/lib/nginx/modules/ngx_http_echo_module.so
+case $TARGET in
+nginx) [ -f "$echo_module" ] || install nginx-light libnginx-mod-http-echo ;;
+go) ;;
+*) echo "scale: TARGET=$TARGET: want nginx or go" >&2; exit 1 ;;
+esac
+(cd "$root" && go build -o "$WORK/bin/gojm" ./cmd/gojm && { [ "$TARGET" != go ] || go build -o "$WORK/bin/target" ./examples/cmd/target; })
 
 TARGETS=() # the targets' pids
 GOJMS=()   # the pids of /usr/bin/time, each over one gojm (through timeout)
@@ -96,21 +110,52 @@ for i in $(seq 0 $((PORTS - 1))); do
     echo "scale: port $((PORT + i)) is taken by another process" >&2
     exit 1
   fi
-  taskset -c "$target_cpus" env GOMAXPROCS=1 "$WORK/bin/target" -addr 127.0.0.1:$((PORT + i)) > /dev/null &
-  TARGETS+=($!)
 done
+if [ "$TARGET" = nginx ]; then
+  # One nginx, its workers sharing every port (reuseport), each holding
+  # at most about USERS / workers connections, within its open-files limit.
+  workers=$(((USERS + 14999) / 15000))
+  [ "$workers" -ge 4 ] || workers=4
+  mkdir -p "$WORK/nginx/logs" "$WORK/nginx/tmp"
+  {
+    echo "load_module $echo_module;"
+    echo "daemon off; master_process on; worker_processes $workers; worker_rlimit_nofile $limit;"
+    echo "pid nginx.pid; error_log logs/error.log warn;"
+    echo "events { worker_connections $((limit - SPARE)); }"
+    echo "http {"
+    echo "  access_log off; server_tokens off; keepalive_timeout 300; keepalive_requests 100000000;"
+    echo "  client_body_temp_path tmp/body; proxy_temp_path tmp/proxy; fastcgi_temp_path tmp/fastcgi; uwsgi_temp_path tmp/uwsgi; scgi_temp_path tmp/scgi;"
+    echo "  server {"
+    for i in $(seq 0 $((PORTS - 1))); do echo "    listen 127.0.0.1:$((PORT + i)) reuseport backlog=4096;"; done
+    echo '    location = /sleep { echo_sleep $arg_s; echo "slept $arg_s s"; }'
+    echo "  }"
+    echo "}"
+  } > "$WORK/nginx/nginx.conf"
+  taskset -c "$target_cpus" nginx -p "$WORK/nginx/" -e logs/error.log -c "$WORK/nginx/nginx.conf" &
+  TARGETS+=($!)
+  path=/sleep?s=1
+else
+  for i in $(seq 0 $((PORTS - 1))); do
+    taskset -c "$target_cpus" env GOMAXPROCS=1 "$WORK/bin/target" -addr 127.0.0.1:$((PORT + i)) > /dev/null &
+    TARGETS+=($!)
+  done
+  path=/sleep?ms=1000
+fi
 for i in $(seq 0 $((PORTS - 1))); do
   for _ in $(seq 100); do
     (exec 3<>/dev/tcp/127.0.0.1/$((PORT + i))) 2>/dev/null && break
     sleep 0.1
   done
-  kill -0 "${TARGETS[$i]}" 2>/dev/null || { echo "scale: the target on port $((PORT + i)) did not start" >&2; exit 1; }
+done
+for p in "${TARGETS[@]}"; do
+  kill -0 "$p" 2>/dev/null || { echo "scale: a target did not start" >&2; exit 1; }
 done
 
-# targetcpu: the targets' CPU (user + system) so far, in clock ticks.
+# targetcpu: the targets' CPU (user + system) so far, nginx's workers
+# included, in clock ticks.
 targetcpu() {
   local t=0 p
-  for p in "${TARGETS[@]}"; do
+  for p in "${TARGETS[@]}" $(for p in "${TARGETS[@]}"; do ps -o pid= --ppid "$p"; done); do
     t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat")))
   done
   echo "$t"
@@ -131,7 +176,7 @@ run() {
     [ "$n" -eq 1 ] || cmd=(run "$here/scale.jmx" --segment "$i/$n" --sync-dir "$d/sync")
     /usr/bin/time -f '%e %U %S %M' -o "$d/time-$i" timeout 600 taskset -c "$gojm_cpus" \
       "$WORK/bin/gojm" "${cmd[@]}" -l "$d/out-$i.jtl" -j "$d/gojm-$i.log" \
-      -Jthreads="$2" -Jloops="$3" -Jrampup="$4" -Jduration=300 -Jport=$PORT -Jports="$PORTS" -Jsources="$SOURCES" \
+      -Jthreads="$2" -Jloops="$3" -Jrampup="$4" -Jduration=300 -Jpath="$path" \
       > "$d/stdout-$i" 2> "$d/stderr-$i" &
     GOJMS+=($!)
   done
@@ -140,12 +185,13 @@ run() {
   cut -d' ' -f1-3 /proc/loadavg > "$d/load-after"
   targetcpu > "$d/target-cpu-after"
 }
-run one 1 3 0 1
-run many "$USERS" "$LOOPS" "$RAMP" "$SEGMENTS"
+run one 1 3 0 1                                       # a user in each group
+[ "$SEGMENTS" -eq 1 ] || run ones 1 3 0 "$SEGMENTS" # the same in segments (all in segment 0)
+run many $((USERS / NGROUPS)) "$LOOPS" "$RAMP" "$SEGMENTS"
 
-python3 - "$RUNS" "$USERS" "$SEGMENTS" "$(getconf CLK_TCK)" <<'PY'
+python3 - "$RUNS" "$USERS" "$SEGMENTS" "$(getconf CLK_TCK)" "$NGROUPS" <<'PY'
 import csv, json, os, sys
-runs, users, n, tck = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+runs, users, n, tck, groups = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 def figures(name, n):
     d = f"{runs}/{name}"
     times = [open(f"{d}/time-{i}").read().split()[-4:] for i in range(n)]
@@ -163,16 +209,21 @@ def figures(name, n):
                 load=open(f"{d}/load-before").read().split() + open(f"{d}/load-after").read().split(),
                 first_failure=failed[0]["responseMessage"] if failed else "")
 one, many = figures("one", 1), figures("many", n)
-# Beyond n one-user processes: the one-user run once, n times.
-per_user = (many["rss"] - n * one["rss"]) / (users - n)
+# Beyond n small processes: the five-user run n times; for a split run also
+# beyond n small segments, which write their results folders too.
+per_user = (many["rss"] - n * one["rss"]) / (users - n * groups)
+if n > 1:
+    ones = figures("ones", n)
+    per_user_seg = (many["rss"] - ones["rss"]) / (users - groups)
 seg = f" in {n} gojm processes" if n > 1 else ""
 print(f"users {users:,}{seg}: {many['rows']:,} JTL rows, {many['failed']:,} failed{' (' + many['first_failure'] + ')' if many['failed'] else ''}"
       + (f"; the merged statistics count {many['merged']:,} samples" if many["merged"] is not None else ""))
 if n > 1:
     print(f"  peak RSS {many['rss'] / 1024:.0f} MiB, the sum of the processes' peaks (the largest {many['rss_max'] / 1024:.0f} MiB); "
-          f"one user {one['rss'] / 1024:.1f} MiB; {per_user:.1f} KiB per user beyond {n} one-user runs")
+          f"{groups} users {one['rss'] / 1024:.1f} MiB, as {n} segments {ones['rss'] / 1024:.1f} MiB; "
+          f"{per_user_seg:.1f} KiB per user beyond those segments, {per_user:.1f} beyond {n} {groups}-user runs")
 else:
-    print(f"  peak RSS {many['rss'] / 1024:.0f} MiB; one user {one['rss'] / 1024:.1f} MiB; {per_user:.1f} KiB per user beyond the one-user run")
+    print(f"  peak RSS {many['rss'] / 1024:.0f} MiB; {groups} users {one['rss'] / 1024:.1f} MiB; {per_user:.1f} KiB per user beyond the {groups}-user run")
 print(f"  gojm CPU {many['cpu']:.2f} s (user + system) in {many['wall']:.1f} s wall, {many['cpu'] / many['rows'] * 1e6:.0f} µs per request; "
       f"targets {many['target']:.2f} s, {many['target'] / many['rows'] * 1e6:.0f} µs per request")
 print(f"  {many['rows'] / many['span']:,.0f} requests/s over {many['span']:.1f} s, first sample's start to last one's end")
