@@ -42,16 +42,17 @@ per=$((limit - SPARE))
 USERS=${USERS:-$per}
 SEGMENTS=${SEGMENTS:-$(((USERS + per - 1) / per))}
 PORTS=8 SOURCES=8 # as scale.jmx's User Parameters table has them
-LOOPS=${LOOPS:-10}
 NGROUPS=5 # scale.jmx's thread groups, of USERS / NGROUPS users each
 if [ $((USERS % NGROUPS)) -ne 0 ]; then
   echo "scale: USERS=$USERS: want a multiple of $NGROUPS, the plan's thread groups" >&2
   exit 1
 fi
-# A thread group starts at most one user per millisecond (its ramp-up
-# step is whole milliseconds, as JMeter's): the shortest ramp-up that
-# spreads the starts.
-RAMP=${RAMP:-$((USERS / NGROUPS / 1000 > 1 ? USERS / NGROUPS / 1000 : 1))}
+# A thread group's ramp-up step is whole milliseconds, as JMeter's: each
+# group starts a user every 2 ms, 2,500 a second in all. Each user's LOOPS
+# must outlast the ramp-up, so that every user runs at once (the figures
+# say how many did).
+RAMP=${RAMP:-$((USERS / NGROUPS / 500 > 1 ? USERS / NGROUPS / 500 : 1))}
+LOOPS=${LOOPS:-$((10 + RAMP / 4))}
 PIN=${PIN:-none}
 TARGET=${TARGET:-nginx}
 PORT=18093
@@ -199,13 +200,15 @@ def figures(name, n):
     start = min(int(r["timeStamp"]) for r in rows)
     end = max(int(r["timeStamp"]) + int(r["elapsed"]) for r in rows)
     failed = [r for r in rows if r["success"] != "true"]
+    # Each row's allThreads counts its own segment's running users.
+    running = sum(max((int(r["allThreads"]) for r in csv.DictReader(open(f"{d}/out-{i}.jtl"))), default=0) for i in range(n))
     merged = None
     if n > 1 and os.path.exists(f"{d}/sync/statistics.json"):
         merged = json.load(open(f"{d}/sync/statistics.json"))["Total"]["sampleCount"]
     target = (int(open(f"{d}/target-cpu-after").read()) - int(open(f"{d}/target-cpu-before").read())) / tck
     return dict(wall=max(float(t[0]) for t in times), cpu=sum(float(t[1]) + float(t[2]) for t in times),
                 rss=sum(int(t[3]) for t in times), rss_max=max(int(t[3]) for t in times), target=target,
-                rows=len(rows), failed=len(failed), span=(end - start) / 1000, merged=merged,
+                rows=len(rows), failed=len(failed), running=running, span=(end - start) / 1000, merged=merged,
                 load=open(f"{d}/load-before").read().split() + open(f"{d}/load-after").read().split(),
                 first_failure=failed[0]["responseMessage"] if failed else "")
 one, many = figures("one", 1), figures("many", n)
@@ -226,6 +229,8 @@ else:
     print(f"  peak RSS {many['rss'] / 1024:.0f} MiB; {groups} users {one['rss'] / 1024:.1f} MiB; {per_user:.1f} KiB per user beyond the {groups}-user run")
 print(f"  gojm CPU {many['cpu']:.2f} s (user + system) in {many['wall']:.1f} s wall, {many['cpu'] / many['rows'] * 1e6:.0f} µs per request; "
       f"targets {many['target']:.2f} s, {many['target'] / many['rows'] * 1e6:.0f} µs per request")
+print(f"  {many['running']:,} users running at once at the most (the segments' largest allThreads, added)"
+      + ("" if many["running"] == users else "; not all: raise LOOPS"))
 print(f"  {many['rows'] / many['span']:,.0f} requests/s over {many['span']:.1f} s, first sample's start to last one's end")
 print(f"  load average (1, 5, 15 min) {' '.join(many['load'][:3])} before, {' '.join(many['load'][3:])} after")
 PY
