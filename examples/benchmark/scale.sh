@@ -3,7 +3,7 @@
 # LOOPS requests to an endpoint that answers after 1 s (nginx's echo_sleep,
 # or with TARGET=go the example target's /sleep?ms=1000), every request a
 # JTL row; first the same plan with one user in each of its five thread
-# groups. Figures: the JTL rows and failed rows, peak RSS, memory per user
+# groups, as one process and as the segments. Figures: the JTL rows and failed rows, peak RSS, memory per user
 # beyond the five-user runs, CPU (user + system) of gojm and of the targets,
 # requests/s (JTL rows over the span from the first sample's start to the
 # last one's end), the load average.
@@ -15,10 +15,11 @@
 # merges their results. SEGMENTS defaults to the fewest whose users fit the
 # limit.
 #
-# The plan spreads the users over 8 target processes (ports 18093–18100)
-# and 8 loopback source addresses (127.0.0.1–8, its HTTPSampler.ipSource),
-# so that neither a target's open-files limit nor the ephemeral ports of
-# one source address (ip_local_port_range) bound the run.
+# The plan spreads the users over 8 target ports (18093–18100: one nginx
+# whose workers share them, or 8 example targets) and 8 loopback source
+# addresses (127.0.0.1–8, its HTTPSampler.ipSource), so that neither a
+# target's open-files limit nor the ephemeral ports of one source address
+# (ip_local_port_range) bound the run.
 #
 #   examples/benchmark/scale.sh                    # the most users one process may hold
 #   USERS=50000 examples/benchmark/scale.sh        # 50,000 users in 3 segments
@@ -26,10 +27,11 @@
 #
 # PIN=none (the default) lets gojm and the targets share every CPU: at these
 # counts gojm needs more than one (docs/performance.md); PIN=split runs
-# gojm on CPU 0 and the targets on CPU 1. Everything listens on 127.0.0.1 only; every
-# run is bounded in requests (LOOPS) and time (the plan's 300 s, then a
-# 600 s timeout); every process the script starts is stopped when it ends,
-# and whatever they write, temporary files included, stays in WORK.
+# gojm on CPU 0 and the targets on CPU 1. Everything listens on 127.0.0.1
+# only; every run is bounded in requests (LOOPS) and time (the plan's
+# 300 s, then a 600 s timeout); every process the script starts is stopped
+# when it ends, and whatever they write, temporary files included, stays
+# in WORK.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -57,12 +59,8 @@ PIN=${PIN:-none}
 TARGET=${TARGET:-nginx}
 PORT=18093
 WORK=${WORK:-/tmp/gojm-scale}
-mkdir -p "$WORK/bin" "$WORK/tmp"
-export TMPDIR=$WORK/tmp
-RUNS=$WORK/runs/$(date -u +%Y%m%d-%H%M%S)
-mkdir -p "$RUNS"
-
-biggest=$(((USERS + SEGMENTS - 1) / SEGMENTS)) # segment i runs the users k with k mod SEGMENTS = i
+# Segment i runs each group's users k with k mod SEGMENTS = i.
+biggest=$((NGROUPS * ((USERS / NGROUPS + SEGMENTS - 1) / SEGMENTS)))
 if [ $((biggest + SPARE)) -gt "$limit" ]; then
   echo "scale: $USERS users in $SEGMENTS segment(s) put $biggest in one process, which needs about $((biggest + SPARE)) open files; a process may have $limit (RLIMIT_NOFILE hard limit): set SEGMENTS=$(((USERS + per - 1) / per)) or more" >&2
   exit 1
@@ -81,6 +79,11 @@ split) gojm_cpus=0 target_cpus=1 ;;
 none) gojm_cpus=0-$(($(nproc) - 1)) target_cpus=$gojm_cpus ;;
 *) echo "scale: PIN=$PIN: want split or none" >&2; exit 1 ;;
 esac
+mkdir -p "$WORK/bin" "$WORK/tmp"
+export TMPDIR=$WORK/tmp
+RUNS=$WORK/runs/$(date -u +%Y%m%d-%H%M%S)
+mkdir -p "$RUNS"
+
 echo "scale: $USERS users in $SEGMENTS gojm process(es) of at most $biggest (open-files limit $limit, hard), $TARGET on $PORTS ports, $SOURCES source addresses, ephemeral ports $lo-$hi, $NGROUPS thread groups of $((USERS / NGROUPS)) users side by side, each with $RAMP s ramp-up, $LOOPS requests a user; gojm on CPU $gojm_cpus, targets on CPU $target_cpus" >&2
 
 install() { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "$@" >/dev/null; }
@@ -95,7 +98,9 @@ esac
 
 TARGETS=() # the targets' pids
 GOJMS=()   # the pids of /usr/bin/time, each over one gojm (through timeout)
+LOADS=     # the pid of the loop that samples the load average
 stop_all() {
+  [ -z "$LOADS" ] || kill "$LOADS" 2>/dev/null || true
   # timeout passes the signal on to gojm, which flushes its results and
   # exits; then time writes its figures and exits.
   for p in "${GOJMS[@]}"; do
@@ -171,6 +176,8 @@ run() {
   mkdir -p "$d"
   targetcpu > "$d/target-cpu-before"
   cut -d' ' -f1-3 /proc/loadavg > "$d/load-before"
+  while sleep 5; do cut -d' ' -f1 /proc/loadavg; done > "$d/load-during" &
+  LOADS=$!
   GOJMS=()
   for i in $(seq 0 $((n - 1))); do
     cmd=(-n -t "$here/scale.jmx")
@@ -183,6 +190,8 @@ run() {
   done
   for p in "${GOJMS[@]}"; do wait "$p" || true; done
   GOJMS=()
+  kill "$LOADS"
+  LOADS=
   cut -d' ' -f1-3 /proc/loadavg > "$d/load-after"
   targetcpu > "$d/target-cpu-after"
 }
@@ -210,6 +219,7 @@ def figures(name, n):
                 rss=sum(int(t[3]) for t in times), rss_max=max(int(t[3]) for t in times), target=target,
                 rows=len(rows), failed=len(failed), running=running, span=(end - start) / 1000, merged=merged,
                 load=open(f"{d}/load-before").read().split() + open(f"{d}/load-after").read().split(),
+                during=[float(x) for x in open(f"{d}/load-during").read().split()],
                 first_failure=failed[0]["responseMessage"] if failed else "")
 one, many = figures("one", 1), figures("many", n)
 # Beyond n small processes: the five-user run n times; for a split run also
@@ -232,6 +242,7 @@ print(f"  gojm CPU {many['cpu']:.2f} s (user + system) in {many['wall']:.1f} s w
 print(f"  {many['running']:,} users running at once at the most (the segments' largest allThreads, added)"
       + ("" if many["running"] == users else "; not all: raise LOOPS"))
 print(f"  {many['rows'] / many['span']:,.0f} requests/s over {many['span']:.1f} s, first sample's start to last one's end")
-print(f"  load average (1, 5, 15 min) {' '.join(many['load'][:3])} before, {' '.join(many['load'][3:])} after")
+during = f"{min(many['during']):.2f}–{max(many['during']):.2f} every 5 s during, " if many["during"] else ""
+print(f"  load average (1, 5, 15 min) {' '.join(many['load'][:3])} before, {during}{' '.join(many['load'][3:])} after")
 PY
 echo "scale: runs in $RUNS" >&2
