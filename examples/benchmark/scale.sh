@@ -230,7 +230,8 @@ if n > 1:
     per_user_seg = (many["rss"] - ones["rss"]) / (users - groups)
 seg = f" in {n} gojm processes" if n > 1 else ""
 print(f"users {users:,}{seg}: {many['rows']:,} JTL rows, {many['failed']:,} failed{' (' + many['first_failure'] + ')' if many['failed'] else ''}"
-      + (f"; the merged statistics count {many['merged']:,} samples" if many["merged"] is not None else ""))
+      + (f"; the merged statistics count {many['merged']:,} samples" if many["merged"] is not None else "")
+      + ("" if many["merged"] in (None, many["rows"]) else " (not the same!)"))
 if n > 1:
     print(f"  peak RSS {many['rss'] / 1024:.0f} MiB, the sum of the processes' peaks (the largest {many['rss_max'] / 1024:.0f} MiB); "
           f"{groups} users {one['rss'] / 1024:.1f} MiB, as {n} segments {ones['rss'] / 1024:.1f} MiB; "
