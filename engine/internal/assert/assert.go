@@ -231,7 +231,7 @@ func (a *responseAssertion) check(vu *element.VU, t response.View) Verdict {
 		toCheck, isSet = vu.Vars.Get(a.scope.Var.Eval(vu))
 		_ = isSet
 	} else if a.field == response.FieldRequestData {
-		toCheck = response.RequestData(vu, &t)
+		toCheck = response.RequestData(&t)
 	} else {
 		toCheck = t.Text(a.field)
 	}

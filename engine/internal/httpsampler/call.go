@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/engine/internal/element"
@@ -425,6 +426,8 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		// the results file keeps every response's data and request head
 		req.KeepBody, req.KeepHead = keepAll, true
 	}
+	// an assertion or post-processor may read the main request's headers
+	req.KeepHead = req.KeepHead || first && h.reads
 	for _, hd := range c.headers {
 		if first && c.dropCT && strings.EqualFold(hd.Name, "Content-Type") {
 			continue
@@ -778,7 +781,7 @@ func (ln *httpLane) requestHeaders() string {
 // a request that has one) and a redirect's Location.
 func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Detail {
 	d := &report.Detail{RequestHeaders: sentHeaders(res.RequestHead), ResponseData: bytes.Clone(res.Body),
-		Cookies: res.Cookies, Method: req.Method}
+		Cookies: sentCookies(req, res), Method: req.Method}
 	if res.RequestHead == "" { // sent through net/http's Client (Redirect Automatically)
 		d.RequestHeaders = ln.requestHeaders()
 	}
@@ -796,12 +799,36 @@ func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Det
 			d.Redirect = res.Head.Last("Location")
 		}
 	}
-	if len(req.Body) > 0 {
-		d.QueryString = string(req.Body)
-	} else if _, q, ok := strings.Cut(req.URL, "?"); ok {
-		d.QueryString, _, _ = strings.Cut(q, "#")
-	}
+	d.QueryString = strings.Clone(queryString(req))
 	return d
+}
+
+// sentCookies is JMeter's cookies of a request: the Cookie Manager's
+// Cookie header, or else the one the plan set (a Header Manager's).
+func sentCookies(req *httpx.Request, res *httpx.Result) string {
+	if res.Cookies != "" {
+		return res.Cookies
+	}
+	cookie := ""
+	for _, h := range req.Header {
+		if strings.EqualFold(h.Name, "Cookie") {
+			cookie = h.Value
+		}
+	}
+	return cookie
+}
+
+// queryString is JMeter's queryString of a request: its body when it has
+// one, else the URL's query. It may alias the request's body.
+func queryString(req *httpx.Request) string {
+	if len(req.Body) > 0 {
+		return unsafe.String(unsafe.SliceData(req.Body), len(req.Body))
+	}
+	if _, q, ok := strings.Cut(req.URL, "?"); ok {
+		q, _, _ = strings.Cut(q, "#")
+		return q
+	}
+	return ""
 }
 
 // sentHeaders is a request head as JMeter's requestHeader shows it: the
