@@ -819,8 +819,21 @@ func sentCookies(req *httpx.Request, res *httpx.Result) string {
 }
 
 // queryString is JMeter's queryString of a request: its body when it has
-// one, else the URL's query. It may alias the request's body.
+// one (a multipart body with each file's content hidden, as HttpClient 4's
+// sampler writes it), else the URL's query. It may alias the request's
+// body.
 func queryString(req *httpx.Request) string {
+	if len(req.Parts) > 0 {
+		var b strings.Builder
+		for _, p := range req.Parts {
+			if p.File != "" {
+				b.WriteString("<actual file content, not shown here>")
+			} else {
+				b.Write(p.Data)
+			}
+		}
+		return b.String()
+	}
 	if len(req.Body) > 0 {
 		return unsafe.String(unsafe.SliceData(req.Body), len(req.Body))
 	}

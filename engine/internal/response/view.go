@@ -34,9 +34,18 @@ type Scope struct {
 	Var  *element.Template // Scope.variable
 }
 
-func ReadScope(c element.Builder, e *jmx.Element) Scope {
+// ReadScope reads an extractor's scope (Sample.scope).
+func ReadScope(c element.Builder, e *jmx.Element) Scope { return readScope(c, e, "Sample.scope") }
+
+// ReadAssertionScope reads an assertion's scope, which JMeter's
+// AbstractScopedAssertion keeps in Assertion.scope.
+func ReadAssertionScope(c element.Builder, e *jmx.Element) Scope {
+	return readScope(c, e, "Assertion.scope")
+}
+
+func readScope(c element.Builder, e *jmx.Element, prop string) Scope {
 	s := Scope{Var: c.Prop(e, "Scope.variable")}
-	switch e.StrOr("Sample.scope", "parent") {
+	switch e.StrOr(prop, "parent") {
 	case "children":
 		s.Kind = ScopeChildren
 	case "all":
