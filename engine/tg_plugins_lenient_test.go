@@ -77,8 +77,8 @@ func TestPluginGroupLenientFields(t *testing.T) {
 			warn:   []string{`start users count "1.5" is not a whole number: the plugin reads it as 0, so every thread starts in the first batch`},
 			starts: []string{"+0.000s G 1-1", "+0.000s G 1-2", "+0.000s G 1-3"}},
 		{name: "stepping period and ramp-up", group: stepping(map[string]string{"Start users period": "two", "rampUp": "0.5"}),
-			warn: []string{`start users period "two" is not a whole number: the plugin reads it as 0, so the batches follow one another at once`,
-				`ramp-up "0.5" is not a whole number: the plugin reads it as 0, so each batch starts at once`},
+			warn: []string{`start users period "two" is not a whole number: the plugin reads it as 0, so no pause comes between batches`,
+				`ramp-up "0.5" is not a whole number: the plugin reads it as 0, so each batch's threads start at once`},
 			starts: []string{"+0.000s G 1-1", "+0.000s G 1-2", "+0.000s G 1-3"}},
 
 		// Concurrency Thread Group.
@@ -191,4 +191,29 @@ func TestPluginGroupLenientRun(t *testing.T) {
 			t.Errorf("samples by label and thread %v, want %v", count, want)
 		}
 	})
+}
+
+// A plugin group's field known only when the group starts (a property a
+// setUp group sets) is warned of then, in the run's log, and read as the
+// plugin reads it: here a target of "abc" starts no thread.
+func TestPluginGroupLenientAtStart(t *testing.T) {
+	plan := xPlan("",
+		xGroup("Set", groupOpts{kind: "SetupThreadGroup"}, xJava("${__setProperty(n,abc)}set", 0, "")),
+		plugDyn(concurrencyClass, "Late", dynGroup{target: "${__P(n,2)}", hold: "1"}, "", plugDummy("late", 1)),
+	)
+	p, log := compileLogged(t, plan)
+	if len(p.Warnings) != 0 {
+		t.Errorf("warnings as the plan compiles: %v", p.Warnings)
+	}
+	sink := &memSink{}
+	if err := Start(t.Context(), p, sink, RunOptions{}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := labels(sink, ""); !slices.Equal(got, []string{"set"}) {
+		t.Errorf("samples %q, want only the setUp group's", got)
+	}
+	want := `P › Late: target "abc" (from ${__P(n,2)}) is not a whole number: the plugin reads it as 0, so the group starts no thread; set it with -J n=N`
+	if !strings.Contains(log.String(), strings.ReplaceAll(want, `"`, `\"`)) {
+		t.Errorf("the run's log does not say %q:\n%s", want, log.String())
+	}
 }

@@ -362,11 +362,11 @@ func BuildStepping(c element.Builder, e *jmx.Element, _ *Group) (Model, error) {
 			delay:     n.asInt("threads initial delay", delay, 0, "no delay"),
 			inCount:   n.asInt("start users count", inCount, 0, "so every thread starts in the first batch"),
 			burst:     n.asInt("start users count burst", inBurst, 0, "no burst"),
-			inPeriod:  n.asInt("start users period", inPeriod, 0, "so the batches follow one another at once"),
+			inPeriod:  n.asInt("start users period", inPeriod, 0, "so no pause comes between batches"),
 			outCount:  n.asInt("stop users count", outCount, 0, "so every thread stops at once"),
 			outPeriod: n.asInt("stop users period", outPeriod, 0, "so the threads stop at once"),
 			flight:    n.asInt("flight time", flight, 0, "so the load is held for no time"),
-			ramp:      n.asInt("ramp-up", ramp, 0, "so each batch starts at once"),
+			ramp:      n.asInt("ramp-up", ramp, 0, "so each batch's threads start at once"),
 		}
 		return p.spans()
 	}}, nil
