@@ -51,7 +51,7 @@ func TestPluginGroupLenientFields(t *testing.T) {
 	}{
 		// Ultimate Thread Group: getIntValue of each cell.
 		{name: "ultimate start threads", group: plugUTG("G", [][]string{{"abc", "0", "0", "5", "0"}, {"2", "1", "2", "3", "0"}}, plugDummy("S", 1)),
-			warn: []string{`row 1 start threads "abc" is not a whole number: the plugin reads it as 0, and a row of 0 threads still runs one thread on its times, which the rows after it lack`},
+			warn: []string{`row 1 start threads "abc" is not a whole number: the plugin reads it as 0, and a row of 0 threads still runs one thread on its times, which the last rows then lack`},
 			// the group has 0+2 threads: the first on row 1's times, the
 			// second row 2's first (k = 2 of 2: 1 s + 2 s)
 			starts: []string{"+0.000s G 1-1", "+3.000s G 1-2"}},

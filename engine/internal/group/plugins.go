@@ -246,7 +246,7 @@ func BuildUltimate(c element.Builder, e *jmx.Element, _ *Group) (Model, error) {
 // ultimateFields are the columns of an Ultimate Thread Group's row, and
 // what a cell the plugin reads as 0 means.
 var ultimateFields = [5]struct{ name, zero string }{
-	{"start threads", "and a row of 0 threads still runs one thread on its times, which the rows after it lack, as the plugin schedules"},
+	{"start threads", "and a row of 0 threads still runs one thread on its times, which the last rows then lack, as the plugin schedules"},
 	{"initial delay", "no delay"},
 	{"startup time", "so the row's threads start at once"},
 	{"hold load for", "no time"},
