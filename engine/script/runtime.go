@@ -36,6 +36,9 @@ var jsTime string
 //go:embed runtime_files.js
 var jsFiles string
 
+//go:embed runtime_streams.js
+var jsStreams string
+
 var (
 	preludeOnce sync.Once
 	prelude     *goja.Program
@@ -44,7 +47,7 @@ var (
 
 func compilePrelude() (*goja.Program, error) {
 	preludeOnce.Do(func() {
-		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsHTTP + "\n" + jsTime + "\n" + jsFiles + "\n$mk;\n"
+		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsHTTP + "\n" + jsTime + "\n" + jsFiles + "\n" + jsStreams + "\n$mk;\n"
 		prelude, preludeErr = goja.Compile("gojm-script-runtime.js", src, true)
 	})
 	return prelude, preludeErr

@@ -18,6 +18,7 @@ func (r *runtime) javaHelpers() *goja.Object {
 	r.calendarHelpers(set)
 	r.fileHelpers(set)
 	r.serverHelpers(set)
+	r.identityHelpers(set)
 	_ = o.Set("goos", goruntime.GOOS)
 	_ = o.Set("fileSep", string(os.PathSeparator))
 	_ = o.Set("pathSep", string(os.PathListSeparator))
