@@ -102,6 +102,7 @@ type Result struct {
 	// RequestHead is the request line and header fields as written (CRLF
 	// line ends, the blank line last) when Request.KeepHead asked for it
 	// and the request went out on the lane's own exchange; else "".
+	// Like Body, valid until the lane's next Do.
 	RequestHead string
 	Body        []byte // valid until the lane's next Do
 	Bytes       int64  // received on the wire, headers included

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/engine/internal/cookies"
@@ -422,6 +423,8 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		// the results file keeps every response's data and request head
 		req.KeepBody, req.KeepHead = keepAll, true
 	}
+	// an assertion or post-processor may read the main request's headers
+	req.KeepHead = req.KeepHead || first && h.reads
 	for _, hd := range c.headers {
 		if first && c.dropCT && strings.EqualFold(hd.Name, "Content-Type") {
 			continue
@@ -775,7 +778,7 @@ func (ln *httpLane) requestHeaders() string {
 // a request that has one) and a redirect's Location.
 func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Detail {
 	d := &report.Detail{RequestHeaders: sentHeaders(res.RequestHead), ResponseData: bytes.Clone(res.Body),
-		Cookies: res.Cookies, Method: req.Method}
+		Cookies: sentCookies(req, res), Method: req.Method}
 	if res.RequestHead == "" { // sent through net/http's Client (Redirect Automatically)
 		d.RequestHeaders = ln.requestHeaders()
 	}
@@ -793,12 +796,49 @@ func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Det
 			d.Redirect = res.Head.Last("Location")
 		}
 	}
-	if len(req.Body) > 0 {
-		d.QueryString = string(req.Body)
-	} else if _, q, ok := strings.Cut(req.URL, "?"); ok {
-		d.QueryString, _, _ = strings.Cut(q, "#")
-	}
+	d.QueryString = strings.Clone(queryString(req))
 	return d
+}
+
+// sentCookies is JMeter's cookies of a request: the Cookie Manager's
+// Cookie header, or else the one the plan set (a Header Manager's).
+func sentCookies(req *httpx.Request, res *httpx.Result) string {
+	if res.Cookies != "" {
+		return res.Cookies
+	}
+	cookie := ""
+	for _, h := range req.Header {
+		if strings.EqualFold(h.Name, "Cookie") {
+			cookie = h.Value
+		}
+	}
+	return cookie
+}
+
+// queryString is JMeter's queryString of a request: its body when it has
+// one (a multipart body with each file's content hidden, as HttpClient 4's
+// sampler writes it), else the URL's query. It may alias the request's
+// body.
+func queryString(req *httpx.Request) string {
+	if len(req.Parts) > 0 {
+		var b strings.Builder
+		for _, p := range req.Parts {
+			if p.File != "" {
+				b.WriteString("<actual file content, not shown here>")
+			} else {
+				b.Write(p.Data)
+			}
+		}
+		return b.String()
+	}
+	if len(req.Body) > 0 {
+		return unsafe.String(unsafe.SliceData(req.Body), len(req.Body))
+	}
+	if _, q, ok := strings.Cut(req.URL, "?"); ok {
+		q, _, _ = strings.Cut(q, "#")
+		return q
+	}
+	return ""
 }
 
 // sentHeaders is a request head as JMeter's requestHeader shows it: the
@@ -807,6 +847,7 @@ func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Det
 func sentHeaders(head string) string {
 	_, fields, _ := strings.Cut(head, "\r\n")
 	var b strings.Builder
+	b.Grow(len(fields)) // one allocation: the fields lose their \r
 	for rest := fields; rest != ""; {
 		line, more, _ := strings.Cut(rest, "\r\n")
 		rest = more

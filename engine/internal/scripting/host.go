@@ -351,7 +351,7 @@ func (st *scriptVU) scriptResult(dst *script.Result, vu *element.VU, r *element.
 		s.RequestHeaders = r.ReqHead
 		s.ResponseHeaders = responseHeaderText(r)
 		v := response.Main(r)
-		s.SamplerData = response.RequestData(vu, &v)
+		s.SamplerData = response.RequestData(&v)
 	}
 	for _, a := range r.Assertions {
 		dst.Assertions = append(dst.Assertions, script.AssertionInfo{Name: a.Name, Failure: a.Failure, Error: a.Error, Message: a.Message})
