@@ -31,7 +31,7 @@ type Cookie struct {
 // MaxCookies caps the cookies of one jar. JMeter has no limit; a server
 // that keeps setting new cookies must not grow a user's memory without
 // end, so at the cap the oldest cookie makes room for the new one (an
-// expired one first), as HttpClient's own store caps a route's cookies.
+// expired one first), as a browser's store caps its cookies.
 const MaxCookies = 3000
 
 // Jar is one virtual user's cookies, what JMeter's Cookie Manager holds:
