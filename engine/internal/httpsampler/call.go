@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/engine/internal/cookies"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/report"
 )
@@ -34,8 +35,8 @@ type httpState struct {
 	// edited is the request the pre-processors changed for the next
 	// sample (modifiers.go)
 	edited editedRequest
-	// cookies keeps the Cookie Managers' own cookies in the jar
-	cookies userCookies
+	// cookies is the user's jar, which the client uses
+	cookies *cookies.User
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
@@ -45,38 +46,34 @@ var httpUsersKey = element.NewKey[*element.Local[httpState]]("HTTP users")
 // every HTTP sampler of the plan.
 func httpUsers(p *element.Plan) *element.Local[httpState] {
 	return element.Once(p, httpUsersKey, func() *element.Local[httpState] {
-		l := element.NewLocal(p, newHTTPUser)
+		jars := cookies.Users(p)
+		l := element.NewLocal(p, func(vu *element.VU) *httpState { return newHTTPUser(vu, jars.Get(vu)) })
 		l.Fork = forkHTTPUser
 		return l
 	})
 }
 
-// newHTTPUser makes a virtual user's client: one cookie jar per user when a
-// Cookie Manager stands in its group or at plan level. At each new
+// newHTTPUser makes a virtual user's client over the user's cookie jar
+// (package cookies: one per user when a Cookie Manager stands in its
+// group or at plan level, emptied as the manager says). At each new
 // iteration a fresh user ("same user on each iteration" off) gets new
-// cookies and connections, and a Cookie Manager that clears each iteration
-// empties the jar; at the user's end its connections close. The Cookie
-// Managers' own cookies go into the jar before each request when it needs
-// them (userCookies).
-func newHTTPUser(vu *element.VU) *httpState {
+// connections; at the user's end its connections close.
+func newHTTPUser(vu *element.VU, jar *cookies.User) *httpState {
 	g := vu.Group
-	c := httpx.New(httpx.Options{Cookies: g.Cookies})
+	c := httpx.New(httpx.Options{Jar: jar.Jar})
 	vu.OnIteration(func(*element.VU) {
 		if !g.SameUser {
 			c.CloseIdle()
-			c.ResetCookies()
-		} else if g.ClearCookies {
-			c.ResetCookies()
 		}
 	})
 	vu.AtEnd(func(*element.VU) { c.CloseIdle() })
-	return &httpState{client: c, main: httpLane{l: c.Main()}}
+	return &httpState{client: c, main: httpLane{l: c.Main()}, cookies: jar}
 }
 
 // forkHTTPUser gives a Parallel Controller's branch its user's client
 // (cookies, connections) on a lane of its own.
 func forkHTTPUser(_ *element.VU, parent *httpState) *httpState {
-	return &httpState{client: parent.client, main: httpLane{l: parent.client.NewLane()}}
+	return &httpState{client: parent.client, main: httpLane{l: parent.client.NewLane()}, cookies: parent.cookies.Branch()}
 }
 
 // lane returns the i-th lane for embedded resources.
@@ -462,7 +459,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	ln.hdr = req.Header[:0]
 
 	res := &ln.res
-	c.st.cookies.seed(c.st, c.vu)
+	c.st.cookies.Seed(c.vu)
 	ln.l.Do(c.vu.Hard, req, res)
 	s.Start = res.Start
 	s.Elapsed = res.Elapsed

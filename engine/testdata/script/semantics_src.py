@@ -205,6 +205,13 @@ case("file output stream", B, 'import org.apache.commons.io.FileUtils;\nf = new 
 # refused BeanShell constructs
 case("refused groovy method", B, '"5".toInteger()')
 case("refused file", B, 'import java.io.*;\nnew FileReader("x");')
+# ---- the user's Cookie Manager (sampler.getCookieManager(), Cookie) ----
+CKS = [["a", "1", "example.com", "/", False, 0], ["b", "2", "example.com", "/x", True, 4102444800]]
+case("cookie manager api", G, 'import org.apache.jmeter.protocol.http.control.Cookie\ndef cm = sampler.getCookieManager()\ndef r = [cm.getCookieCount(), cm.get(0).getName(), cm.get(1).getPath(), cm.get(1).getSecure(), cm.get(1).getExpires(), cm.get(0).isDomainSpecified(), cm.get(1).toString()]\ncm.add(new Cookie("a", "3", "example.com", "/", false, 0))\ncm.add(new Cookie("c", "4", "example.com", "/", false, 1557578515))\ncm.add(new Cookie("b", "", "example.com", "/x", false, 0))\ndef c = cm.get(0)\nc.setValue("5")\nr << cm.getCookieCount() << cm.getCookies().size() << cm.getCookies().get(1).getObjectValue().getName() << cm.get(0).getValue() << c.getDomain()\ncm.remove(0)\nr << cm.getCookieCount()\nr', element="JSR223PreProcessor", cookies=CKS)
+case("cookie manager kept in vars", B, 'import org.apache.jmeter.protocol.http.control.CookieManager;\nimport org.apache.jmeter.protocol.http.control.Cookie;\nif (sampler.getCookieManager() != null) { vars.putObject("cm", sampler.getCookieManager()); }\nCookieManager kept = vars.getObject("cm");\nkept.add(new Cookie("s", "v", "example.com", "/", false, 0));\nwhile (kept.getCookieCount() > 1) { kept.remove(0); }\nvars.remove("cm");\nkept.getCookieCount() + " " + kept.get(0).getName()', element="BeanShellPostProcessor", cookies=CKS)
+case("cookie manager clear", B, 'org.apache.jmeter.protocol.http.control.CookieManager cm = ctx.getCurrentSampler().getCookieManager();\ncm.clear();\ncm.getCookieCount()', element="BeanShellPreProcessor", cookies=CKS)
+case("no cookie manager", B, 'sampler.getCookieManager() == null', element="BeanShellPreProcessor")
+case("cookie index out of range", G, 'sampler.getCookieManager().remove(5)', element="JSR223PreProcessor", cookies=CKS)
 case("refused source", B, 'source("other.bsh");')
 
 import os
