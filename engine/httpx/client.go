@@ -706,8 +706,11 @@ func (l *Lane) send(req *Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// addCookies adds the jar's cookies for u to r, after any Cookie header
-// the plan sends, as HttpClient does. The value is made in the lane's
+// addCookies sets r's Cookie header to the jar's cookies for u. Where the
+// jar has some, they replace a Cookie header the plan sends, as JMeter's
+// HTTPHC4Impl sets the Cookie Manager's header over the Header Manager's
+// (setConnectionCookie after setConnectionHeaders); where it has none,
+// the plan's stays. The value is made in the lane's
 // buffer and becomes a string only when it differs from the lane's
 // recent ones.
 func (l *Lane) addCookies(r *http.Request, u *url.URL) {
@@ -731,9 +734,6 @@ func (l *Lane) addCookies(r *http.Request, u *url.URL) {
 		v = string(l.cookieBuf)
 		l.sentCookies[l.nextSent] = v
 		l.nextSent = (l.nextSent + 1) % len(l.sentCookies)
-	}
-	if old := r.Header["Cookie"]; len(old) > 0 && old[0] != "" {
-		v = old[0] + "; " + v // the plan's own first, as AddCookie puts them
 	}
 	l.cookieHdr[0] = v
 	r.Header["Cookie"] = l.cookieHdr[:]

@@ -396,8 +396,8 @@ func (j *Jar) setCookies(u *url.URL, head *Head) {
 // jarTransport sends the jar's cookies and stores what each response
 // sets, for the requests whose redirects the client follows itself: each
 // hop net/http's Client makes goes through it, so every hop gets the
-// Cookie header the lane's own requests get, after the plan's own Cookie
-// (net/http's Client gives each hop the first request's header).
+// Cookie header the lane's own requests get, in place of the one net/http's
+// Client copies from the first request to each hop.
 type jarTransport struct {
 	rt  http.RoundTripper
 	jar *Jar
@@ -407,11 +407,7 @@ func (t jarTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	o := originOf(r.URL)
 	b, _ := t.jar.header(nil, nil, &o, time.Now().Unix())
 	if len(b) > 0 {
-		v := string(b)
-		if old := r.Header.Get("Cookie"); old != "" {
-			v = old + "; " + v
-		}
-		r.Header.Set("Cookie", v)
+		r.Header.Set("Cookie", string(b))
 	}
 	resp, err := t.rt.RoundTrip(r)
 	if resp != nil && len(resp.Header["Set-Cookie"]) > 0 {

@@ -37,6 +37,7 @@ func TestJarMatching(t *testing.T) {
 	type step struct {
 		url  string // scheme://host/path, the port added
 		set  []string
+		own  string // the plan's own Cookie header (a Header Manager's)
 		want string // the Cookie header sent
 	}
 	for _, tt := range []struct {
@@ -116,6 +117,12 @@ func TestJarMatching(t *testing.T) {
 			{url: "http://app.test/", set: []string{`q="a b"`, "c=x,y"}},
 			{url: "http://app.test/", want: `q="a b"; c="x,y"`},
 		}},
+		{"the jar's cookies replace the plan's Cookie header, as JMeter's HTTPHC4Impl sets them over it", []step{
+			{url: "http://app.test/", own: "plan=1", want: "plan=1"},
+			{url: "http://app.test/", set: []string{"a=1"}},
+			{url: "http://app.test/", own: "plan=1", want: "a=1"},
+			{url: "http://other.test/", own: "plan=1", want: "plan=1"},
+		}},
 		{"the same jar through redirects the client follows", []step{
 			{url: "http://app.test/", set: []string{"a=1"}},
 			{url: "http://app.test/redirect", want: "a=1; r=1"}, // what the last hop got
@@ -137,12 +144,15 @@ func TestJarMatching(t *testing.T) {
 				for _, v := range st.set {
 					req.Header = append(req.Header, Header{"X-Set", v})
 				}
+				if st.own != "" {
+					req.Header = append(req.Header, Header{"Cookie", st.own})
+				}
 				var res Result
 				c.Do(context.Background(), req, &res)
 				if res.Err != nil || res.Status != 200 {
 					t.Fatalf("step %d: %d %v", i, res.Status, res.Err)
 				}
-				if got := res.Head.Get("X-Got"); got != st.want || !req.AutoRedirects && res.Cookies != got {
+				if got := res.Head.Get("X-Got"); got != st.want || !req.AutoRedirects && st.own == "" && res.Cookies != got {
 					t.Errorf("step %d, %s: sent %q (reported %q), want %q", i, st.url, got, res.Cookies, st.want)
 				}
 			}
