@@ -27,7 +27,7 @@ type corpus struct {
 }
 
 var corpora = []corpus{
-	{name: "corpus/jmx", floor: 0.90, plans: func(root string) ([]string, []string) {
+	{name: "corpus/jmx", floor: 0.92, plans: func(root string) ([]string, []string) {
 		m, _ := filepath.Glob(filepath.Join(root, "*.jmx"))
 		work := make([]string, len(m))
 		for i := range m {
@@ -35,7 +35,7 @@ var corpora = []corpus{
 		}
 		return m, work
 	}},
-	{name: "corpus/repos", floor: 0.92, plans: func(root string) (plans, work []string) {
+	{name: "corpus/repos", floor: 0.93, plans: func(root string) (plans, work []string) {
 		dirs, _ := os.ReadDir(root)
 		for _, d := range dirs {
 			if !d.IsDir() {

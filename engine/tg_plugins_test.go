@@ -317,12 +317,14 @@ func TestArrivalsPooledThreadsAreNotActive(t *testing.T) {
 	})
 }
 
-// Values that are not numbers stop the group with the field named.
+// Negative counts and durations, and infinite ones, stop the group with
+// the field named (fields that are not numbers are read as the plugins
+// read them: TestPluginGroupLenientFields).
 func TestPluginGroupFieldErrors(t *testing.T) {
 	for _, tt := range []struct{ plan, want string }{
-		{xPlan("", plugUTG("U", [][]string{{"x", "0", "0", "1", "0"}}, plugDummy("S", 1))), `row 1 start threads "x" is not a whole number`},
-		{xPlan("", plugDyn(concurrencyClass, "C", dynGroup{target: "2", hold: "soon"}, "", plugDummy("S", 1))), `hold time "soon" is not a number`},
-		{xPlan("", plugDyn(arrivalsClass, "A", dynGroup{target: "2", hold: "1", limit: "-3"}, "", plugDummy("S", 1))), `concurrency limit -3 is negative`},
+		{xPlan("", plugUTG("U", [][]string{{"-1", "0", "0", "1", "0"}}, plugDummy("S", 1))), `row 1 start threads -1 is negative`},
+		{xPlan("", plugDyn(concurrencyClass, "C", dynGroup{target: "2", hold: "Infinity"}, "", plugDummy("S", 1))), `hold time "Infinity" is not a finite number`},
+		{xPlan("", plugDyn(arrivalsClass, "A", dynGroup{target: "2", hold: "1", iterations: "-3"}, "", plugDummy("S", 1))), `thread iterations limit -3 is negative`},
 	} {
 		synctest.Test(t, func(t *testing.T) {
 			p, err := compilePlanXML(t, tt.plan, nil)

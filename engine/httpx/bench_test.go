@@ -13,7 +13,10 @@ var cannedResponse = []byte("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nCont
 // benchServer answers every request head it reads with cannedResponse,
 // on the loopback, and returns its URL. It does as little as a server
 // can, so that the client's work is most of what a benchmark measures.
-func benchServer(b *testing.B) string {
+func benchServer(b *testing.B) string { return benchServerOf(b, cannedResponse) }
+
+// benchServerOf is benchServer answering resp.
+func benchServerOf(b *testing.B, resp []byte) string {
 	b.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -41,7 +44,7 @@ func benchServer(b *testing.B) string {
 						if end < 0 {
 							break
 						}
-						if _, err := conn.Write(cannedResponse); err != nil {
+						if _, err := conn.Write(resp); err != nil {
 							return
 						}
 						have = copy(buf, buf[end+4:have])
@@ -101,4 +104,26 @@ func BenchmarkClientGETParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// One virtual user with a cookie jar, whose server sets the same two
+// cookies on every response, as a session server does: the jar renews
+// them and sends them back without allocating.
+func BenchmarkClientGETCookies(b *testing.B) {
+	url := benchServerOf(b, []byte("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"+
+		"Set-Cookie: SESSION=8F2A1C9D3E4B5F60; Path=/; HttpOnly\r\nSet-Cookie: lang=en; Max-Age=3600\r\nContent-Length: 2\r\n\r\nok"))
+	c := New(Options{Cookies: true})
+	defer c.CloseIdle()
+	req := &Request{Method: "GET", URL: url, KeepAlive: true}
+	var res Result
+	benchGET(b, c, req, &res)
+	b.ReportAllocs()
+	for b.Loop() {
+		if !benchGET(b, c, req, &res) {
+			return
+		}
+	}
+	if res.Cookies != "SESSION=8F2A1C9D3E4B5F60; lang=en" {
+		b.Errorf("cookies sent %q", res.Cookies)
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptrace"
 	"net/netip"
 	"net/url"
@@ -22,7 +21,10 @@ import (
 
 // Options configure a Client for the lifetime of a virtual user.
 type Options struct {
-	// Cookies gives the client a cookie jar (JMeter's HTTP Cookie Manager).
+	// Jar is the virtual user's cookie jar (JMeter's HTTP Cookie Manager),
+	// which the client sends from and stores in; nil: none.
+	Jar *Jar
+	// Cookies gives the client a jar of its own when Jar is nil.
 	Cookies bool
 	// MaxBody caps how much of a response body is kept for extractors and
 	// assertions; the rest is read, counted and discarded.
@@ -100,6 +102,7 @@ type Result struct {
 	// RequestHead is the request line and header fields as written (CRLF
 	// line ends, the blank line last) when Request.KeepHead asked for it
 	// and the request went out on the lane's own exchange; else "".
+	// Like Body, valid until the lane's next Do.
 	RequestHead string
 	Body        []byte // valid until the lane's next Do
 	Bytes       int64  // received on the wire, headers included
@@ -122,14 +125,9 @@ type Client struct {
 	h2Once  sync.Once
 	rc2     *resty.Client
 	rc2Once sync.Once
-	jar     http.CookieJar
-	jarGen  uint64 // how many times the jar was emptied
-	// secureLoop names the secure cookies set for loopback hosts
-	// (securecookies.go); secureMu serialises its writers.
-	secureLoop atomic.Pointer[map[string]bool]
-	secureMu   sync.Mutex
-	maxBody    int
-	main       *Lane
+	jar     *Jar // nil: no Cookie Manager
+	maxBody int
+	main    *Lane
 	// lanes are every lane made, for CloseIdle; lanesMu guards them, as the
 	// branches of a Parallel Controller make lanes from their goroutines.
 	lanesMu sync.Mutex
@@ -154,17 +152,24 @@ type Lane struct {
 	resolver    atomic.Pointer[resolverRef]
 	source      atomic.Pointer[netip.Addr] // nil: any
 
-	req      *Request
-	vals     []string // header values of the request in flight
-	authz    string   // Authorization value sent with the request, if any
-	cookies  string   // Cookie value the jar added to the request, if any
-	body     []byte
-	bb       *bytesBody
-	pb       *partsBody
-	getBody  func() (io.ReadCloser, error)
-	trace    *httptrace.ClientTrace
-	baseCtx  context.Context
-	traceCtx context.Context
+	req     *Request
+	vals    []string // header values of the request in flight
+	authz   string   // Authorization value sent with the request, if any
+	cookies string   // Cookie value the jar added to the request, if any
+	// the Cookie values the lane sent last, and the scratch space that
+	// makes the next, so that an unchanged set costs no allocation
+	sentCookies [4]string
+	nextSent    int
+	cookieBuf   []byte
+	cookieIdx   []int32
+	cookieHdr   [1]string
+	body        []byte
+	bb          *bytesBody
+	pb          *partsBody
+	getBody     func() (io.ReadCloser, error)
+	trace       *httptrace.ClientTrace
+	baseCtx     context.Context
+	traceCtx    context.Context
 	// cancel ends the response timeout of an exchange over the HTTP/2
 	// transport, which bounds the whole exchange; nil when none.
 	cancel context.CancelFunc
@@ -206,9 +211,9 @@ func New(opt Options) *Client {
 		quietFor:    quietFor,
 		closeCheck:  closeCheck,
 	}
-	if opt.Cookies {
-		jar, _ := cookiejar.New(nil) // New never fails without options
-		c.jar = jar
+	c.jar = opt.Jar
+	if c.jar == nil && opt.Cookies {
+		c.jar = &Jar{}
 	}
 	c.main = c.NewLane()
 	return c
@@ -263,7 +268,7 @@ func (c *Client) redirecting() *resty.Client {
 	c.rcOnce.Do(func() {
 		hc := &http.Client{Transport: c.tr}
 		if c.jar != nil {
-			hc.Jar = c.jar
+			hc.Transport = jarTransport{c.tr, c.jar}
 		}
 		c.rc = newResty(hc)
 	})
@@ -655,35 +660,8 @@ func (c *Client) CloseIdle() {
 	}
 }
 
-// ResetCookies empties the cookie jar.
-func (c *Client) ResetCookies() {
-	if c.jar != nil {
-		c.jarGen++
-		c.secureLoop.Store(nil)
-		jar, _ := cookiejar.New(nil)
-		c.jar = jar
-		if c.rc != nil {
-			c.rc.GetClient().Jar = jar
-		}
-		if c.rc2 != nil {
-			c.rc2.GetClient().Jar = jar
-		}
-	}
-}
-
-// SetCookie puts ck in the cookie jar as if u had set it; a client
-// without a jar ignores it.
-func (c *Client) SetCookie(u *url.URL, ck *http.Cookie) {
-	if c.jar != nil {
-		cks := []*http.Cookie{ck}
-		c.jar.SetCookies(u, cks)
-		c.noteSecure(u, cks)
-	}
-}
-
-// JarGen counts the times ResetCookies emptied the jar, so that what
-// was put in it can be put back.
-func (c *Client) JarGen() uint64 { return c.jarGen }
+// Jar is the client's cookie jar, or nil when it has none.
+func (c *Client) Jar() *Jar { return c.jar }
 
 // send makes one exchange. Redirects the client follows itself go through
 // resty and net/http's Client, which the transport serves; everything else
@@ -722,34 +700,44 @@ func (l *Lane) send(req *Request) (*http.Response, error) {
 		// the URL without its password, as http.Client reports it
 		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: u.Redacted(), Err: err}
 	}
-	if jar := l.c.jar; jar != nil && l.headOf(resp).Has("Set-Cookie") {
-		if resp.Header == nil {
-			resp.Header = l.rx.head.Map()
-		}
-		cks := resp.Cookies()
-		jar.SetCookies(u, cks)
-		l.c.noteSecure(u, cks)
+	if jar := l.c.jar; jar != nil {
+		jar.setCookies(u, l.headOf(resp))
 	}
 	return resp, nil
 }
 
-// addCookies adds the jar's cookies for u to r, as http.Client does.
+// addCookies sets r's Cookie header to the jar's cookies for u. Where the
+// jar has some, they replace a Cookie header the plan sends, as JMeter's
+// HTTPHC4Impl sets the Cookie Manager's header over the Header Manager's
+// (setConnectionCookie after setConnectionHeaders); where it has none,
+// the plan's stays. The value is made in the lane's
+// buffer and becomes a string only when it differs from the lane's
+// recent ones.
 func (l *Lane) addCookies(r *http.Request, u *url.URL) {
 	jar := l.c.jar
 	if jar == nil {
 		return
 	}
-	cks := jar.Cookies(u)
-	skip := l.c.secureOnly(u)
-	for _, ck := range cks {
-		if skip[ck.Name] {
-			continue
+	o := originOf(u)
+	l.cookieBuf, l.cookieIdx = jar.header(l.cookieBuf[:0], l.cookieIdx, &o, time.Now().Unix())
+	if len(l.cookieBuf) == 0 {
+		return
+	}
+	v := ""
+	for _, s := range l.sentCookies {
+		if s == string(l.cookieBuf) {
+			v = s
+			break
 		}
-		r.AddCookie(ck)
 	}
-	if len(cks) > 0 {
-		l.cookies = r.Header.Get("Cookie")
+	if v == "" {
+		v = string(l.cookieBuf)
+		l.sentCookies[l.nextSent] = v
+		l.nextSent = (l.nextSent + 1) % len(l.sentCookies)
 	}
+	l.cookieHdr[0] = v
+	r.Header["Cookie"] = l.cookieHdr[:]
+	l.cookies = v
 }
 
 // headOf is raw's header: the lane's own for a response its transport

@@ -45,8 +45,9 @@
 //     reached through a linkname: its Request, Response and Header types,
 //     its Transport for requests that may go over HTTP/2,
 //     http.ReadResponse for every response head fastHead does not parse,
-//     net/http/httptrace for the timing hooks, net/http/cookiejar for the
-//     jar; syscall (and unsafe, for the raw calls' buffers) for the socket
+//     net/http/httptrace for the timing hooks, http.ParseSetCookie for
+//     the jar's Set-Cookie lines (jar.go: JMeter's Cookie Manager list,
+//     matched as HttpClient 4's RFC 6265 spec matches); syscall (and unsafe, for the raw calls' buffers) for the socket
 //     calls of rawio_linux.go, spin_linux.go, sysio_*.go and
 //     alive_unix.go. What net/http keeps unexported (how it writes a
 //     request, canonicalAddr, removeZone) is written out again in h1.go

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"golang.org/x/net/http/httpguts"
 	"golang.org/x/net/idna"
@@ -206,9 +207,11 @@ type exchange struct {
 	head Head // resp's header, when fastHead read it
 	body h1body
 	tgt  target
-	// keepHead asks for the request head written, in sent.
+	// keepHead asks for the request head written, in sent: a view of
+	// sentBuf, which the lane reuses.
 	keepHead bool
 	sent     string
+	sentBuf  []byte
 }
 
 // target is what a request's URL and Host give: the address to dial, the
@@ -280,7 +283,8 @@ func (t *h1) roundTrip(ctx context.Context, req *http.Request, l *Lane, trace *h
 		return nil, pc.failure(ctx, err)
 	}
 	if x.keepHead {
-		x.sent = string(pc.wbuf[:n])
+		x.sentBuf = append(x.sentBuf[:0], pc.wbuf[:n]...)
+		x.sent = unsafe.String(unsafe.SliceData(x.sentBuf), len(x.sentBuf))
 	}
 	resp, err := pc.readResponse(req, trace, &x.resp, &x.head)
 	if err != nil {

@@ -165,7 +165,7 @@ func (c *Client) redirectingH2() *resty.Client {
 	c.rc2Once.Do(func() {
 		hc := &http.Client{Transport: c.h2Client()}
 		if c.jar != nil {
-			hc.Jar = c.jar
+			hc.Transport = jarTransport{c.h2Client(), c.jar}
 		}
 		c.rc2 = newResty(hc)
 	})
@@ -208,9 +208,8 @@ func (l *Lane) sendH2(req *Request) (*http.Response, error) {
 		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: u.Redacted(), Err: err}
 	}
 	if jar := l.c.jar; jar != nil && len(resp.Header["Set-Cookie"]) > 0 {
-		cks := resp.Cookies()
-		jar.SetCookies(u, cks)
-		l.c.noteSecure(u, cks)
+		head := HeadOf(resp.Header)
+		jar.setCookies(u, &head)
 	}
 	return resp, nil
 }

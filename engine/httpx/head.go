@@ -93,6 +93,20 @@ func (h *Head) scan(name string, f func(v string) bool) {
 	}
 }
 
+// each calls f with each value of the field called name, in order.
+func (h *Head) each(name string, f func(v string)) {
+	if h.m != nil || h.lines == "" {
+		for _, v := range h.m.Values(name) {
+			f(v)
+		}
+		return
+	}
+	h.scan(name, func(v string) bool {
+		f(v)
+		return true
+	})
+}
+
 // Map returns the header as net/http's Response.Header would hold it; it
 // is made on the first call and the same map is returned after that. It
 // is nil when there is no header (None).

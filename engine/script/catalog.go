@@ -89,6 +89,7 @@ func readCatalog() (*catalog, error) {
 		"Object": "", "URL": "URL", "SecureRandom": "Random",
 		"Date": "Date", "SimpleDateFormat": "SimpleDateFormat",
 		"Header": "Header", "Argument": "Argument", "HTTPArgument": "HTTPArgument", "Arguments": "Arguments",
+		"Cookie": "Cookie",
 	} {
 		c.classKind[cls] = kind
 	}
@@ -232,6 +233,8 @@ var knownClasses = func() map[string]string {
 	add("java.time.format", "DateTimeFormatter", "DateTimeParseException")
 	// the HTTP Request's parts a pre-processor changes (runtime_http.js)
 	add("org.apache.jmeter.protocol.http.control", "HeaderManager", "Header")
+	// the user's cookie jar (runtime_cookies.js)
+	add("org.apache.jmeter.protocol.http.control", "CookieManager", "Cookie")
 	add("org.apache.jmeter.config", "Arguments", "Argument")
 	add("org.apache.jmeter.protocol.http.util", "HTTPArgument")
 	add("org.apache.jmeter.protocol.http.sampler", "HTTPSamplerProxy=Sampler", "HTTPSamplerBase=Sampler", "HTTPSampler=Sampler")
@@ -272,6 +275,7 @@ var typeKinds = map[string][2]string{
 	"TimeZone": {"TimeZone", "TimeZone"}, "MessageDigest": {"MessageDigest", "MessageDigest"},
 	"Calendar":      {"Calendar", "Calendar"},
 	"HeaderManager": {"HeaderManager", "HeaderManager"}, "Header": {"Header", "Header"},
+	"CookieManager": {"CookieManager", "CookieManager"}, "Cookie": {"Cookie", "Cookie"},
 	"Arguments": {"Arguments", "Arguments"}, "Argument": {"Argument", "Argument"}, "HTTPArgument": {"HTTPArgument", "HTTPArgument"},
 	"HTTPSamplerProxy": {"Sampler", "Sampler"}, "HTTPSamplerBase": {"Sampler", "Sampler"}, "HTTPSampler": {"Sampler", "Sampler"},
 }

@@ -55,6 +55,9 @@ type caseInputs struct {
 	Prev    *prevInput        `json:"prev"`
 	NoPrev  bool              `json:"noPrev"`
 	Request *requestInput     `json:"request"`
+	// Cookies, when set, are the user's Cookie Manager's: name, value,
+	// domain, path, secure, expires each.
+	Cookies [][]any `json:"cookies"`
 }
 
 // requestInput is the HTTP Request a pre-processor's script runs before.
@@ -96,6 +99,7 @@ type golden struct {
 	Slept     int64              `json:"slept"`
 	Varying   []string           `json:"varying"`
 	Request   *requestOutput     `json:"request"`
+	Cookies   []string           `json:"cookies"` // the manager's cookies after the run, as Cookie.toString
 	Stopped   bool               `json:"stopped"`
 }
 
@@ -290,6 +294,9 @@ func envFor(c tableCase, h *testHost) *Env {
 			rq.args = append(rq.args, Arg{Name: a[0], Value: a[1], Meta: "=", Encode: true, ContentType: "text/plain"})
 		}
 		env.Request = rq
+	}
+	if in.Cookies != nil {
+		env.Cookies = newTestJar(in.Cookies)
 	}
 	switch c.Element {
 	case "JSR223Sampler", "BSFSampler", "BeanShellSampler":
@@ -523,6 +530,9 @@ func checkCase(t *testing.T, c tableCase, d Dialect, p *Program, g golden) {
 		}
 		same("/request/headers", strings.Join(hs, "\n"), strings.Join(w.Headers, "\n"))
 		same("/request/args", strings.Join(as, "\n"), strings.Join(w.Args, "\n"))
+	}
+	if j, ok := env.Cookies.(*testJar); ok {
+		same("/cookies", strings.Join(j.strings(), "\n"), strings.Join(g.Cookies, "\n"))
 	}
 	if h.stopped != g.Stopped {
 		t.Errorf("stopped the thread: %v, want %v", h.stopped, g.Stopped)

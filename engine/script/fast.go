@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unique"
 )
 
 // The direct path: a short Groovy or BeanShell script compiled from its
@@ -448,6 +449,9 @@ func (c *dcomp) literal(e *litExpr) val {
 	case litBool:
 		return boolVal(e.val == "true")
 	case litString:
+		if c.d == BeanShell {
+			return strVal(unique.Make(e.val).Value()) // interned, as the translation's (identity.go)
+		}
 		return strVal(e.val)
 	case litInt, litLong:
 		n, fits, err := parseIntLit(e.val)
@@ -563,6 +567,9 @@ func (c *dcomp) binary(e *binaryExpr) fexpr {
 	case "||":
 		return func(f *frame) val { return boolVal(x(f).truth(d) || y(f).truth(d)) }
 	case "+":
+		if d == BeanShell {
+			return func(f *frame) val { return bshAdd(x(f), y(f)) }
+		}
 		return func(f *frame) val { return add(x(f), y(f)) }
 	case "-", "*", "/", "%":
 		op := e.op[0]
@@ -605,6 +612,9 @@ func (c *dcomp) assign(e *assignExpr) fexpr {
 	case "=":
 	case "+=":
 		op = add
+		if d == BeanShell {
+			op = bshAdd
+		}
 	case "-=", "*=":
 		o := e.op[0]
 		op = func(a, b val) val { return arith(o, a, b, d) }

@@ -158,7 +158,7 @@ func (p *Program) Files() []FileUse { return p.files }
 // noteFile records the file a File, FileWriter or PrintWriter constructor
 // names, when its path is a constant.
 func (t *translator) noteFile(cls string, args []expr) {
-	write := cls == "FileWriter" || cls == "PrintWriter"
+	write := cls == "FileWriter" || cls == "PrintWriter" || cls == "FileOutputStream" || cls == "PrintStream"
 	if !write && cls != "File" || len(args) == 0 {
 		return
 	}

@@ -23,6 +23,8 @@ type testHost struct {
 	block chan struct{}
 	// stopped: a script stopped the thread
 	stopped bool
+	// base is FileServer's base directory, when not /plans/shop
+	base string
 }
 
 func newTestHost() *testHost {
@@ -53,10 +55,15 @@ func (h *testHost) SamplerURL() string                 { return "" }
 func (h *testHost) Log(level, msg string)              { h.logs = append(h.logs, level+" "+msg) }
 func (h *testHost) LogEnabled(level string) bool       { return level != "debug" && level != "trace" }
 func (h *testHost) Out(s string, stderr bool)          { h.out.WriteString(s) }
-func (h *testHost) BaseDir() string                    { return "/plans/shop" }
-func (h *testHost) StopThread()                        { h.stopped = true }
-func (h *testHost) Now() time.Time                     { return h.now }
-func (h *testHost) Seed() int64                        { return h.seed }
+func (h *testHost) BaseDir() string {
+	if h.base != "" {
+		return h.base
+	}
+	return "/plans/shop"
+}
+func (h *testHost) StopThread()    { h.stopped = true }
+func (h *testHost) Now() time.Time { return h.now }
+func (h *testHost) Seed() int64    { return h.seed }
 func (h *testHost) RandomBytes(b []byte) {
 	for i := range b {
 		b[i] = byte(i * 17)

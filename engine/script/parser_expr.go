@@ -267,6 +267,9 @@ func (p *parser) primary() expr {
 		case "new":
 			return p.newExpr(t)
 		case "this", "super":
+			if t.text == "this" && p.thisInterpreter() {
+				return &interpExpr{at: t.pos}
+			}
 			p.refuse(t.pos, "%s (the script object needs a JVM)", t.text)
 		case "void":
 			if p.d == BeanShell {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unique"
 
 	"github.com/dop251/goja"
 	"github.com/gojm/gojm/internal/cache"
@@ -30,6 +31,9 @@ type Program struct {
 	// direct is the script compiled to Go closures (fast.go), nil where
 	// it is not covered.
 	direct *direct
+	// lits keeps a BeanShell script's string literals interned while the
+	// program lives (identity.go).
+	lits []unique.Handle[string]
 }
 
 // Direct reports whether the script runs on the direct path (compiled to
@@ -87,7 +91,7 @@ func CompileHoles(src string, d Dialect, n int) (*Program, error) {
 			return nil, ErrHoleInCode
 		}
 	}
-	js, used, warns, files, err := translate(src, d, stmts, cat)
+	js, used, warns, files, lits, err := translate(src, d, stmts, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +103,7 @@ func CompileHoles(src string, d Dialect, n int) (*Program, error) {
 	for i := range f {
 		f[i] = forbid[i]
 	}
-	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, Warnings: warns, files: files, forbid: f, direct: compileDirect(stmts, d)}, nil
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, Warnings: warns, files: files, forbid: f, direct: compileDirect(stmts, d), lits: internLiterals(lits)}, nil
 }
 
 // Forbid is the characters hole i's text may not hold.
@@ -121,7 +125,7 @@ func compile(src string, d Dialect) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, used, warns, files, err := translate(src, d, stmts, cat)
+	js, used, warns, files, lits, err := translate(src, d, stmts, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +133,7 @@ func compile(src string, d Dialect) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("script: compiling the translation: %w", err)
 	}
-	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, Warnings: warns, files: files, direct: compileDirect(stmts, d)}, nil
+	return &Program{dialect: d, js: prog, Source: src, JS: js, used: used, Warnings: warns, files: files, direct: compileDirect(stmts, d), lits: internLiterals(lits)}, nil
 }
 
 // Run runs the program on a pooled runtime. A script's exception comes

@@ -30,11 +30,17 @@ var jsAssert string
 //go:embed runtime_http.js
 var jsHTTP string
 
+//go:embed runtime_cookies.js
+var jsCookies string
+
 //go:embed runtime_time.js
 var jsTime string
 
 //go:embed runtime_files.js
 var jsFiles string
+
+//go:embed runtime_streams.js
+var jsStreams string
 
 var (
 	preludeOnce sync.Once
@@ -44,7 +50,7 @@ var (
 
 func compilePrelude() (*goja.Program, error) {
 	preludeOnce.Do(func() {
-		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsHTTP + "\n" + jsTime + "\n" + jsFiles + "\n$mk;\n"
+		src := jsCore + "\n" + jsMethods + "\n" + jsHost + "\n" + jsJSON + "\n" + jsAssert + "\n" + jsHTTP + "\n" + jsCookies + "\n" + jsTime + "\n" + jsFiles + "\n" + jsStreams + "\n$mk;\n"
 		prelude, preludeErr = goja.Compile("gojm-script-runtime.js", src, true)
 	})
 	return prelude, preludeErr
@@ -187,6 +193,14 @@ type Env struct {
 	// before (sampler.getHeaderManager(), getArguments(), getPath()…);
 	// nil when that sampler is not an HTTP Request.
 	Request Request
+	// Cookies is the virtual user's cookie jar (sampler.getCookieManager());
+	// nil without a Cookie Manager.
+	Cookies CookieJar
+	// SamplerClass is the Java class of the sampler a pre-processor runs
+	// before or a post-processor after, as far as gojm tells it
+	// (sampler.getClass()): HTTPSamplerProxy's for an HTTP Request, ""
+	// for the others.
+	SamplerClass string
 }
 
 // Request is an HTTP Request as a script sees and changes it before it is

@@ -18,6 +18,7 @@ func (r *runtime) javaHelpers() *goja.Object {
 	r.calendarHelpers(set)
 	r.fileHelpers(set)
 	r.serverHelpers(set)
+	r.identityHelpers(set)
 	_ = o.Set("goos", goruntime.GOOS)
 	_ = o.Set("fileSep", string(os.PathSeparator))
 	_ = o.Set("pathSep", string(os.PathListSeparator))
@@ -264,6 +265,7 @@ func (r *runtime) hostBridge() *goja.Object {
 		return vm.ToValue(out)
 	})
 	r.requestBridge(set)
+	r.cookieBridge(set)
 	set("rget", func(c goja.FunctionCall) goja.Value { return r.resultGet(int(c.Argument(0).ToInteger()), argStr(c, 1)) })
 	set("rset", func(c goja.FunctionCall) goja.Value {
 		r.resultSet(int(c.Argument(0).ToInteger()), argStr(c, 1), c.Argument(2), argStr(c, 3))

@@ -462,7 +462,10 @@ $.arith = arith;
 $.add = function (a, b) {
 	if (typeof a === "string" || typeof b === "string" && (bsh || a === null || a === undefined || isNum(a) || a instanceof Ch || typeof a === "boolean")) {
 		// Java: either side a String; Groovy: String.plus, Number.plus(String), null.plus(String)
-		return str(a) + str(b);
+		const x = str(a), y = str(b);
+		// BeanShell's + makes a new String, which Go's does not where a side is empty
+		if (bsh && (x === "" || y === "")) return J.fresh(x + y);
+		return x + y;
 	}
 	if (!bsh) {
 		if (Array.isArray(a) && !a.$arr) {
@@ -712,12 +715,11 @@ $.beq = function (a, b) {
 		if (typeof a === "boolean" || typeof b === "boolean") return a === b;
 		return numCmp(a, b) === 0;
 	}
-	if (typeof a === "string" && typeof b === "string") {
-		if (a !== b) return false;
-		throw ex("bsh.EvalError", "gojm: == on two equal strings compares object references in BeanShell; use equals()");
-	}
+	// two strings: one object or not (identity.go)
+	if (typeof a === "string" && typeof b === "string") return a === b && J.same(a, b);
 	return a === b;
 };
+$.intern = J.intern;
 $.ident = (a, b) => a === b || (a === null || a === undefined) && (b === null || b === undefined);
 
 // truth is Groovy truth.

@@ -127,6 +127,8 @@ function chars(x) {
 	return str(x);
 }
 function checkNull(x) { if (x === null || x === undefined) throw ex("NullPointerException", null); return x; }
+// the sinks, for FileOutputStream and PrintStream (runtime_streams.js)
+Object.assign($, { pathOf: pathOf, fileSink: sink, sinkPut: put, sinkDrain: drain, sinkClose: closeSink, chars: chars });
 def("Writer", {
 	"write/1": ["Null", (w, x) => { put(w.s, chars(checkNull(x))); return null; }],
 	"write/3": ["Null", (w, x, off, len) => { put(w.s, chars(checkNull(x)).substr($.toInt(off), $.toInt(len))); return null; }],

@@ -201,12 +201,18 @@ $.log = { $t: "Logger" };
 function printer(err) {
 	return { $t: "Out", err: err };
 }
+// outWrite prints to System.out or err, or to the file of a PrintStream a
+// script made (o.s, runtime_streams.js).
+function outWrite(o, text) {
+	if (o.s) $.streamWrite(o, text);
+	else H.out(text, o.err);
+}
 def("Out", {
-	"println/0": ["Null", (o) => { H.out("\n", o.err); return null; }],
-	"println/1": ["Null", (o, x) => { H.out(printStr(x) + "\n", o.err); return null; }],
-	"print/1": ["Null", (o, x) => { H.out(printStr(x), o.err); return null; }],
-	"printf/*": ["Out", (o, f, ...args) => { H.out($.format(f, args), o.err); return o; }],
-	"format/*": ["Out", (o, f, ...args) => { H.out($.format(f, args), o.err); return o; }],
+	"println/0": ["Null", (o) => { outWrite(o, "\n"); return null; }],
+	"println/1": ["Null", (o, x) => { outWrite(o, printStr(x) + "\n"); return null; }],
+	"print/1": ["Null", (o, x) => { outWrite(o, printStr(x)); return null; }],
+	"printf/*": ["Out", (o, f, ...args) => { outWrite(o, $.format(f, args)); return o; }],
+	"format/*": ["Out", (o, f, ...args) => { outWrite(o, $.format(f, args)); return o; }],
 	"flush/0": ["Null", () => null],
 });
 function printStr(x) {

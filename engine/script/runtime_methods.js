@@ -336,8 +336,8 @@ def("String", {
 	"length/0": ["Integer", (s) => s.length],
 	"charAt/1": ["Character", (s, i) => { i = $.toInt(i); if (i < 0 || i >= s.length) throw ex("StringIndexOutOfBoundsException", "index " + i + ", length " + s.length); return new Ch(s.charCodeAt(i)); }],
 	"codePointAt/1": ["Integer", (s, i) => s.codePointAt($.toInt(i))],
-	"substring/1": ["String", (s, b) => { b = $.toInt(b); checkRange(s, b, s.length); return s.substring(b); }],
-	"substring/2": ["String", (s, b, e) => { b = $.toInt(b); e = $.toInt(e); checkRange(s, b, e); return s.substring(b, e); }],
+	"substring/1": ["String", (s, b) => { b = $.toInt(b); checkRange(s, b, s.length); return b === 0 ? s : s.substring(b); }],
+	"substring/2": ["String", (s, b, e) => { b = $.toInt(b); e = $.toInt(e); checkRange(s, b, e); return b === 0 && e === s.length ? s : s.substring(b, e); }],
 	"subSequence/2": ["String", (s, b, e) => { b = $.toInt(b); e = $.toInt(e); checkRange(s, b, e); return s.substring(b, e); }],
 	"indexOf/1": ["Integer", (s, x) => sIndex(s, x)],
 	"indexOf/2": ["Integer", (s, x, f) => sIndex(s, x, Math.max(0, $.toInt(f)))],
@@ -355,18 +355,24 @@ def("String", {
 	"isBlank/0": ["Boolean", (s) => s.trim().length === 0 && /^[\s\u001c-\u001f]*$/.test(s)],
 	"trim/0": ["String", (s) => javaTrim(s)],
 	"strip/0": ["String", (s) => s.replace(/^\s+|\s+$/g, "")],
-	"toUpperCase/0": ["String", (s) => s.toUpperCase()],
-	"toLowerCase/0": ["String", (s) => s.toLowerCase()],
-	"replace/2": ["String", (s, a, b) => { a = charArg(needStr(a, "replace")); b = charArg(needStr(b, "replace")); return a === "" ? insertAll(s, b) : s.split(a).join(b); }],
+	// Java hands back the string itself where nothing changes (identity.go)
+	"toUpperCase/0": ["String", (s) => { const u = s.toUpperCase(); return u === s ? s : u; }],
+	"toLowerCase/0": ["String", (s) => { const l = s.toLowerCase(); return l === s ? s : l; }],
+	"replace/2": ["String", (s, a, b) => {
+		a = charArg(needStr(a, "replace")); b = charArg(needStr(b, "replace"));
+		if (a === "") return insertAll(s, b);
+		if (s.indexOf(a) < 0 || a.length === 1 && a === b) return s;
+		return s.split(a).join(b);
+	}],
 	"replaceAll/2": ["String", (s, re, rep) => J.reReplace(s, needStr(re, "replaceAll"), needStr(rep, "replaceAll"), true)],
 	"replaceFirst/2": ["String", (s, re, rep) => J.reReplace(s, needStr(re, "replaceFirst"), needStr(rep, "replaceFirst"), false)],
 	"matches/1": ["Boolean", (s, re) => J.reMatches(s, needStr(re, "matches"))],
 	"split/1": ["Array", (s, re) => $.mkArray("String", J.reSplit(s, needStr(re, "split"), 0))],
 	"split/2": ["Array", (s, re, n) => $.mkArray("String", J.reSplit(s, needStr(re, "split"), $.toInt(n)))],
-	"concat/1": ["String", (s, o) => s + needStr(o, "concat")],
+	"concat/1": ["String", (s, o) => { o = needStr(o, "concat"); return o === "" ? s : s === "" ? J.fresh(o) : s + o; }],
 	"hashCode/0": ["Integer", (s) => $.javaHash(s)],
 	"toString/0": ["String", (s) => s],
-	"intern/0": ["String", (s) => s],
+	"intern/0": ["String", (s) => J.intern(s)],
 	"repeat/1": ["String", (s, n) => { n = $.toInt(n); if (n < 0) throw ex("IllegalArgumentException", "count is negative: " + n); return s.repeat(n); }],
 	"getBytes/0": ["Array", (s) => $.mkArray("byte", J.encode(s, "UTF-8"))],
 	"getBytes/1": ["Array", (s, cs) => $.mkArray("byte", J.encode(s, charset(cs)))],
@@ -387,7 +393,7 @@ function javaTrim(s) {
 	let b = 0, e = s.length;
 	while (b < e && s.charCodeAt(b) <= 32) b++;
 	while (e > b && s.charCodeAt(e - 1) <= 32) e--;
-	return s.substring(b, e);
+	return b === 0 && e === s.length ? s : s.substring(b, e);
 }
 function insertAll(s, x) { let out = x; for (const c of s) out += c + x; return out; }
 $.javaTrim = javaTrim;
@@ -1307,7 +1313,7 @@ N.LinkedHashMap = { 0: () => { const m = new Map(); if (bsh) Object.defineProper
 N.LinkedHashSet = { 0: () => $.mkSet(), 1: (x) => typeof x === "number" ? $.mkSet() : $.mkSet(iter(x)) };
 N.String = {
 	0: () => "",
-	1: (x) => Array.isArray(x) ? (x.$arr === "char" ? x.map((c) => String.fromCharCode(c.c)).join("") : J.decode(bytesArg(x), "UTF-8")) : str(needStr(x, "String")),
+	1: (x) => Array.isArray(x) ? (x.$arr === "char" ? x.map((c) => String.fromCharCode(c.c)).join("") : J.decode(bytesArg(x), "UTF-8")) : J.fresh(str(needStr(x, "String"))),
 	2: (x, cs) => J.decode(bytesArg(x), charset(cs)),
 };
 N.BigDecimal = { 1: (x) => typeof x === "string" ? $.decParse(x) : $.decOf(x) };

@@ -12,22 +12,24 @@ import (
 // every class, static member, constructor and method against what the
 // runtime implements, and refuses by name what it cannot run.
 type translator struct {
-	d       Dialect
-	src     string
-	cat     *catalog
-	b       strings.Builder
-	consts  []string
-	sc      *scope
-	methods map[string]*methodDecl
-	imports map[string]string // simple name → class, from imports
-	statics map[string]string // statically imported member → class
-	unknown map[string]string // simple name → imported class gojm does not know
-	multi   map[string]bool   // names assigned after their declaration
-	tmp     int
-	rec     *assertRec      // recording a Groovy power assert
-	used    map[string]bool // bindings the script reads
-	files   []FileUse       // the files it names with a constant path
-	warns   []string        // what runs as JMeter runs it, but fails there too
+	d        Dialect
+	src      string
+	cat      *catalog
+	b        strings.Builder
+	consts   []string
+	lits     []string // BeanShell's string literals, interned (identity.go)
+	warnedEq bool
+	sc       *scope
+	methods  map[string]*methodDecl
+	imports  map[string]string // simple name → class, from imports
+	statics  map[string]string // statically imported member → class
+	unknown  map[string]string // simple name → imported class gojm does not know
+	multi    map[string]bool   // names assigned after their declaration
+	tmp      int
+	rec      *assertRec      // recording a Groovy power assert
+	used     map[string]bool // bindings the script reads
+	files    []FileUse       // the files it names with a constant path
+	warns    []string        // what runs as JMeter runs it, but fails there too
 }
 
 type local struct {
@@ -70,7 +72,7 @@ func (t *translator) fail(at Pos, format string, args ...any) {
 
 // translate produces the JavaScript of a script: a function of the
 // dialect's runtime returning the function of the bindings.
-func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, used map[string]bool, warns []string, files []FileUse, err error) {
+func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, used map[string]bool, warns []string, files []FileUse, lits []string, err error) {
 	t := &translator{d: d, src: src, cat: cat, methods: map[string]*methodDecl{}, imports: map[string]string{},
 		statics: map[string]string{}, unknown: map[string]string{}, multi: map[string]bool{}, used: map[string]bool{}}
 	defer func() {
@@ -79,7 +81,7 @@ func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, us
 			if !ok {
 				panic(r)
 			}
-			js, used, warns, files, err = "", nil, nil, nil, e
+			js, used, warns, files, lits, err = "", nil, nil, nil, nil, e
 		}
 	}()
 	var body []stmt
@@ -127,7 +129,7 @@ func translate(src string, d Dialect, stmts []stmt, cat *catalog) (js string, us
 	out.WriteString(fns.String())
 	out.WriteString(t.b.String())
 	out.WriteString("return null;\n};\n})")
-	return out.String(), t.used, t.warns, t.files, nil
+	return out.String(), t.used, t.warns, t.files, t.lits, nil
 }
 
 // countAssigns marks names assigned (or ++/--) anywhere: a def variable

@@ -118,6 +118,8 @@ func (t *translator) expr(e expr) (string, string) {
 		t.refuse(e.at, "a class used as a value (%s)", e.typ)
 	case *holeExpr:
 		return fmt.Sprintf("G.$holes[%d]", e.n), "String"
+	case *interpExpr:
+		return "$.interp", "Interpreter"
 	}
 	t.fail(e.pos(), "unexpected expression")
 	return "", ""
@@ -130,6 +132,11 @@ func (t *translator) lit(e *litExpr) (string, string) {
 	case litBool:
 		return e.val, "Boolean"
 	case litString:
+		if t.d == BeanShell {
+			// Java interns literals: each is one object for the whole run
+			t.lits = append(t.lits, e.val)
+			return t.konst("$.intern(" + strconv.Quote(e.val) + ")"), "String"
+		}
 		return strconv.Quote(e.val), "String"
 	case litChar:
 		u := utf16.Encode([]rune(e.val))
@@ -385,13 +392,16 @@ func (t *translator) binary(e *binaryExpr) (string, string) {
 	return "", ""
 }
 
-// checkBshEq refuses BeanShell's == where it compares object references.
+// checkBshEq refuses BeanShell's == where it compares object references
+// gojm cannot follow. Between strings it compares them as Java does
+// (identity.go); with a string literal on one side that is exact, between
+// two other strings the warning says where it may part from Java.
 func (t *translator) checkBshEq(e *binaryExpr, kx, ky string) {
-	isNull := func(x expr) bool {
+	isLit := func(x expr, k litKind) bool {
 		l, ok := x.(*litExpr)
-		return ok && l.kind == litNull
+		return ok && l.kind == k
 	}
-	if isNull(e.x) || isNull(e.y) {
+	if isLit(e.x, litNull) || isLit(e.y, litNull) {
 		return
 	}
 	prim := func(k string) bool {
@@ -404,7 +414,13 @@ func (t *translator) checkBshEq(e *binaryExpr, kx, ky string) {
 	obj := func(k string) bool { return k != "" && !prim(k) }
 	if obj(kx) && obj(ky) || obj(kx) && ky == "" || kx == "" && obj(ky) {
 		if kx == "String" || ky == "String" {
-			t.refuse(e.at, "== between strings in BeanShell (it compares object references; use equals())")
+			if !isLit(e.x, litString) && !isLit(e.y, litString) && !t.warnedEq {
+				t.warnedEq = true
+				t.warns = append(t.warns, fmt.Sprintf("line %d: %s between two strings compares object references, as in BeanShell; "+
+					"gojm follows Java's identity, but a substring, an empty or a non-ASCII string made by the script may compare otherwise (use equals())",
+					e.at.Line, e.op))
+			}
+			return
 		}
 		t.refuse(e.at, "== between objects in BeanShell (it compares object references; use equals())")
 	}

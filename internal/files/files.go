@@ -237,7 +237,8 @@ func (p *Policy) CheckRead(path string) error {
 func (p *Policy) CheckWrite(path string) error { return p.checkWrite(path, false) }
 
 // CheckScriptWrite reports whether a script may write or delete path: as
-// CheckWrite, but only under the plan's folder, the output folder and the
+// CheckWrite (but a file the plan reads, which a script may write as
+// JMeter's do), only under the plan's folder, the output folder and the
 // --allow-write folders (the working folder only when it is in one of
 // them), and never a file or folder whose name starts with a dot below
 // them (.bashrc, .ssh/…), whatever the flags but --allow-all-files.
@@ -252,7 +253,11 @@ func (p *Policy) checkWrite(path string, script bool) error {
 	input := p.inputs[real]
 	write, scriptWrite := p.write, p.scriptWrite
 	p.mu.Unlock()
-	if input {
+	// A listener's file over an input is a slip (a results file and a CSV
+	// Data Set both named by an unset ${__P(x)}); a script that writes a
+	// file the plan reads means it, as plans that write the CSV a later
+	// thread group reads do in JMeter.
+	if input && !script {
 		return &DeniedError{Write: true, Path: path, Why: "the plan reads it", Input: true}
 	}
 	if why := closed(real); why != "" {

@@ -38,7 +38,7 @@ func TestScriptWrites(t *testing.T) {
 		t.Errorf("removing an absent file: %v", err)
 	}
 
-	// Outside the folders, through a link leading out, over an input.
+	// Outside the folders, through a link leading out, over the plan.
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink(outside, link); err != nil {
 		t.Fatal(err)
@@ -48,7 +48,9 @@ func TestScriptWrites(t *testing.T) {
 	if _, err := p.Find(data); err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range []string{filepath.Join(outside, "x"), filepath.Join(link, "x"), data, "/proc/self/x"} {
+	plan := filepath.Join(dir, "plan.jmx")
+	os.WriteFile(plan, []byte("<jmeterTestPlan/>"), 0o644)
+	for _, path := range []string{filepath.Join(outside, "x"), filepath.Join(link, "x"), plan, "/proc/self/x"} {
 		for name, err := range map[string]error{"Create": p.Create(path, true), "Append": p.Append(path, "x"), "Remove": p.Remove(path)} {
 			if !errors.Is(err, ErrDenied) {
 				t.Errorf("%s(%s) = %v, want a denial", name, path, err)
@@ -61,8 +63,15 @@ func TestScriptWrites(t *testing.T) {
 	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
 		t.Errorf("denied writes made %v", entries)
 	}
-	if b, _ := os.ReadFile(data); string(b) != "x\n" {
-		t.Errorf("the plan's input became %q", b)
+	if b, _ := os.ReadFile(plan); string(b) != "<jmeterTestPlan/>" {
+		t.Errorf("the plan became %q", b)
+	}
+	// A file the plan reads a script may write (a listener may not).
+	if err := p.Append(data, "y\n"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(data); string(b) != "x\ny\n" {
+		t.Errorf("the plan's input is %q, want the script's line appended", b)
 	}
 }
 
@@ -97,7 +106,9 @@ func TestScriptWritePolicy(t *testing.T) {
 		{"dot-folder in the output folder", Options{}, results, filepath.Join(results, ".git", "config"), false, "starts with a dot (.git)"},
 		{"output folder in a dot-folder of the plan's", Options{}, filepath.Join(planDir, ".results"), filepath.Join(planDir, ".results", "out.txt"), true, ""},
 		{"outside", Options{}, "", filepath.Join(out, "out.txt"), false, "--allow-write " + out},
-		{"an input", Options{AllowAll: true}, "", filepath.Join(planDir, "data.csv"), false, "the plan reads it"},
+		{"an input", Options{}, "", filepath.Join(planDir, "data.csv"), true, ""}, // a listener may not (TestWritePolicy)
+		{"an input, all files", Options{AllowAll: true}, "", filepath.Join(planDir, "data.csv"), true, ""},
+		{"the plan itself", Options{AllowAll: true}, "", filepath.Join(planDir, "plan.jmx"), false, "the plan itself"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -106,6 +117,7 @@ func TestScriptWritePolicy(t *testing.T) {
 			if c.output != "" {
 				p.AllowWrite(c.output)
 			}
+			os.WriteFile(filepath.Join(planDir, "data.csv"), []byte("a,b\n"), 0o644) // a case before may have removed it
 			if _, err := p.Find("data.csv"); err != nil {
 				t.Fatal(err)
 			}

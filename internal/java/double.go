@@ -1,6 +1,7 @@
 package java
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -63,4 +64,39 @@ func Round(f float64) int64 {
 		r++
 	}
 	return int64(r)
+}
+
+// ParseDouble reads a number as Java's Double.parseDouble does: blanks
+// around it, one sign, digits with a point and an exponent (or a
+// hexadecimal float), an f or d suffix, NaN and Infinity; ok is false
+// where it throws NumberFormatException.
+func ParseDouble(txt string) (v float64, ok bool) {
+	s := strings.TrimFunc(txt, func(r rune) bool { return r <= ' ' })
+	body := s
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		body = body[1:]
+	}
+	switch body {
+	case "NaN":
+		return math.NaN(), true
+	case "Infinity":
+		if s[0] == '-' {
+			return math.Inf(-1), true
+		}
+		return math.Inf(1), true
+	case "":
+		return 0, false
+	}
+	// Go also reads "inf", "nan" and digits with underscores; Java does not.
+	if strings.ContainsAny(body, "_iInN") || body[0] == '+' || body[0] == '-' {
+		return 0, false
+	}
+	if c := body[len(body)-1]; c == 'f' || c == 'F' || c == 'd' || c == 'D' {
+		s = s[:len(s)-1]
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return v, true
 }

@@ -241,3 +241,40 @@ func TestHashMapOrder(t *testing.T) {
 		}
 	}
 }
+
+// ParseDouble is Double.parseDouble: what it reads, and where it throws.
+func TestParseDouble(t *testing.T) {
+	tests := []struct {
+		txt  string
+		want float64
+		ok   bool
+	}{
+		{"1.5", 1.5, true},
+		{" 2 ", 2, true},
+		{"+.5", 0.5, true},
+		{"5.", 5, true},
+		{"1e3", 1000, true},
+		{"-1.5e-1", -0.15, true},
+		{"2d", 2, true},
+		{"2.5F", 2.5, true},
+		{"0x1p3", 8, true},
+		{"Infinity", math.Inf(1), true},
+		{"-Infinity", math.Inf(-1), true},
+		{"inf", 0, false},
+		{"nan", 0, false},
+		{"1_000", 0, false},
+		{"--1", 0, false},
+		{"2ff", 0, false},
+		{"abc", 0, false},
+		{"${x}", 0, false},
+		{"", 0, false},
+	}
+	for _, tt := range tests {
+		if got, ok := ParseDouble(tt.txt); got != tt.want || ok != tt.ok {
+			t.Errorf("ParseDouble(%q) = %v, %v; want %v, %v", tt.txt, got, ok, tt.want, tt.ok)
+		}
+	}
+	if v, ok := ParseDouble("NaN"); !ok || !math.IsNaN(v) {
+		t.Errorf("ParseDouble(NaN) = %v, %v", v, ok)
+	}
+}

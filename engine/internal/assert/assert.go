@@ -59,7 +59,7 @@ type assertNode struct {
 }
 
 func newAssert(c element.Builder, e *jmx.Element, ch checker) *assertNode {
-	return &assertNode{name: e.Name, scope: response.ReadScope(c, e).Kind, check: ch}
+	return &assertNode{name: e.Name, scope: response.ReadAssertionScope(c, e).Kind, check: ch}
 }
 
 // assertSample applies the assertion to a finished sample and, as its scope
@@ -162,7 +162,7 @@ type responseAssertion struct {
 
 func BuildResponse(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	a := &responseAssertion{
-		scope:      response.ReadScope(c, e),
+		scope:      response.ReadAssertionScope(c, e),
 		testType:   jmx.Int(e.Str("Assertion.test_type"), rtContains),
 		assume:     e.Bool("Assertion.assume_success", false),
 		custom:     c.Prop(e, "Assertion.custom_message"),
@@ -231,7 +231,7 @@ func (a *responseAssertion) check(vu *element.VU, t response.View) Verdict {
 		toCheck, isSet = vu.Vars.Get(a.scope.Var.Eval(vu))
 		_ = isSet
 	} else if a.field == response.FieldRequestData {
-		toCheck = response.RequestData(vu, &t)
+		toCheck = response.RequestData(&t)
 	} else {
 		toCheck = t.Text(a.field)
 	}
@@ -399,7 +399,7 @@ var sizeOps = [...]string{"", "been equal to", "not been equal to", "been greate
 
 func BuildSize(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	s := &sizeAssertion{
-		scope: response.ReadScope(c, e),
+		scope: response.ReadAssertionScope(c, e),
 		what:  e.Str("Assertion.test_field"),
 		size:  c.Prop(e, "SizeAssertion.size"),
 		op:    jmx.Int(e.Str("SizeAssertion.operator"), 0),

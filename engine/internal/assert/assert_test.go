@@ -78,7 +78,7 @@ func TestResponseAssertion(t *testing.T) {
 			false, "Test failed: request headers expected to contain /Accept: text/"},
 		{"URL by default", "", []string{"Assertion.test_type", "16", "Asserion.test_strings", elementtest.Strs("/logout")}, nil,
 			false, "Test failed: URL expected to contain //logout/"},
-		{"variable", "", []string{"Assertion.test_type", "8", "Asserion.test_strings", elementtest.Strs("b"), "Sample.scope", "variable", "Scope.variable", "x"},
+		{"variable", "", []string{"Assertion.test_type", "8", "Asserion.test_strings", elementtest.Strs("b"), "Assertion.scope", "variable", "Scope.variable", "x"},
 			map[string]string{"x": "a"}, false, "Test failed: variable(x) expected to equal /\n\n****** received  : [[[a]]]\n\n****** comparison: [[[b]]]\n\n/"},
 		{"pattern from a variable", "id=42", []string{"Assertion.test_field", data, "Assertion.test_type", "2", "Asserion.test_strings", elementtest.Strs("id=${n}")},
 			map[string]string{"n": "4\\d"}, true, ""},
@@ -151,7 +151,7 @@ func TestSubSampleScope(t *testing.T) {
 	r := elementtest.Response("parent")
 	r.Sub = []*report.Sample{{Label: "req-0", Code: "302", Success: true}, {Label: "req-1", Code: "500", Success: true}}
 	e := elementtest.El("ResponseAssertion", "Assertion.test_field", "Assertion.response_code", "Assertion.test_type", "16",
-		"Asserion.test_strings", elementtest.Strs("30"), "Sample.scope", "children")
+		"Asserion.test_strings", elementtest.Strs("30"), "Assertion.scope", "children")
 	runAssert(t, e, BuildResponse, r, nil)
 	if !r.Sub[0].Success || r.Sub[1].Success || r.Sub[1].FailureMessage != "Test failed: code expected to contain /30/" {
 		t.Errorf("subs: %+v %+v", *r.Sub[0], *r.Sub[1])
@@ -179,7 +179,7 @@ func TestSizeAssertion(t *testing.T) {
 			"The result was the wrong size: It was 3 bytes, but should have not been equal to 3 bytes."},
 		{"no operator", "", []string{"SizeAssertion.size", "3"}, nil, false,
 			"The result was the wrong size: It was 100 bytes, but should have ERROR - invalid condition 3 bytes."},
-		{"variable", "", []string{"Sample.scope", "variable", "Scope.variable", "n", "SizeAssertion.size", "3", "SizeAssertion.operator", "5"},
+		{"variable", "", []string{"Assertion.scope", "variable", "Scope.variable", "n", "SizeAssertion.size", "3", "SizeAssertion.operator", "5"},
 			map[string]string{"n": "x"}, false, "Error parsing variable name: n value: x"},
 		{"bad size", "", []string{"SizeAssertion.size", "big", "SizeAssertion.operator", "1"}, nil, false,
 			`java.lang.NumberFormatException: For input string: "big"`},

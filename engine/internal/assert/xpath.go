@@ -24,7 +24,7 @@ func BuildXPath(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &xpathAssertion{scope: response.ReadScope(c, e), query: q, negate: e.Bool("XPath.negate", false),
+	a := &xpathAssertion{scope: response.ReadAssertionScope(c, e), query: q, negate: e.Bool("XPath.negate", false),
 		tolerant: e.Bool("XPath.tolerant", false)}
 	return newAssert(c, e, a), nil
 }
@@ -35,7 +35,7 @@ func BuildXPath2(c element.Builder, e *jmx.Element) (element.Assertion, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &xpathAssertion{v2: true, scope: response.ReadScope(c, e), query: q, negate: e.Bool("XPath.negate", false)}
+	a := &xpathAssertion{v2: true, scope: response.ReadAssertionScope(c, e), query: q, negate: e.Bool("XPath.negate", false)}
 	return newAssert(c, e, a), nil
 }
 

@@ -20,6 +20,10 @@ type Result struct {
 	// SamplerData is what the sampler says it sent, for XML results
 	// (JMeter's samplerData); "" for none.
 	SamplerData string
+	// Sent is what an HTTP sample sent, for its sampler data as JMeter's
+	// HTTPSampleResult.getSamplerData writes it; Method is "" for a
+	// sample that is not HTTP.
+	Sent Sent
 	// MsgSet records that an assertion has set the failure message: the
 	// JTL keeps the first one set, even an empty one.
 	MsgSet bool
@@ -47,4 +51,12 @@ func (r *Result) SetRequestHeaders(h string) { r.ReqHead, r.ReqHeadOf = h, nil }
 // Reset makes r empty for the next sample.
 func (r *Result) Reset() {
 	*r = Result{Body: r.Body[:0]}
+}
+
+// Sent is what an HTTP request sent besides its URL: the method, the
+// Cookie header the Cookie Manager added and the query string (the body
+// of a request that has one, else the URL's query). Query may alias the
+// user's request buffer: it is read while the sample is processed.
+type Sent struct {
+	Method, Cookies, Query string
 }

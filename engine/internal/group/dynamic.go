@@ -25,7 +25,7 @@ import (
 // dynFields are the fields the dynamic groups share.
 type dynFields struct {
 	target, rampUp, steps, hold, iterations, unit *element.Template
-	holdSet                                       bool // Hold is in the plan (absent means 1)
+	holdSet, targetSet                            bool // Hold and TargetLevel are in the plan (absent means 1)
 	logFile                                       string
 }
 
@@ -33,7 +33,7 @@ func readDynFields(c element.Builder, e *jmx.Element) dynFields {
 	f := dynFields{
 		target: c.Prop(e, "TargetLevel"), rampUp: c.Prop(e, "RampUp"), steps: c.Prop(e, "Steps"),
 		hold: c.Prop(e, "Hold"), iterations: c.Prop(e, "Iterations"), unit: c.Prop(e, "Unit"),
-		holdSet: e.Has("Hold"), logFile: e.Str("LogFilename"),
+		holdSet: e.Has("Hold"), targetSet: e.Has("TargetLevel"), logFile: e.Str("LogFilename"),
 	}
 	return f
 }
@@ -56,24 +56,63 @@ type dynParams struct {
 	unit       float64 // 60 for minutes
 }
 
-func (f *dynFields) eval(n *numbers, perUnit bool) dynParams {
+// eval reads the fields as the plugin does: TargetLevel with
+// getPropertyAsInt (absent 1, blank or not a whole number 0), RampUp and
+// Hold as Math.round(Double.parseDouble × unit) (blank 0, Hold absent 1
+// unit), Steps with Long.parseLong (blank 0): the last three stop the
+// group when they are not numbers. The Free-Form group (freeForm) reads
+// none of them. Iterations is read with Long.parseLong at the end of each
+// iteration: a thread whose read fails ends there, as after 1 iteration.
+func (f *dynFields) eval(n *numbers, perUnit, freeForm bool) dynParams {
 	p := dynParams{unit: 1}
 	if u := n.text(f.unit); u == "M" {
 		p.unit = 60
 	}
-	p.target = float64(n.int("target", f.target, 1))
-	if perUnit {
-		p.target /= p.unit
+	if !freeForm {
+		p.target = float64(f.readTarget(n))
+		if perUnit {
+			p.target /= p.unit
+		}
+		p.rampUp = n.asSeconds("ramp-up time", f.rampUp, p.unit)
+		if f.holdSet {
+			p.hold = n.asSeconds("hold time", f.hold, p.unit)
+		} else {
+			p.hold = p.unit
+		}
+		p.steps = n.asLong("ramp-up steps", f.steps)
 	}
-	p.rampUp = math.Round(n.float("ramp-up time", f.rampUp, 0) * p.unit)
-	if f.holdSet {
-		p.hold = math.Round(n.float("hold time", f.hold, 0) * p.unit)
-	} else {
-		p.hold = p.unit
-	}
-	p.steps = n.int("ramp-up steps", f.steps, 0)
-	p.iterations = n.int("thread iterations limit", f.iterations, 0)
+	p.iterations = readIterations(n, f.iterations)
 	return p
+}
+
+// readTarget reads TargetLevel as getPropertyAsInt(TargetLevel, 1).
+func (f *dynFields) readTarget(n *numbers) int64 {
+	if !f.targetSet {
+		return 1
+	}
+	if n.text(f.target) == "" {
+		n.notes = append(n.notes, "target is blank: the plugin reads it as 0, so the group starts no thread; write a whole number in the plan")
+		return 0
+	}
+	return n.asInt("target", f.target, 0, "so the group starts no thread")
+}
+
+// readIterations reads Iterations (blank 0: no limit).
+func readIterations(n *numbers, t *element.Template) int64 {
+	s := n.text(t)
+	if s == "" {
+		return 0
+	}
+	v, ok := javaNumber(s, 64)
+	switch {
+	case !ok:
+		n.note("thread iterations limit", s, t, "is not a whole number: the plugin's Long.parseLong fails at the end of each thread's first iteration, which ends the thread, as a limit of 1 does", "a whole number")
+		return 1
+	case v < 0:
+		n.negative("thread iterations limit", v)
+		return 0
+	}
+	return v
 }
 
 // concurrencyModel is the Concurrency Thread Group: it keeps TargetLevel
@@ -98,6 +137,8 @@ func BuildConcurrency(c element.Builder, e *jmx.Element, g *Group) (Model, error
 }
 
 func (*concurrencyModel) arrivalRate() bool { return false }
+
+func (m *concurrencyModel) check(n *numbers) { m.f.eval(n, false, false) }
 
 // dynState is a dynamic group's state in one run, shared by its users.
 type dynState struct {
@@ -154,7 +195,8 @@ func (m *concurrencyModel) run(gr *Run, base *element.VU, soft, hard context.Con
 	g := gr.Group
 	base = gr.groupVU(base, soft, hard)
 	n := &numbers{vu: base, path: g.Path}
-	p := m.f.eval(n, false)
+	p := m.f.eval(n, false, false)
+	g.warnNotes(base, n.notes)
 	if err := n.err(); err != nil {
 		gr.fail(err)
 		return
@@ -162,6 +204,9 @@ func (m *concurrencyModel) run(gr *Run, base *element.VU, soft, hard context.Con
 	m.f.warnLog(gr.plan, g)
 	st := m.dyn.Of(gr.el)
 	st.iterations = p.iterations
+	if n.stops {
+		p.target = 0 // the plugin failed as the group started
+	}
 	// A split run's segment keeps its part of the concurrency: of the
 	// thread slots below the target, those it owns.
 	seg := gr.segment()
@@ -189,7 +234,9 @@ func (m *concurrencyModel) run(gr *Run, base *element.VU, soft, hard context.Con
 	for soft.Err() == nil {
 		now := time.Now()
 		if dynamic && !now.Before(nextEval) {
-			p.target = float64(n.int("target", m.f.target, 1))
+			// read again, as the plugin does: what it makes of text
+			// was told of at the start
+			p.target = float64(m.f.readTarget(&numbers{vu: base, path: g.Path}))
 			st.target.Store(part(p.target))
 			nextEval = nextEval.Add(time.Second)
 		}
@@ -360,6 +407,38 @@ func buildArrivals(c element.Builder, e *jmx.Element, g *Group, freeForm bool) (
 
 func (*arrivalsModel) arrivalRate() bool { return true }
 
+func (m *arrivalsModel) check(n *numbers) { m.eval(n) }
+
+// eval reads the group's fields: a field the plugin fails on (n.stops)
+// leaves a schedule without arrivals.
+func (m *arrivalsModel) eval(n *numbers) (dynParams, []freeRow, int64) {
+	p := m.f.eval(n, true, m.freeForm)
+	var rows []freeRow
+	if m.freeForm {
+		rows = m.freeRows(n, p.unit)
+	}
+	limit := readLimit(n, m.limit)
+	if n.stops {
+		p.target, p.rampUp, p.hold, rows = 0, 0, 0, nil // no arrival, and the schedule is over
+	}
+	return p, rows, limit
+}
+
+// readLimit reads ConcurrencyLimit as the plugin does, with Long.parseLong
+// in a try: blank, 0, negative or text that is not a whole number is no
+// limit.
+func readLimit(n *numbers, t *element.Template) int64 {
+	s := n.text(t)
+	if s == "" {
+		return 0
+	}
+	v, ok := javaNumber(s, 64)
+	if !ok {
+		n.note("concurrency limit", s, t, "is not a whole number: the plugin reads it as no limit", "a whole number")
+	}
+	return max(v, 0)
+}
+
 // freeRow is a Free-Form row in seconds and arrivals per second.
 type freeRow struct{ from, to, dur float64 }
 
@@ -380,12 +459,8 @@ func (m *arrivalsModel) run(gr *Run, base *element.VU, soft, hard context.Contex
 	g := gr.Group
 	base = gr.groupVU(base, soft, hard)
 	n := &numbers{vu: base, path: g.Path}
-	p := m.f.eval(n, true)
-	var rows []freeRow
-	if m.freeForm {
-		rows = m.freeRows(n, p.unit)
-	}
-	limit := n.int("concurrency limit", m.limit, 0)
+	p, rows, limit := m.eval(n)
+	g.warnNotes(base, n.notes)
 	if err := n.err(); err != nil {
 		gr.fail(err)
 		return
@@ -474,7 +549,7 @@ func (a *arrivalClock) next() (time.Duration, bool) {
 		switch {
 		case rate < 0:
 			return a.at, false // the end
-		case !a.m.freeForm && p.steps == 0 && p.rampUp > 0 && el < p.rampUp:
+		case !a.m.freeForm && p.steps == 0 && p.rampUp > 0 && p.target > 0 && el < p.rampUp:
 			at := a.at
 			a.k++
 			next := min(math.Sqrt(2*float64(a.k)/(p.target/p.rampUp)), p.rampUp)
@@ -509,20 +584,16 @@ func (m *arrivalsModel) dispatch(l *launcher, st *dynState, at time.Time, limit 
 func (m *arrivalsModel) freeRows(n *numbers, unit float64) []freeRow {
 	var rows []freeRow
 	if s, ok := n.vu.Plan.Props.Get(m.propName); ok && s != "" {
-		v, err := spawnRows(s, 3)
-		if err != nil {
-			n.errs = append(n.errs, fmt.Errorf("property %s: %w", m.propName, err))
-			return nil
-		}
-		for _, r := range v {
+		for _, r := range spawnRows(n, m.propName, s, 3) {
 			rows = append(rows, freeRow{from: float64(r[0]), to: float64(r[1]), dur: float64(r[2])})
 		}
 	} else {
 		for i, r := range m.rows {
 			rows = append(rows, freeRow{
-				from: n.float(fmt.Sprintf("row %d start rate", i+1), r[0], 0),
-				to:   n.float(fmt.Sprintf("row %d end rate", i+1), r[1], 0),
-				dur:  n.float(fmt.Sprintf("row %d duration", i+1), r[2], 0),
+				// getDoubleValue: text that is not a number is 0
+				from: n.asDouble(fmt.Sprintf("row %d start rate", i+1), r[0], "a rate of 0"),
+				to:   n.asDouble(fmt.Sprintf("row %d end rate", i+1), r[1], "a rate of 0"),
+				dur:  n.asDouble(fmt.Sprintf("row %d duration", i+1), r[2], "so the row is left out"),
 			})
 		}
 	}

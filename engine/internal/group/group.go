@@ -160,7 +160,7 @@ func (g *Group) evaluate(vu *element.VU) (settings, []string) {
 				from = " (from " + raw + ")"
 			}
 			notes = append(notes, fmt.Sprintf("%s %q%s is not a whole number: JMeter reads it as 0, %s; %s",
-				field, txt, from, meaning, numberHint(t.Raw())))
+				field, txt, from, meaning, numberHint(t.Raw(), "a whole number")))
 		}
 		return n
 	}
@@ -178,12 +178,15 @@ func (g *Group) evaluate(vu *element.VU) (settings, []string) {
 }
 
 // Notes says what of the group's numbers JMeter reads leniently (text
-// that is not a whole number is 0), evaluated with vu; the engine warns
-// of them when the plan compiles and NumbersWarned holds them then, so that
-// the run warns only of what it evaluates differently.
+// that is not a whole number is 0; a plugin's group reads each field its
+// own way), evaluated with vu; the engine warns of them when the plan
+// compiles and NumbersWarned holds them then, so that the run warns only
+// of what it evaluates differently.
 func (g *Group) Notes(vu *element.VU) []string {
 	if g.Model != nil {
-		return nil
+		n := &numbers{vu: vu, path: g.Path}
+		g.Model.check(n)
+		return n.notes
 	}
 	_, notes := g.evaluate(vu)
 	return notes

@@ -7,36 +7,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/internal/java"
 )
-
-// wholeNumber reads a group's field as a whole number: "10", or "10.0" as
-// a spreadsheet writes it; a fraction or text is an error, and so is a
-// number past what JMeter's int holds. The plugins' groups read their
-// fields this way.
-func wholeNumber(txt string) (int64, error) {
-	n, err := strconv.ParseInt(txt, 10, 64)
-	if err != nil {
-		f, ferr := strconv.ParseFloat(txt, 64)
-		switch {
-		case ferr == nil && f == math.Trunc(f) && math.Abs(f) <= math.MaxInt32:
-			return int64(f), nil
-		case ferr == nil && f == math.Trunc(f), errors.Is(err, strconv.ErrRange):
-			return 0, outOfRange(strings.HasPrefix(txt, "-"))
-		}
-		return 0, errors.New("is not a whole number")
-	}
-	if n > math.MaxInt32 || n < math.MinInt32 {
-		return 0, outOfRange(n < 0)
-	}
-	return n, nil
-}
-
-func outOfRange(negative bool) error {
-	if negative {
-		return fmt.Errorf("is too small (at least %d)", math.MinInt32)
-	}
-	return fmt.Errorf("is too large (at most %d)", math.MaxInt32)
-}
 
 // javaNumber reads a field as JMeter's getPropertyAsInt (bits 32) and
 // getPropertyAsLong (64) do: Integer.parseInt or Long.parseLong of the
@@ -58,14 +32,143 @@ var propertyRef = regexp.MustCompile(`\$\{__(?:P|property)\(\s*([^,)\s]+)`)
 // variableRef finds a lone variable reference, ${name}.
 var variableRef = regexp.MustCompile(`^\$\{([^_${}][^${}()]*)\}$`)
 
-// numberHint says how to give a field that JMeter reads as 0 the number
-// meant, from the field's text as the plan writes it.
-func numberHint(raw string) string {
+// numberHint says how to give a field that JMeter reads leniently the
+// number meant (what: "a whole number", "a number"), from the field's
+// text as the plan writes it.
+func numberHint(raw, what string) string {
 	if m := propertyRef.FindStringSubmatch(raw); m != nil {
 		return fmt.Sprintf("set it with -J %s=N", m[1])
 	}
 	if m := variableRef.FindStringSubmatch(strings.TrimSpace(raw)); m != nil {
 		return fmt.Sprintf("define the variable %s (User Defined Variables) or write the number in the plan", m[1])
 	}
-	return "write a whole number in the plan"
+	return "write " + what + " in the plan"
+}
+
+// numbers evaluates a plugin group's fields as the group starts, each as
+// the plugin reads it: what it reads leniently becomes a note (a warning,
+// a refusal with --strict), what it fails on stops the group, and what
+// gojm refuses (a negative count) an error naming the field.
+type numbers struct {
+	vu    *element.VU
+	path  string
+	errs  []error
+	notes []string
+	// stops: the plugin throws NumberFormatException on a field as the
+	// group starts, so the group starts no thread.
+	stops bool
+}
+
+func (n *numbers) text(t *element.Template) string { return strings.TrimSpace(t.Eval(n.vu)) }
+
+// note records what the plugin makes of a field's text.
+func (n *numbers) note(field, txt string, t *element.Template, reading, what string) {
+	from := ""
+	if raw := t.Raw(); raw != txt {
+		from = " (from " + raw + ")" // ${__P(users,abc)} gives "abc"
+	}
+	n.notes = append(n.notes, fmt.Sprintf("%s %q%s %s; %s", field, txt, from, reading, numberHint(t.Raw(), what)))
+}
+
+func (n *numbers) negative(field string, v any) {
+	n.errs = append(n.errs, fmt.Errorf("%s %v is negative", field, v))
+}
+
+// asInt reads a field as the plugins' getPropertyAsInt: blank is blank
+// (the field's default when the plan lacks it, else 0), text that is not a
+// whole number 0, which means what meaning says.
+func (n *numbers) asInt(field string, t *element.Template, blank int64, meaning string) int64 {
+	s := n.text(t)
+	if s == "" {
+		return blank
+	}
+	v, ok := javaNumber(s, 32)
+	if !ok {
+		n.note(field, s, t, "is not a whole number: the plugin reads it as 0, "+meaning, "a whole number")
+		return 0
+	}
+	if v < 0 {
+		n.negative(field, v)
+		return 0
+	}
+	return v
+}
+
+// failed is the reading of a field the plugin parses with Long.parseLong
+// or Double.parseDouble as the group starts.
+const failed = "is not a number the plugin reads: its NumberFormatException stops the group, which starts no thread"
+
+// asLong reads a field the plugin parses with Long.parseLong (blank is 0).
+func (n *numbers) asLong(field string, t *element.Template) int64 {
+	s := n.text(t)
+	if s == "" {
+		return 0
+	}
+	v, ok := javaNumber(s, 64)
+	if !ok {
+		n.note(field, s, t, failed, "a whole number")
+		n.stops = true
+		return 0
+	}
+	if v < 0 {
+		n.negative(field, v)
+		return 0
+	}
+	return v
+}
+
+// asSeconds reads a duration the plugin takes as
+// Math.round(Double.parseDouble(text) × unit) seconds (blank is 0).
+func (n *numbers) asSeconds(field string, t *element.Template, unit float64) float64 {
+	s := n.text(t)
+	if s == "" {
+		return 0
+	}
+	v, ok := n.double(field, s)
+	if !ok {
+		n.note(field, s, t, failed, "a number")
+		n.stops = true
+	}
+	return float64(java.Round(v * unit)) // NaN: 0
+}
+
+// asDouble reads a field as getDoubleValue does: blank is 0, and so is
+// text that is not a number, which means what meaning says.
+func (n *numbers) asDouble(field string, t *element.Template, meaning string) float64 {
+	s := n.text(t)
+	if s == "" {
+		return 0
+	}
+	v, ok := n.double(field, s)
+	if !ok {
+		n.note(field, s, t, "is not a number: the plugin reads it as 0, "+meaning, "a number")
+	}
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+// double reads a field's text with Double.parseDouble; ok is false where
+// that throws. gojm refuses an infinite or negative number (read as 0).
+func (n *numbers) double(field, s string) (v float64, ok bool) {
+	v, ok = java.ParseDouble(s)
+	switch {
+	case !ok:
+		return 0, false
+	case math.IsInf(v, 0):
+		n.errs = append(n.errs, fmt.Errorf("%s %q is not a finite number", field, s))
+		return 0, true
+	case v < 0:
+		n.negative(field, s)
+		return 0, true
+	}
+	return v, true
+}
+
+func (n *numbers) err() error {
+	if len(n.errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", n.path, errors.Join(n.errs...))
 }

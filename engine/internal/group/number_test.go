@@ -1,39 +1,10 @@
 package group
 
 import (
-	"strings"
+	"slices"
 	"testing"
+	"time"
 )
-
-func TestWholeNumber(t *testing.T) {
-	tests := []struct {
-		txt  string
-		want int64
-		err  string
-	}{
-		{"10", 10, ""},
-		{"10.0", 10, ""},
-		{"-5", -5, ""},
-		{"2147483647", 2147483647, ""},
-		{"2.5", 0, "is not a whole number"},
-		{"abc", 0, "is not a whole number"},
-		{"zz", 0, "is not a whole number"},
-		{"NaN", 0, "is not a whole number"},
-		{"2147483648", 0, "is too large (at most 2147483647)"},
-		{"99999999999999999999", 0, "is too large (at most 2147483647)"},
-		{"1e20", 0, "is too large"},
-		{"-99999999999999999999", 0, "is too small (at least -2147483648)"},
-	}
-	for _, tt := range tests {
-		got, err := wholeNumber(tt.txt)
-		switch {
-		case tt.err == "" && (err != nil || got != tt.want):
-			t.Errorf("wholeNumber(%q) = %d, %v; want %d", tt.txt, got, err, tt.want)
-		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
-			t.Errorf("wholeNumber(%q) = %d, %v; want an error %q", tt.txt, got, err, tt.err)
-		}
-	}
-}
 
 // javaNumber is Integer.parseInt / Long.parseLong, 0 where they throw.
 func TestJavaNumber(t *testing.T) {
@@ -71,8 +42,31 @@ func TestNumberHint(t *testing.T) {
 		{"${__Random(1,x)}", "write a whole number in the plan"},
 	}
 	for _, tt := range tests {
-		if got := numberHint(tt.raw); got != tt.want {
+		if got := numberHint(tt.raw, "a whole number"); got != tt.want {
 			t.Errorf("numberHint(%q) = %q, want %q", tt.raw, got, tt.want)
+		}
+	}
+}
+
+// The Ultimate Thread Group's threads as the plugin schedules them: a
+// row of 0 threads runs one thread on its times, which the last rows lack.
+func TestUltimateSpans(t *testing.T) {
+	s := func(start, end int) threadSpan {
+		return threadSpan{start: time.Duration(start) * time.Millisecond, end: time.Duration(end) * time.Millisecond}
+	}
+	tests := []struct {
+		name string
+		rows [][5]int64
+		want []threadSpan
+	}{
+		{"a row", [][5]int64{{2, 1, 2, 3, 4}}, []threadSpan{s(3000, 10000), s(2000, 8000)}},
+		{"a row of 0 first", [][5]int64{{0, 1, 2, 3, 4}, {2, 0, 2, 1, 0}}, []threadSpan{s(1000, 6000), s(2000, 3000)}},
+		{"a row of 0 last", [][5]int64{{1, 0, 0, 1, 0}, {0, 5, 0, 1, 0}}, []threadSpan{s(0, 1000)}},
+		{"rows of 0", [][5]int64{{0, 0, 0, 1, 0}, {0, 0, 0, 1, 0}}, nil},
+	}
+	for _, tt := range tests {
+		if got := ultimateSpans(tt.rows); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -104,6 +104,9 @@ type openSchedule struct {
 	total float64 // seconds
 }
 
+// check: the Open Model reports its schedule's problems as it reads it.
+func (*openModel) check(*numbers) {}
+
 func (m *openModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 	base = gr.groupVU(base, soft, hard)
 	sched, rnd, err := m.read(gr, base)

@@ -2,11 +2,9 @@ package group
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +35,9 @@ type Model interface {
 	// the threads or arrivals owns says are this segment's, until emit
 	// returns false.
 	starts(gr *Run, base *element.VU, owns func(int64) bool, emit func(Planned) bool) error
+	// check evaluates the model's fields into n, for what it reads
+	// leniently (Group.Notes).
+	check(n *numbers)
 }
 
 // contexts gives the group contexts of its own below the run's, so that
@@ -123,59 +124,6 @@ func (w *waiter) until(at time.Time, wake <-chan struct{}) bool {
 	return w.soft.Err() == nil
 }
 
-// numbers evaluates a model's fields at group start, gathering every
-// problem with the field's name.
-type numbers struct {
-	vu   *element.VU
-	path string
-	errs []error
-}
-
-func (n *numbers) text(t *element.Template) string { return strings.TrimSpace(t.Eval(n.vu)) }
-
-// int reads a whole number (blank is def).
-func (n *numbers) int(field string, t *element.Template, def int64) int64 {
-	s := n.text(t)
-	if s == "" {
-		return def
-	}
-	v, err := wholeNumber(s)
-	if err != nil {
-		n.errs = append(n.errs, fmt.Errorf("%s %q %w", field, s, err))
-		return def
-	}
-	if v < 0 {
-		n.errs = append(n.errs, fmt.Errorf("%s %d is negative", field, v))
-		return def
-	}
-	return v
-}
-
-// float reads a number (blank is def).
-func (n *numbers) float(field string, t *element.Template, def float64) float64 {
-	s := n.text(t)
-	if s == "" {
-		return def
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		n.errs = append(n.errs, fmt.Errorf("%s %q is not a number", field, s))
-		return def
-	}
-	if v < 0 {
-		n.errs = append(n.errs, fmt.Errorf("%s %s is negative", field, s))
-		return def
-	}
-	return v
-}
-
-func (n *numbers) err() error {
-	if len(n.errs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("%s: %w", n.path, errors.Join(n.errs...))
-}
-
 // groupVU is the virtual user a model evaluates its fields with and
 // copies its users' variables from: its own copy of the run's base user,
 // so that groups starting together share nothing.
@@ -210,10 +158,13 @@ type scheduledModel struct {
 
 func (*scheduledModel) arrivalRate() bool { return false }
 
+func (m *scheduledModel) check(n *numbers) { m.spans(n) }
+
 func (m *scheduledModel) run(gr *Run, base *element.VU, soft, hard context.Context) {
 	base = gr.groupVU(base, soft, hard)
 	n := &numbers{vu: base, path: gr.Group.Path}
 	spans := m.spans(n)
+	gr.Group.warnNotes(base, n.notes)
 	if err := n.err(); err != nil {
 		gr.fail(err)
 		return
@@ -276,20 +227,14 @@ func BuildUltimate(c element.Builder, e *jmx.Element, _ *Group) (Model, error) {
 	return &scheduledModel{spans: func(n *numbers) []threadSpan {
 		var vals [][5]int64
 		if p, ok := n.vu.Plan.Props.Get("threads_schedule"); ok && strings.TrimSpace(p) != "" {
-			v, err := spawnRows(p, 5)
-			if err != nil {
-				n.errs = append(n.errs, fmt.Errorf("property threads_schedule: %w", err))
-				return nil
-			}
-			for _, r := range v {
+			for _, r := range spawnRows(n, "threads_schedule", p, 5) {
 				vals = append(vals, [5]int64(r))
 			}
 		} else {
-			names := [5]string{"start threads", "initial delay", "startup time", "hold load for", "shutdown time"}
 			for i, r := range rows {
 				var v [5]int64
 				for j := range v {
-					v[j] = n.int(fmt.Sprintf("row %d %s", i+1, names[j]), r[j], 0)
+					v[j] = n.asInt(fmt.Sprintf("row %d %s", i+1, ultimateFields[j].name), r[j], 0, ultimateFields[j].zero)
 				}
 				vals = append(vals, v)
 			}
@@ -298,47 +243,103 @@ func BuildUltimate(c element.Builder, e *jmx.Element, _ *Group) (Model, error) {
 	}}, nil
 }
 
-// ultimateSpans computes the Ultimate Thread Group's threads from its rows.
+// ultimateFields are the columns of an Ultimate Thread Group's row, and
+// what a cell the plugin reads as 0 means.
+var ultimateFields = [5]struct{ name, zero string }{
+	{"start threads", "and a row of 0 threads still runs one thread on its times, which the last rows then lack, as the plugin schedules"},
+	{"initial delay", "no delay"},
+	{"startup time", "so the row's threads start at once"},
+	{"hold load for", "no time"},
+	{"shutdown time", "so the row's threads stop at once"},
+}
+
+// ultimateSpans computes the Ultimate Thread Group's threads from its rows
+// as the plugin schedules them: the group has as many threads as the rows'
+// start threads add up to, and each takes its times from the row in use,
+// the next one once the row's count is used up. A row of 0 threads is used
+// up by one thread (which runs on the row's times, from its initial delay
+// to the end of its hold): that thread is one the last rows then lack.
 func ultimateSpans(rows [][5]int64) []threadSpan {
-	var out []threadSpan
+	var total int64
 	for _, r := range rows {
-		threads, delay, startup, hold, shutdown := r[0], r[1], r[2], r[3], r[4]
-		ascent := time.Duration(delay) * time.Second
-		for i := int64(0); i < threads; i++ {
-			k := float64(threads - i)
-			ramp := time.Duration(math.Floor(float64(1000*startup)*k/float64(threads))) * time.Millisecond
-			start := ascent + ramp
-			descent := ascent + time.Duration(startup+hold)*time.Second
-			down := time.Duration(math.Floor(float64(1000*shutdown)*k/float64(threads))) * time.Millisecond
-			out = append(out, threadSpan{start: start, end: descent + down})
+		total += r[0]
+	}
+	var out []threadSpan
+	var r [5]int64
+	left := int64(0) // the row's threads still to schedule, counting down
+	for next := 0; int64(len(out)) < total; {
+		if left < 1 {
+			if next == len(rows) {
+				break
+			}
+			r, next = rows[next], next+1
+			left = r[0]
 		}
+		threads, delay, startup, hold, shutdown := r[0], r[1], r[2], r[3], r[4]
+		// k/n of the row's times: NaN for a row of 0 threads, which Java's
+		// (int) cast makes 0
+		part := func(secs int64) time.Duration {
+			v := math.Floor(float64(1000*secs) * float64(left) / float64(threads))
+			if math.IsNaN(v) {
+				v = 0
+			}
+			return time.Duration(v) * time.Millisecond
+		}
+		ascent := time.Duration(delay) * time.Second
+		descent := ascent + time.Duration(startup+hold)*time.Second
+		out = append(out, threadSpan{start: ascent + part(startup), end: descent + part(shutdown)})
+		left--
 	}
 	return out
 }
 
 // spawnRows parses the plugins' schedule properties: "spawn(a, b, …)"
-// chunks of cols numbers, times as seconds or with units (1h2m3s).
-func spawnRows(s string, cols int) ([][]int64, error) {
+// chunks of cols numbers, the first a whole number (Integer.parseInt), the
+// others times as seconds or with units (1h2m3s); the Free-Form group's
+// (cols 3) reads its second with Integer.parseInt too, untrimmed. As in the
+// plugins, a chunk they cannot read is left out, with a note.
+func spawnRows(n *numbers, prop, s string, cols int) [][]int64 {
 	var rows [][]int64
 	for _, chunk := range strings.Split(s, ")") {
 		if strings.TrimSpace(chunk) == "" {
 			continue
 		}
-		parts := strings.FieldsFunc(chunk, func(r rune) bool { return r == '(' || r == ',' })
-		if len(parts) != cols+1 || !strings.EqualFold(strings.TrimSpace(parts[0]), "spawn") {
-			return nil, fmt.Errorf("%q is not spawn(…) with %d values", strings.TrimSpace(chunk)+")", cols)
-		}
-		row := make([]int64, cols)
-		for i, p := range parts[1:] {
-			v, err := element.PluginSeconds(p)
-			if err != nil {
-				return nil, err
-			}
-			row[i] = v
+		row, err := spawnRow(chunk, cols)
+		if err != nil {
+			n.notes = append(n.notes, fmt.Sprintf("property %s: %q is left out, as the plugin does: %v", prop, strings.TrimSpace(chunk)+")", err))
+			continue
 		}
 		rows = append(rows, row)
 	}
-	return rows, nil
+	return rows
+}
+
+func spawnRow(chunk string, cols int) ([]int64, error) {
+	parts := strings.FieldsFunc(chunk, func(r rune) bool { return r == '(' || r == ',' })
+	if len(parts) < cols+1 || !strings.EqualFold(strings.TrimSpace(parts[0]), "spawn") {
+		return nil, fmt.Errorf("it is not spawn(…) with %d values", cols)
+	}
+	row := make([]int64, cols)
+	for i, p := range parts[1 : cols+1] {
+		var err error
+		switch {
+		case i == 0 || i == 1 && cols == 3:
+			if i == 0 {
+				p = strings.TrimSpace(p)
+			}
+			v, ok := javaNumber(p, 32)
+			if !ok {
+				err = fmt.Errorf("%q is not a whole number", p)
+			}
+			row[i] = v
+		default:
+			row[i], err = element.PluginSeconds(p)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return row, nil
 }
 
 // steppingModel reads a Stepping Thread Group: after "Threads initial
@@ -355,12 +356,17 @@ func BuildStepping(c element.Builder, e *jmx.Element, _ *Group) (Model, error) {
 	outCount, outPeriod := f("Stop users count"), f("Stop users period")
 	flight, ramp := f("flighttime"), f("rampUp")
 	return &scheduledModel{spans: func(n *numbers) []threadSpan {
+		// getPropertyAsInt, every one: text that is not a whole number is 0
 		p := steppingParams{
-			threads: n.int("number of threads", threads, 0), delay: n.int("threads initial delay", delay, 0),
-			inCount: n.int("start users count", inCount, 0), burst: n.int("start users count burst", inBurst, 0),
-			inPeriod: n.int("start users period", inPeriod, 0), outCount: n.int("stop users count", outCount, 0),
-			outPeriod: n.int("stop users period", outPeriod, 0), flight: n.int("flight time", flight, 0),
-			ramp: n.int("ramp-up", ramp, 0),
+			threads:   n.asInt("number of threads", threads, 0, "so the group starts no thread"),
+			delay:     n.asInt("threads initial delay", delay, 0, "no delay"),
+			inCount:   n.asInt("start users count", inCount, 0, "so every thread starts in the first batch"),
+			burst:     n.asInt("start users count burst", inBurst, 0, "no burst"),
+			inPeriod:  n.asInt("start users period", inPeriod, 0, "so no pause comes between batches"),
+			outCount:  n.asInt("stop users count", outCount, 0, "so every thread stops at once"),
+			outPeriod: n.asInt("stop users period", outPeriod, 0, "so the threads stop at once"),
+			flight:    n.asInt("flight time", flight, 0, "so the load is held for no time"),
+			ramp:      n.asInt("ramp-up", ramp, 0, "so each batch's threads start at once"),
 		}
 		return p.spans()
 	}}, nil

@@ -44,6 +44,7 @@ func (gr *Run) Preview(base *element.VU, limit int) (Preview, error) {
 	pv := Preview{Threads: -1, Loops: -1, Samples: -1}
 	if g.Model != nil {
 		pv.Model = true
+		pv.Notes = g.Notes(base)
 		starts, more, err := gr.Schedule(base, limit)
 		if err != nil {
 			return pv, err

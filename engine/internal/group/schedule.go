@@ -120,9 +120,12 @@ func (m *scheduledModel) starts(gr *Run, base *element.VU, owns func(int64) bool
 // target first reaches them: slot k is the run's thread k+1.
 func (m *concurrencyModel) starts(gr *Run, base *element.VU, owns func(int64) bool, emit func(Planned) bool) error {
 	n := &numbers{vu: base, path: gr.Group.Path}
-	p := m.f.eval(n, false)
+	p := m.f.eval(n, false, false)
 	if err := n.err(); err != nil {
 		return err
+	}
+	if n.stops {
+		return nil // the plugin fails as the group starts
 	}
 	var slots int64
 	for t := 0.0; ; {
@@ -146,11 +149,7 @@ func (m *concurrencyModel) starts(gr *Run, base *element.VU, owns func(int64) bo
 // starts lists an Arrivals group's arrivals.
 func (m *arrivalsModel) starts(gr *Run, base *element.VU, owns func(int64) bool, emit func(Planned) bool) error {
 	n := &numbers{vu: base, path: gr.Group.Path}
-	p := m.f.eval(n, true)
-	var rows []freeRow
-	if m.freeForm {
-		rows = m.freeRows(n, p.unit)
-	}
+	p, rows, _ := m.eval(n)
 	if err := n.err(); err != nil {
 		return err
 	}

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/engine/internal/cookies"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/report"
 )
@@ -33,9 +35,9 @@ type httpState struct {
 	// edited is the request the pre-processors changed for the next
 	// sample (modifiers.go)
 	edited editedRequest
-	// cookies keeps the Cookie Managers' own cookies in the jar
-	cookies userCookies
-	// reqHead is main.requestHeaders, made once: a sample's request
+	// cookies is the user's jar, which the client uses
+	cookies *cookies.User
+	// reqHead is main.sentHeaderText, made once: a sample's request
 	// headers are made only if an element reads them (Result.ReqHeadOf)
 	reqHead func() string
 }
@@ -47,44 +49,40 @@ var httpUsersKey = element.NewKey[*element.Local[httpState]]("HTTP users")
 // every HTTP sampler of the plan.
 func httpUsers(p *element.Plan) *element.Local[httpState] {
 	return element.Once(p, httpUsersKey, func() *element.Local[httpState] {
-		l := element.NewLocal(p, newHTTPUser)
+		jars := cookies.Users(p)
+		l := element.NewLocal(p, func(vu *element.VU) *httpState { return newHTTPUser(vu, jars.Get(vu)) })
 		l.Fork = forkHTTPUser
 		return l
 	})
 }
 
-// newHTTPUser makes a virtual user's client: one cookie jar per user when a
-// Cookie Manager stands in its group or at plan level. At each new
+// newHTTPUser makes a virtual user's client over the user's cookie jar
+// (package cookies: one per user when a Cookie Manager stands in its
+// group or at plan level, emptied as the manager says). At each new
 // iteration a fresh user ("same user on each iteration" off) gets new
-// cookies and connections, and a Cookie Manager that clears each iteration
-// empties the jar; at the user's end its connections close. The Cookie
-// Managers' own cookies go into the jar before each request when it needs
-// them (userCookies).
-func newHTTPUser(vu *element.VU) *httpState {
+// connections; at the user's end its connections close.
+func newHTTPUser(vu *element.VU, jar *cookies.User) *httpState {
 	g := vu.Group
-	c := httpx.New(httpx.Options{Cookies: g.Cookies})
+	c := httpx.New(httpx.Options{Jar: jar.Jar})
 	vu.OnIteration(func(*element.VU) {
 		if !g.SameUser {
 			c.CloseIdle()
-			c.ResetCookies()
-		} else if g.ClearCookies {
-			c.ResetCookies()
 		}
 	})
 	vu.AtEnd(func(*element.VU) { c.CloseIdle() })
-	return newHTTPState(c, c.Main())
+	return newHTTPState(c, c.Main(), jar)
 }
 
-func newHTTPState(c *httpx.Client, main *httpx.Lane) *httpState {
-	st := &httpState{client: c, main: httpLane{l: main}}
-	st.reqHead = st.main.requestHeaders
+func newHTTPState(c *httpx.Client, main *httpx.Lane, jar *cookies.User) *httpState {
+	st := &httpState{client: c, main: httpLane{l: main}, cookies: jar}
+	st.reqHead = st.main.sentHeaderText
 	return st
 }
 
 // forkHTTPUser gives a Parallel Controller's branch its user's client
 // (cookies, connections) on a lane of its own.
 func forkHTTPUser(_ *element.VU, parent *httpState) *httpState {
-	return newHTTPState(parent.client, parent.client.NewLane())
+	return newHTTPState(parent.client, parent.client.NewLane(), parent.cookies.Branch())
 }
 
 // lane returns the i-th lane for embedded resources.
@@ -434,6 +432,8 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 		// the results file keeps every response's data and request head
 		req.KeepBody, req.KeepHead = keepAll, true
 	}
+	// an assertion or post-processor may read the main request's headers
+	req.KeepHead = req.KeepHead || first && h.reads
 	for _, hd := range c.headers {
 		if first && c.dropCT && strings.EqualFold(hd.Name, "Content-Type") {
 			continue
@@ -468,7 +468,7 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	ln.hdr = req.Header[:0]
 
 	res := &ln.res
-	c.st.cookies.seed(c.st, c.vu)
+	c.st.cookies.Seed(c.vu)
 	ln.l.Do(c.vu.Hard, req, res)
 	s.Start = res.Start
 	s.Elapsed = res.Elapsed
@@ -787,7 +787,7 @@ func (ln *httpLane) requestHeaders() string {
 // a request that has one) and a redirect's Location.
 func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Detail {
 	d := &report.Detail{RequestHeaders: sentHeaders(res.RequestHead), ResponseData: bytes.Clone(res.Body),
-		Cookies: res.Cookies, Method: req.Method}
+		Cookies: sentCookies(req, res), Method: req.Method}
 	if res.RequestHead == "" { // sent through net/http's Client (Redirect Automatically)
 		d.RequestHeaders = ln.requestHeaders()
 	}
@@ -801,12 +801,59 @@ func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Det
 			d.Redirect = res.Head.Last("Location")
 		}
 	}
-	if len(req.Body) > 0 {
-		d.QueryString = string(req.Body)
-	} else if _, q, ok := strings.Cut(req.URL, "?"); ok {
-		d.QueryString, _, _ = strings.Cut(q, "#")
-	}
+	d.QueryString = strings.Clone(queryString(req))
 	return d
+}
+
+// sentCookies is JMeter's cookies of a request: the Cookie Manager's
+// Cookie header, or else the one the plan set (a Header Manager's).
+func sentCookies(req *httpx.Request, res *httpx.Result) string {
+	if res.Cookies != "" {
+		return res.Cookies
+	}
+	cookie := ""
+	for _, h := range req.Header {
+		if strings.EqualFold(h.Name, "Cookie") {
+			cookie = h.Value
+		}
+	}
+	return cookie
+}
+
+// queryString is JMeter's queryString of a request: its body when it has
+// one (a multipart body with each file's content hidden, as HttpClient 4's
+// sampler writes it), else the URL's query. It may alias the request's
+// body.
+func queryString(req *httpx.Request) string {
+	if len(req.Parts) > 0 {
+		var b strings.Builder
+		for _, p := range req.Parts {
+			if p.File != "" {
+				b.WriteString("<actual file content, not shown here>")
+			} else {
+				b.Write(p.Data)
+			}
+		}
+		return b.String()
+	}
+	if len(req.Body) > 0 {
+		return unsafe.String(unsafe.SliceData(req.Body), len(req.Body))
+	}
+	if _, q, ok := strings.Cut(req.URL, "?"); ok {
+		q, _, _ = strings.Cut(q, "#")
+		return q
+	}
+	return ""
+}
+
+// sentHeaderText is the request headers of the lane's last request as
+// JMeter's sample holds them: those it sent (Host, Content-Length and
+// Content-Type included), but the cookies.
+func (ln *httpLane) sentHeaderText() string {
+	if ln.res.RequestHead == "" {
+		return ln.requestHeaders() // sent through net/http's Client (Redirect Automatically)
+	}
+	return sentHeaders(ln.res.RequestHead)
 }
 
 // sentHeaders is a request head as JMeter's requestHeader shows it: the
@@ -815,6 +862,7 @@ func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Det
 func sentHeaders(head string) string {
 	_, fields, _ := strings.Cut(head, "\r\n")
 	var b strings.Builder
+	b.Grow(len(fields)) // one allocation: the fields lose their \r
 	for rest := fields; rest != ""; {
 		line, more, _ := strings.Cut(rest, "\r\n")
 		rest = more

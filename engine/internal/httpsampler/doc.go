@@ -17,10 +17,9 @@
 // (parallel.go), whose URL list is downloaded as embedded resources are.
 //
 // A user's HTTP state (its cache and DNS state, its parallel-download
-// lanes) lives with the user; its cookie jar is its client's, which the
-// thread group keeps or clears between iterations as its Cookie Manager
-// says.
+// lanes) lives with the user; its cookie jar is the user's (package
+// cookies), which its client sends from and stores in.
 //
-// It imports element, engine/httpx, internal/cache, internal/files (the
+// It imports element, cookies, engine/httpx, internal/cache, internal/files (the
 // files a plan may upload), internal/java, jmx and report.
 package httpsampler

@@ -313,6 +313,8 @@ func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 	if h.reads {
 		r.Body, r.Head = hp.body, hp.head
 		r.ReqHeadOf = st.reqHead
+		req := &st.main.req
+		r.Sent = element.Sent{Method: req.Method, Cookies: sentCookies(req, &st.main.res), Query: queryString(req)}
 	}
 	threadInfo(vu, r.Sub)
 	c.end()

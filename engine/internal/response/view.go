@@ -34,9 +34,18 @@ type Scope struct {
 	Var  *element.Template // Scope.variable
 }
 
-func ReadScope(c element.Builder, e *jmx.Element) Scope {
+// ReadScope reads an extractor's scope (Sample.scope).
+func ReadScope(c element.Builder, e *jmx.Element) Scope { return readScope(c, e, "Sample.scope") }
+
+// ReadAssertionScope reads an assertion's scope, which JMeter's
+// AbstractScopedAssertion keeps in Assertion.scope.
+func ReadAssertionScope(c element.Builder, e *jmx.Element) Scope {
+	return readScope(c, e, "Assertion.scope")
+}
+
+func readScope(c element.Builder, e *jmx.Element, prop string) Scope {
 	s := Scope{Var: c.Prop(e, "Scope.variable")}
-	switch e.StrOr("Sample.scope", "parent") {
+	switch e.StrOr(prop, "parent") {
 	case "children":
 		s.Kind = ScopeChildren
 	case "all":
@@ -52,12 +61,16 @@ func ReadScope(c element.Builder, e *jmx.Element) Scope {
 type View struct {
 	Sample *report.Sample
 	Body   []byte
-	Head   *httpx.Head     // nil for a sub-sample
-	res    *element.Result // nil for a sub-sample
+	Head   *httpx.Head // nil for a sub-sample
+	// Sent and SamplerData are what the main sample sent (nil and "" for
+	// a sub-sample).
+	Sent        *element.Sent
+	SamplerData string
+	res         *element.Result // nil for a sub-sample: its request headers, made when read
 }
 
 func Main(r *element.Result) View {
-	return View{Sample: &r.Sample, Body: r.Body, Head: &r.Head, res: r}
+	return View{Sample: &r.Sample, Body: r.Body, Head: &r.Head, Sent: &r.Sent, SamplerData: r.SamplerData, res: r}
 }
 
 // samples returns the samples the scope covers, in JMeter's order: the main
@@ -213,37 +226,37 @@ func (t *View) BodySize() int64 {
 	return t.Sample.Bytes - t.HeadersSize()
 }
 
-// requestData is JMeter's HTTPSampleResult.getSamplerData for the main
-// sample: the method and URL, the body of methods that may have one, and
-// the cookies sent (gojm sees only a Cookie header the plan set itself).
-func RequestData(vu *element.VU, t *View) string {
-	var req *httpx.Request // gojm keeps no request for this: see below
-	if t.Sample.URL == "" || t.Sample != &vu.Res.Sample || req == nil || req.Method == "" {
-		return ""
+// RequestData is JMeter's getSamplerData for the main sample: for an
+// HTTP sample (HTTPSampleResult's) the method and URL, the query string of
+// methods that may have a body, and the cookies sent; for another sampler
+// what it says it sent.
+func RequestData(t *View) string {
+	s := t.Sent
+	if s == nil || s.Method == "" {
+		return t.SamplerData
 	}
 	var b strings.Builder
-	b.WriteString(req.Method)
-	b.WriteByte(' ')
-	b.WriteString(t.Sample.URL)
-	b.WriteByte('\n')
-	switch req.Method {
-	case "HEAD", "OPTIONS", "TRACE":
-	default:
-		b.WriteString("\n" + req.Method + " data:\n")
-		b.Write(req.Body)
+	b.Grow(len(s.Method) + len(t.Sample.URL) + len(s.Query) + len(s.Cookies) + 32)
+	b.WriteString(s.Method)
+	if t.Sample.URL != "" {
+		b.WriteByte(' ')
+		b.WriteString(t.Sample.URL)
+		b.WriteByte('\n')
+		switch s.Method {
+		case "HEAD", "OPTIONS", "TRACE": // JMeter's METHODS_WITHOUT_BODY
+		default:
+			b.WriteString("\n" + s.Method + " data:\n")
+			b.WriteString(s.Query)
+			b.WriteByte('\n')
+		}
+		if s.Cookies != "" {
+			b.WriteString("\nCookie Data:\n")
+			b.WriteString(s.Cookies)
+		} else {
+			b.WriteString("\n[no cookies]")
+		}
 		b.WriteByte('\n')
 	}
-	cookie := ""
-	for _, h := range req.Header {
-		if strings.EqualFold(h.Name, "Cookie") {
-			cookie = h.Value
-		}
-	}
-	if cookie != "" {
-		b.WriteString("\nCookie Data:\n" + cookie)
-	} else {
-		b.WriteString("\n[no cookies]")
-	}
-	b.WriteByte('\n')
+	b.WriteString(t.SamplerData)
 	return b.String()
 }

@@ -12,7 +12,8 @@
 // every script element and script function is refused at compile time.
 //
 // It imports element, function, assert (a script assertion's verdict),
-// response, engine/script, internal/cache, internal/files (the files a
+// response, engine/script, cookies and engine/httpx (the user's cookie
+// jar, sampler.getCookieManager()), internal/cache, internal/files (the files a
 // plan's scripts may read and write), internal/java, internal/mirror, jmx
 // and report.
 package scripting

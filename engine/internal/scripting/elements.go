@@ -623,6 +623,7 @@ func (p *scriptPost) PostProcess(vu *element.VU, r *element.Result) {
 	st.scriptResult(&st.prev, vu, r)
 	env.Prev = &st.prev
 	st.host.url = r.URL
+	env.SamplerClass = samplerClassOf(r)
 	if s.family == famBeanShell {
 		env.Globals = append(env.Globals, script.Global{Name: "data", Value: r.Body})
 	}
@@ -659,6 +660,7 @@ func (a *scriptAssertion) Assert(vu *element.VU, r *element.Result) {
 	st.scriptResult(&st.prev, vu, r)
 	env.Prev = &st.prev
 	st.host.url = r.URL
+	env.SamplerClass = samplerClassOf(r)
 	bsh := s.family == famBeanShell
 	if bsh {
 		p := &st.prev

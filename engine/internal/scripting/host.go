@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gojm/gojm/engine/internal/cookies"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/function"
 	"github.com/gojm/gojm/engine/internal/response"
@@ -43,6 +44,8 @@ type scriptPlan struct {
 	files script.Files
 	// mirrors are the HTTP Mirror Servers the run's scripts started.
 	mirrors *element.Shared[mirrors]
+	// cookies are the users' cookie jars (cookies.go).
+	cookies *element.Local[cookies.User]
 }
 
 // scriptPlanKey names the plan's scriptPlan.
@@ -68,6 +71,7 @@ func newScriptPlan(p *element.Plan) *scriptPlan {
 	sp.users = element.NewLocal(p, func(*element.VU) *scriptVU { return &scriptVU{} })
 	sp.jexl = function.JEXLContexts(p)
 	sp.mirrors = element.NewShared(p, newMirrors)
+	sp.cookies = cookies.Users(p)
 	if s, ok := p.Props.Get(ScriptTimeoutProperty); ok {
 		if ms := jmx.Int(strings.TrimSpace(s), -1); ms > 0 {
 			sp.timeout = time.Duration(ms) * time.Millisecond
@@ -94,6 +98,7 @@ type scriptVU struct {
 	timing  sampleTiming
 	holes   []string       // hole values of the run
 	req     samplerRequest // the request a pre-processor's script sees
+	jar     userJar        // the user's cookie jar, as the script sees it
 	text    string         // the text a run made from ${…} (no holes), for samplerData
 	// busy is set while a run uses this state; inner is the state of a run
 	// started meanwhile (see state).
@@ -135,6 +140,7 @@ func (st *scriptVU) done() { st.busy = false }
 func (st *scriptVU) newEnv(sp *scriptPlan, label, params string) *script.Env {
 	st.env = script.Env{Host: &st.host, Label: label, Parameters: params, Timeout: sp.timeout, Globals: st.globals[:0], Files: sp.files, Servers: &st.host}
 	st.host.url = ""
+	st.cookiesFor(sp, st.host.vu, &st.env)
 	return &st.env
 }
 
@@ -345,7 +351,7 @@ func (st *scriptVU) scriptResult(dst *script.Result, vu *element.VU, r *element.
 		s.RequestHeaders = r.RequestHeaders()
 		s.ResponseHeaders = responseHeaderText(r)
 		v := response.Main(r)
-		s.SamplerData = response.RequestData(vu, &v)
+		s.SamplerData = response.RequestData(&v)
 	}
 	for _, a := range r.Assertions {
 		dst.Assertions = append(dst.Assertions, script.AssertionInfo{Name: a.Name, Failure: a.Failure, Error: a.Error, Message: a.Message})

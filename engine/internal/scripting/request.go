@@ -32,6 +32,7 @@ func (st *scriptVU) requestFor(vu *element.VU, s element.Sampler, env *script.En
 	q := &st.req
 	q.vu, q.s, q.rq = vu, rs, nil
 	env.Request = q
+	env.SamplerClass = httpSamplerClass
 }
 
 func (q *samplerRequest) request() *element.Request {

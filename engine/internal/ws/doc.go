@@ -17,6 +17,7 @@
 // upgrade's.
 //
 // It imports element, jmx, internal/java, engine/httpx (the upgrade
-// response's header as a sample's) and the standard library with
+// response's header as a sample's), cookies (the user's jar, whose
+// cookies go on the upgrade) and the standard library with
 // gorilla/websocket.
 package ws

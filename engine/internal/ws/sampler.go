@@ -2,11 +2,14 @@ package ws
 
 import (
 	"errors"
+	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gojm/gojm/engine/httpx"
+	"github.com/gojm/gojm/engine/internal/cookies"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/internal/java"
 	"github.com/gojm/gojm/jmx"
@@ -68,6 +71,7 @@ type sampler struct {
 	headers                                         []header
 	filters                                         []filter
 	conns                                           *element.Local[userConn]
+	jars                                            *element.Local[cookies.User]
 }
 
 type header struct {
@@ -105,6 +109,7 @@ func Build(c element.Builder, e *jmx.Element, sc element.InScope) (element.Sampl
 		binary:         e.Bool("binaryPayload", false),
 		newConn:        e.Bool("createNewConnection", e.Class == RequestClass),
 		conns:          userConns(c.Plan()),
+		jars:           cookies.Users(c.Plan()),
 	}
 	switch e.Class {
 	case OpenClass:
@@ -191,6 +196,45 @@ func mergeHeaders(c element.Builder, e *jmx.Element, managers []*jmx.Element) []
 	return out
 }
 
+// withCookies adds to fields the Cookie header of the user's jar for the
+// connect URL, as the plugin puts its Cookie Manager's in the upgrade's
+// fields (over a Header Manager's Cookie); the cookies of the upgrade
+// response are not stored, as the plugin stores none.
+func (s *sampler) withCookies(vu *element.VU, fields [][2]string) [][2]string {
+	if vu.Group == nil || !vu.Group.Cookies {
+		return fields
+	}
+	u := s.jars.Get(vu)
+	if u.Jar == nil {
+		return fields
+	}
+	u.Seed(vu)
+	scheme := "http"
+	if s.tls {
+		scheme = "https"
+	}
+	port, _ := strconv.Atoi(strings.TrimSpace(s.port.Eval(vu)))
+	path := s.path.Eval(vu)
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	cu, err := url.Parse(scheme + "://" + net.JoinHostPort(s.server.Eval(vu), strconv.Itoa(port)) + path)
+	if err != nil {
+		return fields
+	}
+	v := u.Jar.Header(cu)
+	if v == "" {
+		return fields
+	}
+	for i := range fields {
+		if fields[i][0] == "Cookie" {
+			fields[i][1] = v
+			return fields
+		}
+	}
+	return append(fields, [2]string{"Cookie", v})
+}
+
 // sampleError ends a sample with the plugin's code and message.
 type sampleError struct{ code, msg string }
 
@@ -213,6 +257,7 @@ func (s *sampler) Sample(vu *element.VU, r *element.Result) {
 		for _, h := range s.headers {
 			fields = append(fields, [2]string{h.name, h.value.Eval(vu)})
 		}
+		fields = s.withCookies(vu, fields)
 		var sb strings.Builder
 		for i, f := range fields {
 			if i > 0 {

@@ -13,6 +13,9 @@ import org.apache.jmeter.config.Argument;
 import org.apache.jmeter.protocol.http.control.Header;
 import org.apache.jmeter.protocol.http.control.HeaderManager;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerProxy;
+import org.apache.jmeter.protocol.http.control.Cookie;
+import org.apache.jmeter.protocol.http.control.CookieManager;
+import org.apache.jmeter.samplers.StandInSampler;
 import org.apache.jmeter.protocol.http.util.HTTPArgument;
 import org.apache.jmeter.samplers.*;
 import org.apache.jmeter.threads.*;
@@ -177,6 +180,17 @@ public class Record {
         return h;
     }
 
+    /** The user's Cookie Manager, from a case's "cookies" input: [name, value, domain, path, secure, expires] each; null without one. */
+    static CookieManager cookies(List<?> in) {
+        if (in == null) return null;
+        CookieManager m = new CookieManager();
+        for (Object o : in) {
+            List<?> c = (List<?>) o;
+            m.add(new Cookie((String) c.get(0), (String) c.get(1), (String) c.get(2), (String) c.get(3), (Boolean) c.get(4), ((Number) c.get(5)).longValue()));
+        }
+        return m;
+    }
+
     /** What a script left of the request: its fields, headers and arguments. */
     static Map<String, Object> requestOut(HTTPSamplerProxy h) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -209,6 +223,8 @@ public class Record {
         Sampler sampler = new StandInSampler();
         HTTPSamplerProxy http = request((Map<String, Object>) in.get("request"));
         if (http != null) sampler = http;
+        CookieManager cookies = cookies((List<?>) in.get("cookies"));
+        if (http != null) http.cookieManager = cookies; else ((StandInSampler) sampler).cookieManager = cookies;
         JMeterContext ctx = new JMeterContext(vars, props, sampler, prev);
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream OUT = new PrintStream(buf, true);
@@ -304,6 +320,7 @@ public class Record {
             res.put("assertion", s);
         }
         if (http != null) res.put("request", requestOut(http));
+        if (cookies != null) { List<String> cs = new ArrayList<>(); for (Cookie x : cookies.list()) cs.add(x.toString()); res.put("cookies", cs); }
         if (JMeterThread.stopped) res.put("stopped", true);
         res.put("slept", RecClock.slept);
         return res;

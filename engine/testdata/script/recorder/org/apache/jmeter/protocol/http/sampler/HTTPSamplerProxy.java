@@ -13,6 +13,8 @@ public class HTTPSamplerProxy implements Sampler {
     public String getName() { return "Sampler"; }
     public String toString() { return getName(); }
     public HeaderManager getHeaderManager() { return headerManager; }
+    public org.apache.jmeter.protocol.http.control.CookieManager cookieManager;
+    public org.apache.jmeter.protocol.http.control.CookieManager getCookieManager() { return cookieManager; }
     public Arguments getArguments() { return arguments; }
     public void addArgument(String name, String value) { arguments.addArgument(new HTTPArgument(name, value)); }
     public void addArgument(String name, String value, String metadata) { arguments.addArgument(new HTTPArgument(name, value, metadata)); }
