@@ -20,6 +20,9 @@ type Head struct {
 	noConn bool
 	m      http.Header // made by Map, or net/http's
 	edited bool        // Set changed the map: the lines are no longer the header
+	// block is what Block made last, kept for the next reader of the
+	// same sample
+	block string
 }
 
 // HeadOf is the Head of a header net/http parsed.
@@ -190,6 +193,7 @@ func (h *Head) Set(name, value string) {
 	}
 	h.m.Set(name, value)
 	h.edited = true
+	h.block = ""
 }
 
 // Text is the header as JMeter shows it after the status line: a
@@ -197,6 +201,93 @@ func (h *Head) Set(name, value string) {
 // spelling they came in; sorted by name when only a map is known.
 func (h *Head) Text() string {
 	var b strings.Builder
+	b.Grow(h.textLen())
+	h.writeText(&b)
+	return b.String()
+}
+
+// Block is the status line made of proto, code and message (left out
+// when empty), a "\n", then Text: the header block JMeter's
+// SampleResult.getResponseHeaders holds. It is made on the first call and
+// kept: every extractor and assertion reading the headers of one sample
+// shares one string, until Set changes the head or another status line
+// is asked for.
+func (h *Head) Block(proto, code, message string) string {
+	if h.block != "" && h.hasStatus(proto, code, message) {
+		return h.block
+	}
+	var b strings.Builder
+	n := len(proto) + 1 + len(code) + 1
+	if message != "" {
+		n += 1 + len(message)
+	}
+	b.Grow(n + h.textLen())
+	b.WriteString(proto)
+	b.WriteByte(' ')
+	b.WriteString(code)
+	if message != "" {
+		b.WriteByte(' ')
+		b.WriteString(message)
+	}
+	b.WriteByte('\n')
+	h.writeText(&b)
+	h.block = b.String()
+	return h.block
+}
+
+// hasStatus reports whether the kept block's first line is exactly the
+// status line of proto, code and message. (A message with a line end in it
+// never matches: the block is then made again on every call.)
+func (h *Head) hasStatus(proto, code, message string) bool {
+	end := strings.IndexByte(h.block, '\n')
+	want := len(proto) + 1 + len(code) + 1
+	if message != "" {
+		want += 1 + len(message)
+	}
+	if end+1 != want {
+		return false
+	}
+	line := h.block[:want]
+	rest, ok := strings.CutPrefix(line, proto)
+	if !ok || rest[0] != ' ' {
+		return false
+	}
+	if rest, ok = strings.CutPrefix(rest[1:], code); !ok {
+		return false
+	}
+	if message != "" {
+		if rest[0] != ' ' {
+			return false
+		}
+		if rest, ok = strings.CutPrefix(rest[1:], message); !ok {
+			return false
+		}
+	}
+	return rest == "\n"
+}
+
+// textLen is the length of Text, so that it is made in one allocation.
+func (h *Head) textLen() int {
+	n := 0
+	if h.lines != "" && !h.edited {
+		for rest := h.lines; rest != ""; {
+			line, more, _ := strings.Cut(rest, "\n")
+			rest = more
+			k, v, _ := strings.Cut(line[:len(line)-1], ":")
+			n += len(k) + 2 + len(trimOWS(v)) + 1
+		}
+		return n
+	}
+	for k, vv := range h.m {
+		for _, v := range vv {
+			n += len(k) + 2 + len(v) + 1
+		}
+	}
+	return n
+}
+
+// writeText writes Text to b.
+func (h *Head) writeText(b *strings.Builder) {
 	if h.lines != "" && !h.edited {
 		for rest := h.lines; rest != ""; {
 			line, more, _ := strings.Cut(rest, "\n")
@@ -207,7 +298,7 @@ func (h *Head) Text() string {
 			b.WriteString(trimOWS(v))
 			b.WriteByte('\n')
 		}
-		return b.String()
+		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(h.m)) {
 		for _, v := range h.m[k] {
@@ -217,5 +308,4 @@ func (h *Head) Text() string {
 			b.WriteByte('\n')
 		}
 	}
-	return b.String()
 }

@@ -155,10 +155,11 @@ func splitNames(s, sep string) []string {
 // csvSrc is one virtual user's view of a CSV Data Set: the reader it
 // shares and the variable slots it fills.
 type csvSrc struct {
-	file  *csvFile
-	names []string
-	slots []int // -1: a name the plan never mentions
-	err   error // why the file could not be opened
+	file   *csvFile
+	names  []string
+	slots  []int    // -1: a name the plan never mentions
+	fields []string // the last record's fields, kept for the next record's
+	err    error    // why the file could not be opened
 }
 
 func (ds *csvDataSet) IterationStart(vu *element.VU) {
@@ -172,7 +173,10 @@ func (ds *csvDataSet) IterationStart(vu *element.VU) {
 		vu.StopThread()
 		return
 	}
-	vals, err := ds.read(src.file, vu)
+	vals, err := ds.read(src.file, vu, src.fields[:0])
+	if cap(vals) > cap(src.fields) {
+		src.fields = vals[:0]
+	}
 	if err != nil {
 		vu.Warnf("%s: %v", ds.path, err) // JMeter treats it as the end of the file
 		vals = nil
@@ -248,7 +252,7 @@ func (ds *csvDataSet) attach(vu *element.VU) (*csvSrc, error) {
 }
 
 // csvFile is an open data file (FileServer's entry for one alias): a
-// reader shared under a lock, reopened when it recycles.
+// reader shared under a lock, read again from its start when it recycles.
 type csvFile struct {
 	mu      sync.Mutex
 	files   *files.Policy
@@ -257,18 +261,23 @@ type csvFile struct {
 	delim   rune
 	skip    bool // the first line is not data (a header, or ignoreFirstLine)
 	header  []string
-	file    io.Closer
-	r       *bufio.Reader
-	tooLong bool       // a line over java.MaxLine was met
-	stripe  sync.Mutex // a split run's reads, striped (csv_segment.go)
-	reads   int64      // records read by every reader of the run
+	file    *java.TextFile
+	r       *bufio.Reader // nil when the file could not be read again
+	tooLong bool          // a line over java.MaxLine was met
+	stripe  sync.Mutex    // a split run's reads, striped (csv_segment.go)
+	reads   int64         // records read by every reader of the run
 }
 
 func openCSVFile(pol *files.Policy, path, enc string, delim rune, skip bool) (*csvFile, error) {
 	f := &csvFile{files: pol, path: path, enc: enc, delim: delim, skip: skip}
-	if err := f.reopen(false); err != nil {
+	fh, err := pol.Open(path)
+	if err != nil {
 		return nil, err
 	}
+	if f.file, err = java.NewTextFile(fh, enc); err != nil {
+		return nil, err
+	}
+	f.r = bufio.NewReader(f.file)
 	if skip {
 		line, ok, err := java.ReadLine(f.r)
 		if err != nil {
@@ -277,7 +286,7 @@ func openCSVFile(pol *files.Policy, path, enc string, delim rune, skip bool) (*c
 		if !ok {
 			return nil, fmt.Errorf("file %s is empty: it has no header line", path)
 		}
-		f.header, err = parseCSVRecord(bufio.NewReader(strings.NewReader(line)), delim)
+		f.header, err = parseCSVRecord(bufio.NewReader(strings.NewReader(line)), delim, nil)
 		if err != nil {
 			return nil, fmt.Errorf("could not split the header line of %s: %w", path, err)
 		}
@@ -288,27 +297,16 @@ func openCSVFile(pol *files.Policy, path, enc string, delim rune, skip bool) (*c
 	return f, nil
 }
 
-// reopen opens the file from its start, skipping the first line if asked.
-func (f *csvFile) reopen(skipFirst bool) error {
-	if f.file != nil {
-		f.file.Close()
-	}
-	fh, err := f.files.Open(f.path)
-	if err != nil {
-		f.file, f.r = nil, nil
+// rewind goes back to the start of the file, skipping the first line if
+// asked. JMeter's FileServer closes the file and opens it again; the open
+// file is read again instead, keeping its reader and buffer (see "CSV Data
+// Set" in docs/compatibility.md).
+func (f *csvFile) rewind(skipFirst bool) error {
+	if err := f.file.Rewind(); err != nil {
+		f.r = nil
 		return err
 	}
-	rc, err := java.TextReader(fh, f.enc)
-	if err != nil {
-		f.file, f.r = nil, nil
-		return err
-	}
-	if f.r == nil {
-		f.r = bufio.NewReader(rc)
-	} else {
-		f.r.Reset(rc) // recycling reuses the buffer
-	}
-	f.file = rc
+	f.r.Reset(f.file)
 	if skipFirst {
 		if _, _, err := java.ReadLine(f.r); err != nil {
 			return err
@@ -319,39 +317,40 @@ func (f *csvFile) reopen(skipFirst bool) error {
 
 // next reads the next record; no values at the end of a file that does
 // not recycle (or that has no data).
-func (f *csvFile) next(ds *csvDataSet) ([]string, error) {
+func (f *csvFile) next(ds *csvDataSet, buf []string) ([]string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.tooLong {
 		return nil, nil
 	}
 	if f.r == nil {
-		return nil, errors.New("the file could not be reopened")
+		return nil, errors.New("the file could not be read again from its start")
 	}
-	vals, err := f.read(ds)
+	vals, err := f.read(ds, buf)
 	if errors.Is(err, java.ErrLineTooLong) {
 		f.tooLong = true // nothing after it is read: the end of the file, for good
 	}
 	return vals, err
 }
 
-func (f *csvFile) read(ds *csvDataSet) ([]string, error) {
+// read reads the next record, its fields in buf.
+func (f *csvFile) read(ds *csvDataSet, buf []string) ([]string, error) {
 	if ds.quoted {
 		if ds.recycle {
 			if _, err := f.r.Peek(1); err == io.EOF {
-				if err := f.reopen(f.skip); err != nil {
+				if err := f.rewind(f.skip); err != nil {
 					return nil, err
 				}
 			}
 		}
-		return parseCSVRecord(f.r, f.delim)
+		return parseCSVRecord(f.r, f.delim, buf)
 	}
 	line, ok, err := java.ReadLine(f.r)
 	if err != nil {
 		return nil, err
 	}
 	if !ok && ds.recycle {
-		if err := f.reopen(f.skip); err != nil {
+		if err := f.rewind(f.skip); err != nil {
 			return nil, err
 		}
 		if line, ok, err = java.ReadLine(f.r); err != nil {
@@ -361,25 +360,37 @@ func (f *csvFile) read(ds *csvDataSet) ([]string, error) {
 	if !ok {
 		return nil, nil
 	}
-	return splitLine(line, ds.delim), nil
+	return splitLine(line, ds.delim, buf), nil
 }
 
 // splitLine is JOrphanUtils.split(line, delim, false) as CSV Data Set uses
 // it on unquoted data: cut at every delimiter, empty fields kept; an
-// empty line has no fields (and so reads as the end of the file).
-func splitLine(line, delim string) []string {
+// empty line has no fields (and so reads as the end of the file). The
+// fields are appended to buf[:0].
+func splitLine(line, delim string, buf []string) []string {
 	if line == "" {
 		return nil
 	}
-	return strings.Split(line, delim)
+	if delim == "" { // never so in a data set, whose delimiter is "," when empty
+		return append(buf[:0], strings.Split(line, delim)...)
+	}
+	buf = buf[:0]
+	for {
+		field, rest, found := strings.Cut(line, delim)
+		buf = append(buf, field)
+		if !found {
+			return buf
+		}
+		line = rest
+	}
 }
 
 // parseCSVRecord reads one record of quoted CSV as JMeter's
 // CSVSaveService.csvReadFile: fields may be quoted with '"' ("" inside is a
 // quote) and then hold delimiters and line ends; a quote inside a plain
 // field, or text after a closing quote, is an error. No fields at the end
-// of the input.
-func parseCSVRecord(r *bufio.Reader, delim rune) ([]string, error) {
+// of the input. The fields are appended to buf[:0].
+func parseCSVRecord(r *bufio.Reader, delim rune, buf []string) ([]string, error) {
 	const (
 		initial = iota
 		plain
@@ -387,7 +398,7 @@ func parseCSVRecord(r *bufio.Reader, delim rune) ([]string, error) {
 		embedded
 	)
 	state := initial
-	var fields []string
+	fields := buf[:0]
 	var b strings.Builder
 	push := false
 	size := 0

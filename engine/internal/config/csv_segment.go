@@ -11,15 +11,15 @@ import (
 // segment takes those it owns, so that together the segments read each
 // once. A file each thread reads on its own is read whole: its threads
 // are the ones striped.
-func (ds *csvDataSet) read(f *csvFile, vu *element.VU) ([]string, error) {
+func (ds *csvDataSet) read(f *csvFile, vu *element.VU, buf []string) ([]string, error) {
 	seg := vu.Run.Segment
 	if ds.mode == shareThread || !seg.Split() {
-		return f.next(ds)
+		return f.next(ds, buf)
 	}
 	f.stripe.Lock()
 	defer f.stripe.Unlock()
 	for {
-		vals, err := f.next(ds)
+		vals, err := f.next(ds, buf)
 		if err != nil || len(vals) == 0 {
 			return vals, err
 		}
@@ -41,14 +41,16 @@ func (ds *csvDataSet) dataFile(pol *files.Policy, path string) element.DataFile 
 		}
 		defer f.file.Close()
 		var rows int64
+		var buf []string
 		for {
-			vals, err := f.next(&csvDataSet{delim: ds.delim, quoted: ds.quoted})
+			vals, err := f.next(&csvDataSet{delim: ds.delim, quoted: ds.quoted}, buf)
 			if err != nil {
 				return nil, false, err
 			}
 			if len(vals) == 0 {
 				break
 			}
+			buf = vals
 			rows++
 		}
 		if rows == 0 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/elementtest"
 	"github.com/gojm/gojm/jmx"
 )
@@ -35,7 +36,7 @@ func TestParseCSVRecord(t *testing.T) {
 			r := bufio.NewReader(strings.NewReader(tc.in))
 			var got [][]string
 			for {
-				rec, err := parseCSVRecord(r, ',')
+				rec, err := parseCSVRecord(r, ',', nil)
 				if err != nil {
 					if tc.err == "" || err.Error() != tc.err {
 						t.Fatalf("error %v, want %q", err, tc.err)
@@ -68,8 +69,11 @@ func TestSplitLine(t *testing.T) {
 		{"", ",", nil},
 		{"a::b", "::", []string{"a", "b"}},
 		{"a\tb", "\t", []string{"a", "b"}},
+		{"abc", ",", []string{"abc"}},
+		{"ab", "", []string{"a", "b"}},
+		{"a,b,c,d,e,f", ",", []string{"a", "b", "c", "d", "e", "f"}}, // more fields than the buffer holds
 	} {
-		if got := splitLine(tc.line, tc.delim); !slices.Equal(got, tc.want) {
+		if got := splitLine(tc.line, tc.delim, []string{"old", "fields"}); !slices.Equal(got, tc.want) {
 			t.Errorf("splitLine(%q, %q) = %q, want %q", tc.line, tc.delim, got, tc.want)
 		}
 	}
@@ -119,6 +123,29 @@ func BenchmarkCSVDataSetIteration(b *testing.B) {
 		ds.IterationStart(vu)
 	}
 	if v, _ := vu.Vars.Get("pass"); !strings.HasPrefix(v, "secret,") {
+		b.Fatalf("pass = %q", v)
+	}
+}
+
+// BenchmarkCSVDataSetRecycle is a shared CSV Data Set over a short file
+// read round and round, as plans read a handful of test users: a header,
+// four records, the file started again after every fourth read.
+func BenchmarkCSVDataSetRecycle(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "users.csv"), []byte("user,pass\nalice,a1\nbob,b2\ncarol,c3\ndave,d4\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	c := elementtest.New(nil, "", dir)
+	ds, err := BuildCSVDataSet(c, elementtest.El("CSVDataSet", "filename", "users.csv", "recycle", "true"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	vu := c.VU(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		ds.IterationStart(vu)
+	}
+	if v, _ := vu.Vars.Get("pass"); len(v) != 2 {
 		b.Fatalf("pass = %q", v)
 	}
 }
@@ -180,5 +207,81 @@ func TestCSVMissingFileStopsTheThread(t *testing.T) {
 	}
 	if _, ok := vu.Vars.Get("v"); ok {
 		t.Error("the variable was set")
+	}
+}
+
+// A data set read past the end of its file: with recycle it starts again
+// from the first record (after the header line, or the line
+// ignoreFirstLine skips), as JMeter's FileServer does by reopening it;
+// without, its variables hold <EOF>, or the thread stops. Users sharing
+// the file go on where the last one left off.
+func TestCSVRecycle(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		content string
+		props   []string // besides the file name
+		users   int      // reading in turn; 1 when 0
+		reads   int
+		want    string // each read's u-p, space-separated, the users taking turns
+	}{
+		{name: "names from the header line", content: "u,p\na,1\nb,2\n", reads: 5,
+			want: "a-1 b-2 a-1 b-2 a-1"},
+		{name: "names given, no header", content: "a,1\nb,2\n", props: []string{"variableNames", "u,p"}, reads: 3,
+			want: "a-1 b-2 a-1"},
+		{name: "names given, ignoreFirstLine", content: "user,pass\na,1\nb,2\n", props: []string{"variableNames", "u,p", "ignoreFirstLine", "true"}, reads: 4,
+			want: "a-1 b-2 a-1 b-2"},
+		{name: "no line end at the end", content: "u,p\na,1\nb,2", reads: 3,
+			want: "a-1 b-2 a-1"},
+		{name: "CRLF and a byte-order mark", content: "\ufeffu,p\r\na,1\r\nb,2\r\n", reads: 3,
+			want: "a-1 b-2 a-1"},
+		{name: "ISO-8859-1", content: "u,p\ncaf\xe9,1\n", props: []string{"fileEncoding", "ISO-8859-1"}, reads: 2,
+			want: "café-1 café-1"},
+		{name: "quoted", content: "u,p\n\"a,x\",1\n\"b\nline\",2\n", props: []string{"quotedData", "true"}, reads: 3,
+			want: "a,x-1 b\nline-2 a,x-1"},
+		{name: "shared by three users", content: "u,p\na,1\nb,2\n", users: 3, reads: 5,
+			want: "a-1 b-2 a-1 b-2 a-1"},
+		{name: "a header and no data", content: "u,p\n", reads: 2,
+			want: "<EOF>-<EOF> <EOF>-<EOF>"},
+		{name: "recycle off", content: "u,p\na,1\n", props: []string{"recycle", "false"}, reads: 3,
+			want: "a-1 <EOF>-<EOF> <EOF>-<EOF>"},
+		{name: "recycle off, quoted", content: "u,p\na,1\n", props: []string{"recycle", "false", "quotedData", "true"}, reads: 2,
+			want: "a-1 <EOF>-<EOF>"},
+		{name: "stopThread", content: "u,p\na,1\n", props: []string{"recycle", "false", "stopThread", "true"}, reads: 3,
+			want: "a-1 stopped stopped"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c := elementtest.New(nil, "", dir)
+			ds, err := BuildCSVDataSet(c, elementtest.El("CSVDataSet", append([]string{"filename", "d.csv"}, tc.props...)...))
+			if err != nil || len(c.Errs) > 0 {
+				t.Fatal(err, c.Errs)
+			}
+			vus := make([]*element.VU, max(tc.users, 1))
+			for i := range vus {
+				vus[i] = c.VU(i + 1)
+			}
+			var got []string
+			for i := range tc.reads {
+				vu := vus[i%len(vus)]
+				if vu.Stopped() {
+					got = append(got, "stopped")
+					continue
+				}
+				ds.IterationStart(vu)
+				if vu.Stopped() {
+					got = append(got, "stopped")
+					continue
+				}
+				u, _ := vu.Vars.Get("u")
+				p, _ := vu.Vars.Get("p")
+				got = append(got, u+"-"+p)
+			}
+			if g := strings.Join(got, " "); g != tc.want {
+				t.Errorf("read %q\nwant %q", g, tc.want)
+			}
+		})
 	}
 }

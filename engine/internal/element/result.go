@@ -10,9 +10,13 @@ import (
 // one for every sample; Reset clears it, keeping the body's storage.
 type Result struct {
 	report.Sample
-	Body    []byte
-	Head    httpx.Head // the response header, when the sample has one
-	ReqHead string
+	Body []byte
+	Head httpx.Head // the response header, when the sample has one
+	// ReqHead is the request's header fields as sent, one "Name: value\n"
+	// each; read it with RequestHeaders, as a sampler may leave it to
+	// ReqHeadOf, which makes it when something first asks.
+	ReqHead   string
+	ReqHeadOf func() string
 	// SamplerData is what the sampler says it sent, for XML results
 	// (JMeter's samplerData); "" for none.
 	SamplerData string
@@ -30,6 +34,19 @@ type Result struct {
 	// Handler, a script, a Flow Control Action).
 	Next Next
 }
+
+// RequestHeaders returns ReqHead, made by ReqHeadOf on the first call
+// when the sampler left it to be made on demand. ReqHeadOf reads the
+// sampler's last request: it must be called before the user's next sample.
+func (r *Result) RequestHeaders() string {
+	if r.ReqHeadOf != nil {
+		r.ReqHead, r.ReqHeadOf = r.ReqHeadOf(), nil
+	}
+	return r.ReqHead
+}
+
+// SetRequestHeaders sets ReqHead, in place of what ReqHeadOf would make.
+func (r *Result) SetRequestHeaders(h string) { r.ReqHead, r.ReqHeadOf = h, nil }
 
 // Reset makes r empty for the next sample.
 func (r *Result) Reset() {

@@ -24,6 +24,7 @@ type Part struct {
 	Lit  string // literal text; for a variable, the "${name}" shown when it is undefined
 	Slot int    // variable slot
 	Fn   Function
+	app  Appender // Fn, when it is one (set by NewTemplate)
 }
 
 // Function is one compiled ${__name(args)} call.
@@ -31,9 +32,24 @@ type Function interface {
 	Eval(vu *VU) string
 }
 
+// Appender is a Function that can also write its value at the end of a
+// buffer: in a template of several parts it then makes no string of its
+// own (the number of a ${__Random} or ${__time} in a URL). Append
+// evaluates what it needs (its arguments) before it appends to dst, and
+// appends what Eval would return.
+type Appender interface {
+	Function
+	Append(vu *VU, dst []byte) []byte
+}
+
 // NewTemplate returns the template of source text raw made of parts; nil
-// parts make a constant, whose value is raw.
-func NewTemplate(raw string, parts []Part) *Template { return &Template{raw: raw, parts: parts} }
+// parts make a constant, whose value is raw. The template keeps parts.
+func NewTemplate(raw string, parts []Part) *Template {
+	for i := range parts {
+		parts[i].app, _ = parts[i].Fn.(Appender)
+	}
+	return &Template{raw: raw, parts: parts}
+}
 
 // Text returns the constant template of s.
 func Text(s string) *Template { return &Template{raw: s} }
@@ -63,9 +79,11 @@ func (t *Template) Eval(vu *VU) string {
 	start := len(vu.tbuf)
 	for i := range t.parts {
 		p := &t.parts[i]
-		switch p.Kind {
-		case LitPart:
+		switch {
+		case p.Kind == LitPart:
 			vu.tbuf = append(vu.tbuf, p.Lit...)
+		case p.app != nil:
+			vu.tbuf = p.app.Append(vu, vu.tbuf)
 		default:
 			v := p.Eval(vu) // may use vu.tbuf beyond start itself
 			vu.tbuf = append(vu.tbuf, v...)

@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"net/http"
 	"testing"
 
+	"github.com/gojm/gojm/engine/httpx"
 	"github.com/gojm/gojm/engine/internal/element"
 	"github.com/gojm/gojm/engine/internal/elementtest"
 	"github.com/gojm/gojm/jmx"
@@ -67,4 +69,26 @@ func BenchmarkXPathExtractor(b *testing.B) {
 	benchExtractor(b, BuildXPath, elementtest.El("XPathExtractor", "XPathExtractor.xpathQuery", "//input[@name='csrf_token']/@value",
 		"XPathExtractor.tolerant", "true", "XPathExtractor.refname", "csrf"),
 		elementtest.HTMLBody, "csrf", "csrf=b7e1c2d3-4f5a-6789-abcd-ef0123456789")
+}
+
+// A Regular Expression Extractor on the response headers (useHeaders),
+// as plans take a session cookie: the header text JMeter's field reads.
+func BenchmarkRegexExtractorHeaders(b *testing.B) {
+	x, vu := elementtest.Build(b, BuildRegex, elementtest.El("RegexExtractor", "RegexExtractor.useHeaders", "true",
+		"RegexExtractor.regex", `SESSION=(\w+)`, "RegexExtractor.template", "$1$", "RegexExtractor.match_number", "1",
+		"RegexExtractor.refname", "session", "RegexExtractor.default", "NO_SESSION"))
+	r := elementtest.Response(elementtest.JSONBody)
+	head := httpx.HeadOf(http.Header{"Server": {"nginx/1.22.1"}, "Date": {"Mon, 30 Nov 2026 00:00:00 GMT"},
+		"Content-Type": {"application/json"}, "Content-Length": {"1517"}, "Connection": {"keep-alive"},
+		"Set-Cookie": {"SESSION=8F2A1C9D3E4B5F60; Path=/; HttpOnly"}, "Cache-Control": {"no-store"}})
+	r.Head = head
+	x.PostProcess(vu, r)
+	if got := elementtest.Vars(vu, "session"); got != "session=8F2A1C9D3E4B5F60" {
+		b.Fatalf("got %s", got)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Head = head // each sample has a head of its own
+		x.PostProcess(vu, r)
+	}
 }

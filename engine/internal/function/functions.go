@@ -32,7 +32,7 @@ var builtin = map[string]Def{
 	"__property":               {1, 3, fnProperty},
 	"__setProperty":            {2, 3, fnSetProperty},
 	"__isPropDefined":          {1, 1, fnIsPropDefined},
-	"__threadNum":              {0, 0, constFn(func(vu *element.VU) string { return strconv.Itoa(vu.Num) })},
+	"__threadNum":              {0, 0, fnThreadNum},
 	"__threadGroupName":        {0, 0, constFn(func(vu *element.VU) string { return vu.Group.Name })},
 	"__TestPlanName":           {0, 0, constFn(func(vu *element.VU) string { return vu.Plan.FileName() })},
 	"__samplerName":            {0, 1, fnSamplerName},
@@ -118,6 +118,38 @@ func StoreAs(v *element.Template, f func(vu *element.VU) string) element.Functio
 		}
 		return s
 	})
+}
+
+// ${__threadNum}: the user's number in its thread group.
+func fnThreadNum(*Compiler, []*element.Template) (element.Function, error) {
+	return intFunc(func(vu *element.VU) (int64, bool) { return int64(vu.Num), true }), nil
+}
+
+// intFunc is a function whose value is a whole number, or "" when ok is
+// false: a template writes the number in place (element.Appender).
+type intFunc func(vu *element.VU) (n int64, ok bool)
+
+func (f intFunc) Eval(vu *element.VU) string {
+	if n, ok := f(vu); ok {
+		return strconv.FormatInt(n, 10)
+	}
+	return ""
+}
+
+func (f intFunc) Append(vu *element.VU, dst []byte) []byte {
+	if n, ok := f(vu); ok {
+		return strconv.AppendInt(dst, n, 10)
+	}
+	return dst
+}
+
+// storeIntAs is StoreAs for a function whose value is a number: without a
+// variable to save it in, the number is written in place.
+func storeIntAs(v *element.Template, f intFunc) element.Function {
+	if v == nil || v.Const() && strings.TrimSpace(v.Raw()) == "" {
+		return f
+	}
+	return StoreAs(v, f.Eval)
 }
 
 func Arg(args []*element.Template, i int) *element.Template {
@@ -233,18 +265,18 @@ func fnRandom(_ *Compiler, args []*element.Template) (element.Function, error) {
 			return b, err2
 		}
 	}
-	return StoreAs(v, func(vu *element.VU) string {
+	return storeIntAs(v, func(vu *element.VU) (int64, bool) {
 		a, err1 := bound(vu, lo)
 		b, err2 := bound(vu, hi)
 		if err1 != nil || err2 != nil || b < a {
 			vu.Warnf("__Random(%s,%s): the bounds are not whole numbers with min <= max", lo.Eval(vu), hi.Eval(vu))
-			return ""
+			return 0, false
 		}
 		span := uint64(b-a) + 1
 		if span == 0 { // the whole int64 range
-			return strconv.FormatInt(int64(vu.Rand.Uint64()), 10)
+			return int64(vu.Rand.Uint64()), true
 		}
-		return strconv.FormatInt(a+int64(vu.Rand.Uint64N(span)), 10)
+		return a + int64(vu.Rand.Uint64N(span)), true
 	}), nil
 }
 

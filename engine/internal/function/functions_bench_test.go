@@ -28,6 +28,8 @@ func TestTemplateEvalAllocatesOnlyItsResult(t *testing.T) {
 		{"${user}", 0},
 		{"/api/users/${id}?name=${user}&token=${token}", 1},
 		{"${undefined}", 0},
+		{"${__threadNum}", 0},
+		{"/o?ts=${__time()}&s=${__time(/1000)}&r=${__Random(1,100000)}&u=${__threadNum}", 1},
 	} {
 		tpl, vu := benchVU(t, tc.src)
 		tpl.Eval(vu) // grows the scratch buffer once
@@ -168,6 +170,15 @@ func BenchmarkTemplateEvalTime(b *testing.B) {
 
 func BenchmarkTemplateEvalRandom(b *testing.B) {
 	tpl, vu := benchVU(b, "${__Random(1,100000)}")
+	b.ReportAllocs()
+	for b.Loop() {
+		tpl.Eval(vu)
+	}
+}
+
+// The realistic plan's X-Request-Id header: three numbers in one text.
+func BenchmarkTemplateEvalRequestID(b *testing.B) {
+	tpl, vu := benchVU(b, "${__threadNum}-${__time(/1000)}-${__Random(1000000,9999999)}")
 	b.ReportAllocs()
 	for b.Loop() {
 		tpl.Eval(vu)

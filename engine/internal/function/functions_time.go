@@ -27,6 +27,21 @@ func fnTime(c *Compiler, args []*element.Template) (element.Function, error) {
 			return element.NewLocal(c.plan, func(*element.VU) *lastMilli { return &lastMilli{} })
 		})
 	}
+	if v == nil || v.Const() && strings.TrimSpace(v.Raw()) == "" {
+		if f := ""; format == nil || format.Const() {
+			if format != nil {
+				f = strings.TrimSpace(format.Raw())
+			}
+			if f == "" {
+				return nowMillis{div: 1, last: last}, nil
+			}
+			if len(f) > 1 && f[0] == '/' {
+				if div, err := strconv.ParseInt(f[1:], 10, 64); err == nil && div > 0 {
+					return nowMillis{div: div}, nil
+				}
+			}
+		}
+	}
 	return StoreAs(v, func(vu *element.VU) string {
 		now := time.Now()
 		f := strings.TrimSpace(EvalOr(format, vu, ""))
@@ -56,6 +71,29 @@ func fnTime(c *Compiler, args []*element.Template) (element.Function, error) {
 		}
 		return jf.Format(now)
 	}), nil
+}
+
+// nowMillis is ${__time()} or ${__time(/div)} saved in no variable: the
+// time in milliseconds, divided by div, written in place in a template.
+type nowMillis struct {
+	div  int64
+	last *element.Local[lastMilli] // nil: no string kept (div > 1)
+}
+
+func (t nowMillis) Eval(vu *element.VU) string {
+	n := time.Now().UnixMilli() / t.div
+	if t.last == nil || vu == nil {
+		return strconv.FormatInt(n, 10)
+	}
+	l := t.last.Get(vu)
+	if l.s == "" || l.ms != n {
+		l.ms, l.s = n, strconv.FormatInt(n, 10)
+	}
+	return l.s
+}
+
+func (t nowMillis) Append(_ *element.VU, dst []byte) []byte {
+	return strconv.AppendInt(dst, time.Now().UnixMilli()/t.div, 10)
 }
 
 // lastMilli is a user's last ${__time()}: the URL and the headers of one

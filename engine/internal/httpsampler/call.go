@@ -37,6 +37,9 @@ type httpState struct {
 	edited editedRequest
 	// cookies is the user's jar, which the client uses
 	cookies *cookies.User
+	// reqHead is main.sentHeaderText, made once: a sample's request
+	// headers are made only if an element reads them (Result.ReqHeadOf)
+	reqHead func() string
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
@@ -67,13 +70,19 @@ func newHTTPUser(vu *element.VU, jar *cookies.User) *httpState {
 		}
 	})
 	vu.AtEnd(func(*element.VU) { c.CloseIdle() })
-	return &httpState{client: c, main: httpLane{l: c.Main()}, cookies: jar}
+	return newHTTPState(c, c.Main(), jar)
+}
+
+func newHTTPState(c *httpx.Client, main *httpx.Lane, jar *cookies.User) *httpState {
+	st := &httpState{client: c, main: httpLane{l: main}, cookies: jar}
+	st.reqHead = st.main.sentHeaderText
+	return st
 }
 
 // forkHTTPUser gives a Parallel Controller's branch its user's client
 // (cookies, connections) on a lane of its own.
 func forkHTTPUser(_ *element.VU, parent *httpState) *httpState {
-	return &httpState{client: parent.client, main: httpLane{l: parent.client.NewLane()}, cookies: parent.cookies.Branch()}
+	return newHTTPState(parent.client, parent.client.NewLane(), parent.cookies.Branch())
 }
 
 // lane returns the i-th lane for embedded resources.
@@ -787,11 +796,7 @@ func httpDetail(ln *httpLane, req *httpx.Request, res *httpx.Result) *report.Det
 		if proto == "" {
 			proto = "HTTP/1.1"
 		}
-		line := proto + " " + strconv.Itoa(res.Status)
-		if res.Message != "" {
-			line += " " + res.Message
-		}
-		d.ResponseHeaders = line + "\n" + res.Head.Text()
+		d.ResponseHeaders = res.Head.Block(proto, strconv.Itoa(res.Status), res.Message)
 		if isRedirect(res.Status, req.Method) {
 			d.Redirect = res.Head.Last("Location")
 		}
@@ -839,6 +844,16 @@ func queryString(req *httpx.Request) string {
 		return q
 	}
 	return ""
+}
+
+// sentHeaderText is the request headers of the lane's last request as
+// JMeter's sample holds them: those it sent (Host, Content-Length and
+// Content-Type included), but the cookies.
+func (ln *httpLane) sentHeaderText() string {
+	if ln.res.RequestHead == "" {
+		return ln.requestHeaders() // sent through net/http's Client (Redirect Automatically)
+	}
+	return sentHeaders(ln.res.RequestHead)
 }
 
 // sentHeaders is a request head as JMeter's requestHeader shows it: the

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gojm/gojm/engine/internal/element"
+	"github.com/gojm/gojm/internal/cache"
 	"github.com/gojm/gojm/jmx"
 	"github.com/gojm/gojm/report"
 	"golang.org/x/net/html"
@@ -72,6 +73,11 @@ func urlPattern(p string) (*regexp.Regexp, error) {
 	return regexp.Compile(`^(?:` + p + `)$`)
 }
 
+// urlPatterns are the patterns built from variables, by their text, each
+// compiled once: every sample of a page evaluates them, and compiling one
+// costs about a hundred allocations.
+var urlPatterns = cache.NewFunc(256, urlPattern)
+
 // patterns returns the include and exclude patterns for this sample. A
 // pattern built from variables that does not compile is ignored, as JMeter
 // ignores it (with a warning).
@@ -79,14 +85,14 @@ func (m *embeddedConfig) patterns(vu *element.VU) (inc, exc *regexp.Regexp) {
 	inc, exc = m.incRE, m.excRE
 	if !m.include.Const() {
 		var err error
-		if inc, err = urlPattern(m.include.Eval(vu)); err != nil {
+		if inc, err = urlPatterns.Get(m.include.Eval(vu)); err != nil {
 			vu.Warnf("ignoring the embedded URL pattern: %v", err)
 			inc = nil
 		}
 	}
 	if !m.exclude.Const() {
 		var err error
-		if exc, err = urlPattern(m.exclude.Eval(vu)); err != nil {
+		if exc, err = urlPatterns.Get(m.exclude.Eval(vu)); err != nil {
 			vu.Warnf("ignoring the embedded URL exclude pattern: %v", err)
 			exc = nil
 		}

@@ -312,11 +312,7 @@ func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 	c.process(&st.main, false, 0, &r.Sample, hp)
 	if h.reads {
 		r.Body, r.Head = hp.body, hp.head
-		// JMeter's request headers are those it sent (Host, Content-Length
-		// and Content-Type included), but the cookies.
-		if r.ReqHead = sentHeaders(st.main.res.RequestHead); st.main.res.RequestHead == "" {
-			r.ReqHead = st.main.requestHeaders() // sent through net/http's Client (Redirect Automatically)
-		}
+		r.ReqHeadOf = st.reqHead
 		req := &st.main.req
 		r.Sent = element.Sent{Method: req.Method, Cookies: sentCookies(req, &st.main.res), Query: queryString(req)}
 	}

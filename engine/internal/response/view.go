@@ -59,18 +59,18 @@ func readScope(c element.Builder, e *jmx.Element, prop string) Scope {
 // target is what an extractor or assertion sees of one sample. Sub-samples
 // carry no body or headers yet (the HTTP sampler keeps only the main one's).
 type View struct {
-	Sample  *report.Sample
-	Body    []byte
-	Head    *httpx.Head // nil for a sub-sample
-	ReqHead string
+	Sample *report.Sample
+	Body   []byte
+	Head   *httpx.Head // nil for a sub-sample
 	// Sent and SamplerData are what the main sample sent (nil and "" for
 	// a sub-sample).
 	Sent        *element.Sent
 	SamplerData string
+	res         *element.Result // nil for a sub-sample: its request headers, made when read
 }
 
 func Main(r *element.Result) View {
-	return View{Sample: &r.Sample, Body: r.Body, Head: &r.Head, ReqHead: r.ReqHead, Sent: &r.Sent, SamplerData: r.SamplerData}
+	return View{Sample: &r.Sample, Body: r.Body, Head: &r.Head, Sent: &r.Sent, SamplerData: r.SamplerData, res: r}
 }
 
 // samples returns the samples the scope covers, in JMeter's order: the main
@@ -161,7 +161,10 @@ func (t *View) Text(f Field) string {
 	case FieldHeaders:
 		return t.ResponseHeaders()
 	case FieldRequestHeaders:
-		return t.ReqHead
+		if t.res == nil {
+			return ""
+		}
+		return t.res.RequestHeaders()
 	case FieldURL:
 		return t.Sample.URL
 	case FieldCode:
@@ -180,21 +183,29 @@ func (t *View) ResponseHeaders() string {
 	if (t.Head == nil || t.Head.None()) && t.Sample.Code == "" {
 		return ""
 	}
-	if _, err := strconv.Atoi(t.Sample.Code); err != nil {
+	if !isInt(t.Sample.Code) {
 		return "" // no HTTP response: JMeter has no headers either
 	}
-	var b strings.Builder
-	b.WriteString("HTTP/1.1 ")
-	b.WriteString(t.Sample.Code)
-	if t.Sample.Message != "" {
-		b.WriteByte(' ')
-		b.WriteString(t.Sample.Message)
+	if t.Head == nil { // a sub-sample: its status line only
+		var none httpx.Head
+		return none.Block("HTTP/1.1", t.Sample.Code, t.Sample.Message)
 	}
-	b.WriteByte('\n')
-	if t.Head != nil {
-		b.WriteString(t.Head.Text())
+	// made once per sample, whichever element reads it first
+	return t.Head.Block("HTTP/1.1", t.Sample.Code, t.Sample.Message)
+}
+
+// isInt reports whether strconv.Atoi reads s, without the error it would
+// make of the "Non HTTP response code: …" of every failed connection.
+func isInt(s string) bool {
+	digits := strings.TrimLeft(s, "+-")
+	if len(s)-len(digits) > 1 || digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		return false
 	}
-	return b.String()
+	if len(digits) > 18 { // may not fit
+		_, err := strconv.Atoi(s)
+		return err == nil
+	}
+	return true
 }
 
 // headersSize is JMeter's SampleResult.getHeadersSize for an HTTP sample:

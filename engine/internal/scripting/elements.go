@@ -481,7 +481,7 @@ func (s *scriptElem) Sample(vu *element.VU, r *element.Result) {
 		env.Globals = append(env.Globals, script.Global{Name: "ResponseCode", Value: "200"},
 			script.Global{Name: "ResponseMessage", Value: "OK"}, script.Global{Name: "IsSuccess", Value: true})
 		if s.text != nil {
-			r.ReqHead = ""
+			r.SetRequestHeaders("")
 		}
 	}
 	v, err := s.run(vu, env)
@@ -668,7 +668,7 @@ func (a *scriptAssertion) Assert(vu *element.VU, r *element.Result) {
 			script.Global{Name: "Failure", Value: false}, script.Global{Name: "FailureMessage", Value: ""},
 			script.Global{Name: "ResponseData", Value: r.Body}, script.Global{Name: "ResponseCode", Value: r.Code},
 			script.Global{Name: "ResponseMessage", Value: r.Message}, script.Global{Name: "ResponseHeaders", Value: responseHeaderText(r)},
-			script.Global{Name: "RequestHeaders", Value: r.ReqHead}, script.Global{Name: "SampleLabel", Value: r.Label},
+			script.Global{Name: "RequestHeaders", Value: r.RequestHeaders()}, script.Global{Name: "SampleLabel", Value: r.Label},
 			script.Global{Name: "SamplerData", Value: ""}, script.Global{Name: "Successful", Value: r.Success})
 		_ = p
 	} else {

@@ -348,7 +348,7 @@ func (st *scriptVU) scriptResult(dst *script.Result, vu *element.VU, r *element.
 		}
 	}
 	dst.Lazy = func(s *script.Result) {
-		s.RequestHeaders = r.ReqHead
+		s.RequestHeaders = r.RequestHeaders()
 		s.ResponseHeaders = responseHeaderText(r)
 		v := response.Main(r)
 		s.SamplerData = response.RequestData(&v)
@@ -412,7 +412,7 @@ func applyResult(r *element.Result, s *script.Result, sampler bool) {
 		r.Head.Set("Content-Type", s.ContentType)
 	}
 	if ch&script.ChRequestHeaders != 0 {
-		r.ReqHead = s.RequestHeaders
+		r.SetRequestHeaders(s.RequestHeaders)
 	}
 	if ch&script.ChSentBytes != 0 {
 		r.SentBytes = s.SentBytes
