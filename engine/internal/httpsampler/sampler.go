@@ -304,6 +304,11 @@ func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 		nonHTTP(&r.Sample, class, msg)
 		return
 	}
+	// The Cookie Manager's own cookies are evaluated once per sample, on
+	// the user's goroutine, before its first request (as JMeter does for
+	// each sampler): the lanes that download its resources at once share
+	// the jar, never the user's templates or seeds.
+	st.cookies.Seed(vu)
 	hp := &st.mainHop
 	if !c.fetch(&st.main, u, method, true, false, 0, &r.Sample, hp) {
 		r.None = true // JMeter's cached resource: no sample at all
