@@ -55,7 +55,7 @@ func (r *Result) Reset() {
 
 // Sent is what an HTTP request sent besides its URL: the method, the
 // Cookie header the Cookie Manager added and the query string (the body
-// of a request that has one, else the URL's query). Query may alias the
+// of a request that has one, else "", as JMeter 5.6 sets it). Query may alias the
 // user's request buffer: it is read while the sample is processed.
 type Sent struct {
 	Method, Cookies, Query string

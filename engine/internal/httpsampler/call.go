@@ -819,10 +819,11 @@ func sentCookies(req *httpx.Request, res *httpx.Result) string {
 	return cookie
 }
 
-// queryString is JMeter's queryString of a request: its body when it has
-// one (a multipart body with each file's content hidden, as HttpClient 4's
-// sampler writes it), else the URL's query. It may alias the request's
-// body.
+// queryString is JMeter's queryString of a request: its body (a
+// multipart body with each file's content hidden, as HttpClient 4's
+// sampler writes it), "" for a request without one. HTTPHC4Impl sets it
+// from the entity only: a GET's URL query is not repeated. It may alias
+// the request's body.
 func queryString(req *httpx.Request) string {
 	if len(req.Parts) > 0 {
 		var b strings.Builder
@@ -837,10 +838,6 @@ func queryString(req *httpx.Request) string {
 	}
 	if len(req.Body) > 0 {
 		return unsafe.String(unsafe.SliceData(req.Body), len(req.Body))
-	}
-	if _, q, ok := strings.Cut(req.URL, "?"); ok {
-		q, _, _ = strings.Cut(q, "#")
-		return q
 	}
 	return ""
 }
