@@ -42,6 +42,8 @@ func TestHTTPRequestData(t *testing.T) {
 			"PUT " + base + "/p?x=1\n\nPUT data:\n\n\n[no cookies]\n"},
 		{"a POST's form", httpSpec{props: []string{"path", "/f?x=1", "method", "POST"}, args: []string{harg("a", "b c", true)}},
 			"POST " + base + "/f?x=1\n\nPOST data:\na=b+c\n\n[no cookies]\n"},
+		{"followed redirects: the first request's cookies", httpSpec{props: []string{"path", "/r/1", "method", "GET", "follow_redirects", "true"}},
+			"GET " + base + "/r/0\n\nGET data:\n\n\n[no cookies]\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.spec.name = "s"

@@ -143,6 +143,11 @@ type httpCall struct {
 	inc, exc   *regexp.Regexp // embedded URL patterns
 	pool       int            // parallel downloads of embedded resources
 
+	// firstCookies is the Cookie header the sampler's own request sent,
+	// kept for its request data when the redirects it follows reuse the
+	// request (JMeter's container keeps the first request's cookies)
+	firstCookies string
+
 	args  []evalArg
 	files []evalFile
 	buf   []byte
@@ -153,7 +158,7 @@ func (c *httpCall) begin(h *httpSampler, vu *element.VU, st *httpState, name str
 	c.edit = st.takeEdit(h)
 	c.headers = c.headers[:0]
 	c.host, c.hasHost, c.planCT, c.bodyCT, c.dropCT, c.entity = "", false, false, "", false, false
-	c.body, c.parts = nil, nil
+	c.body, c.parts, c.firstCookies = nil, nil, ""
 	c.auth = c.auth[:0]
 	c.cache, c.dns = nil, nil
 }
@@ -478,6 +483,9 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	s.URL = res.URL
 	hp.head = res.Head
 	hp.body = res.Body
+	if first && h.reads {
+		c.firstCookies = sentCookies(req, res)
+	}
 	if c.vu.Details() {
 		s.Detail = httpDetail(ln, req, res)
 	}
