@@ -336,11 +336,13 @@ func (j *Jar) setLine(line string, o *origin, now time.Time) {
 }
 
 // fromHTTP is the jar's cookie of hc, a Set-Cookie from o, or false when
-// HttpClient's validation refuses it.
+// HttpClient's validation refuses it. The strings it keeps are copies,
+// never parts of the response head, which they would keep alive as long
+// as the cookie (strings.ToLower returns a lower-case domain itself).
 func fromHTTP(hc *http.Cookie, o *origin, now time.Time) (Cookie, bool) {
 	c := Cookie{Name: strings.Clone(hc.Name), Value: strings.Clone(hc.Value), Secure: hc.Secure}
 	if d := strings.TrimLeft(hc.Domain, "."); d != "" {
-		c.Domain, c.DomainSpecified = strings.ToLower(d), true
+		c.Domain, c.DomainSpecified = strings.Clone(strings.ToLower(d)), true
 		if c.Domain != o.host && !domainMatch(&c, o.host) {
 			return Cookie{}, false
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // The jar against real servers on the loopback, over HTTP and HTTPS: each
@@ -222,5 +223,35 @@ func TestJarRepeatsAllocateNothing(t *testing.T) {
 	})
 	if n != 0 || string(buf) != "lang=en; x=1; SESSION=8F2A" {
 		t.Errorf("%v allocations, header %q", n, buf)
+	}
+}
+
+// The strings a cookie keeps are its own: none points into the response
+// head its Set-Cookie line came in, which it would keep alive as long as
+// the cookie.
+func TestJarKeepsNoPartOfTheHead(t *testing.T) {
+	for _, line := range []string{
+		"a=1",
+		"a=1; Domain=app.test; Path=/p",
+		"a=1; Domain=.APP.test; Path=/p; Max-Age=60",
+		`a="q v"; domain=app.test`,
+	} {
+		// the line as a part of a larger head, as Head hands it out
+		head := "HTTP/1.1 200 OK\r\nSet-Cookie: " + line + "\r\nX: " + strings.Repeat("y", 1000) + "\r\n\r\n"
+		start := strings.Index(head, line)
+		v := head[start : start+len(line)]
+		var j Jar
+		j.setLine(v, &origin{host: "www.app.test", path: "/p/q"}, time.Now())
+		c, ok := j.Get(0)
+		if !ok {
+			t.Fatalf("%s: no cookie", line)
+		}
+		lo := uintptr(unsafe.Pointer(unsafe.StringData(head)))
+		hi := lo + uintptr(len(head))
+		for _, f := range []struct{ name, s string }{{"name", c.Name}, {"value", c.Value}, {"domain", c.Domain}, {"path", c.Path}, {"line", c.raw}} {
+			if p := uintptr(unsafe.Pointer(unsafe.StringData(f.s))); f.s != "" && p >= lo && p < hi {
+				t.Errorf("%s: the cookie's %s %q points into the head", line, f.name, f.s)
+			}
+		}
 	}
 }
