@@ -118,6 +118,11 @@ func TestJarMatching(t *testing.T) {
 			{url: "http://app.test/", set: []string{`q="a b"`, "c=x,y"}},
 			{url: "http://app.test/", want: `q="a b"; c="x,y"`},
 		}},
+		{"values Go's parser refuses, read and sent as HttpClient 4 does", []step{
+			{url: "http://app.test/", set: []string{`d={"a":1}`, "m=héllo", `b=x\y`, `e="q\"t\\"`, `s = 1  2 ; Path=/`, `w="a;b"; Path=/`,
+				"noequals", "=nameless", "x;y=1"}},
+			{url: "http://app.test/", want: `d={a:1}; m=héllo; b="x\\y"; e="q\"t\\"; s="1 2"; w="a;b"`},
+		}},
 		{"the jar's cookies replace the plan's Cookie header, as JMeter's HTTPHC4Impl sets them over it", []step{
 			{url: "http://app.test/", own: "plan=1", want: "plan=1"},
 			{url: "http://app.test/", set: []string{"a=1"}},
