@@ -74,15 +74,6 @@ func (j *Jar) Remove(i int) bool {
 	return true
 }
 
-// Cookies returns a copy of the cookies, in order.
-func (j *Jar) Cookies() []Cookie {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	out := make([]Cookie, len(j.cks))
-	copy(out, j.cks)
-	return out
-}
-
 // Clear empties the jar.
 func (j *Jar) Clear() {
 	j.mu.Lock()
