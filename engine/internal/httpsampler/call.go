@@ -35,8 +35,9 @@ type httpState struct {
 	// edited is the request the pre-processors changed for the next
 	// sample (modifiers.go)
 	edited editedRequest
-	// cookies is the user's jar, which the client uses
-	cookies *cookies.User
+	// jars hands out the user's cookies (the jar its client uses, and the
+	// Cookie Manager's seeds), one for a user and each of its branches
+	jars *element.Local[cookies.User]
 	// reqHead is main.sentHeaderText, made once: a sample's request
 	// headers are made only if an element reads them (Result.ReqHeadOf)
 	reqHead func() string
@@ -50,7 +51,7 @@ var httpUsersKey = element.NewKey[*element.Local[httpState]]("HTTP users")
 func httpUsers(p *element.Plan) *element.Local[httpState] {
 	return element.Once(p, httpUsersKey, func() *element.Local[httpState] {
 		jars := cookies.Users(p)
-		l := element.NewLocal(p, func(vu *element.VU) *httpState { return newHTTPUser(vu, jars.Get(vu)) })
+		l := element.NewLocal(p, func(vu *element.VU) *httpState { return newHTTPUser(vu, jars) })
 		l.Fork = forkHTTPUser
 		return l
 	})
@@ -61,28 +62,30 @@ func httpUsers(p *element.Plan) *element.Local[httpState] {
 // group or at plan level, emptied as the manager says). At each new
 // iteration a fresh user ("same user on each iteration" off) gets new
 // connections; at the user's end its connections close.
-func newHTTPUser(vu *element.VU, jar *cookies.User) *httpState {
+func newHTTPUser(vu *element.VU, jars *element.Local[cookies.User]) *httpState {
 	g := vu.Group
-	c := httpx.New(httpx.Options{Jar: jar.Jar})
+	c := httpx.New(httpx.Options{Jar: jars.Get(vu).Jar})
 	vu.OnIteration(func(*element.VU) {
 		if !g.SameUser {
 			c.CloseIdle()
 		}
 	})
 	vu.AtEnd(func(*element.VU) { c.CloseIdle() })
-	return newHTTPState(c, c.Main(), jar)
+	return newHTTPState(c, c.Main(), jars)
 }
 
-func newHTTPState(c *httpx.Client, main *httpx.Lane, jar *cookies.User) *httpState {
-	st := &httpState{client: c, main: httpLane{l: main}, cookies: jar}
+func newHTTPState(c *httpx.Client, main *httpx.Lane, jars *element.Local[cookies.User]) *httpState {
+	st := &httpState{client: c, main: httpLane{l: main}, jars: jars}
 	st.reqHead = st.main.sentHeaderText
 	return st
 }
 
 // forkHTTPUser gives a Parallel Controller's branch its user's client
-// (cookies, connections) on a lane of its own.
+// (cookies, connections) on a lane of its own. The branch's cookies are
+// what package cookies gives the branch (the user's jar, seeds of the
+// branch's own), which its WebSocket samplers and scripts share.
 func forkHTTPUser(_ *element.VU, parent *httpState) *httpState {
-	return newHTTPState(parent.client, parent.client.NewLane(), parent.cookies.Branch())
+	return newHTTPState(parent.client, parent.client.NewLane(), parent.jars)
 }
 
 // lane returns the i-th lane for embedded resources.

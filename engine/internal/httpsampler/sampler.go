@@ -308,7 +308,7 @@ func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 	// the user's goroutine, before its first request (as JMeter does for
 	// each sampler): the lanes that download its resources at once share
 	// the jar, never the user's templates or seeds.
-	st.cookies.Seed(vu)
+	st.jars.Get(vu).Seed(vu)
 	hp := &st.mainHop
 	if !c.fetch(&st.main, u, method, true, false, 0, &r.Sample, hp) {
 		r.None = true // JMeter's cached resource: no sample at all
