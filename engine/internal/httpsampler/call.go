@@ -41,6 +41,9 @@ type httpState struct {
 	// reqHead is main.sentHeaderText, made once: a sample's request
 	// headers are made only if an element reads them (Result.ReqHeadOf)
 	reqHead func() string
+	// query is queryString of the main request, made once, for the same
+	// reason (Sent.QueryOf): a multipart body's is a copy of the body
+	query func() string
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
@@ -77,6 +80,7 @@ func newHTTPUser(vu *element.VU, jars *element.Local[cookies.User]) *httpState {
 func newHTTPState(c *httpx.Client, main *httpx.Lane, jars *element.Local[cookies.User]) *httpState {
 	st := &httpState{client: c, main: httpLane{l: main}, jars: jars}
 	st.reqHead = st.main.sentHeaderText
+	st.query = func() string { return queryString(&st.main.req) }
 	return st
 }
 

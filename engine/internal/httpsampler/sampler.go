@@ -319,7 +319,7 @@ func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 		r.Body, r.Head = hp.body, hp.head
 		r.ReqHeadOf = st.reqHead
 		req := &st.main.req
-		r.Sent = element.Sent{Method: req.Method, Cookies: c.firstCookies, Query: queryString(req)}
+		r.Sent = element.Sent{Method: req.Method, Cookies: c.firstCookies, QueryOf: st.query}
 	}
 	threadInfo(vu, r.Sub)
 	c.end()
