@@ -19,8 +19,10 @@ import (
 // (unique.Make), the same for every script of the run; what Java makes
 // anew (concatenation, new String) gets bytes of its own (fresh).
 //
-// Where Go and Java still part: an empty string is always the same object
-// (Java's are mostly the literal ""); a substring that starts where its
+// Where Go and Java still part: an empty string is always the same object,
+// the literal "" (in Java on 17 a CSV field or an extracted group is, an
+// extractor's default, a function's result, a concatenation or
+// new String("") is not, so == "" warns); a substring that starts where its
 // string starts shares that string's bytes, so two such substrings of one
 // string are one object; a non-ASCII string made inside the script is
 // another object each time it is read.
