@@ -144,7 +144,7 @@ func compileScript(c element.Builder, e *jmx.Element, fam scriptFamily) (*script
 		if strings.Contains(f, "${") {
 			return nil, &refusal{"a script file named with ${…} (" + f + ")"}
 		}
-		found, err := c.Plan().Files.Find(f)
+		found, err := c.Plan().Files.FindCode(f)
 		if errors.Is(err, files.ErrDenied) {
 			return nil, fmt.Errorf("the script file: %w", err)
 		}
