@@ -287,7 +287,7 @@ func include(plan *Plan, e *Element, depth int, pol *files.Policy) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(plan.Dir, rel)
 	}
-	found, err := pol.Find(path)
+	found, err := pol.FindCode(path)
 	if err != nil {
 		return fmt.Errorf("included plan: %w", err)
 	}

@@ -2,6 +2,7 @@ package script
 
 import (
 	"strings"
+	"sync"
 	"unique"
 	"unsafe"
 
@@ -18,8 +19,10 @@ import (
 // (unique.Make), the same for every script of the run; what Java makes
 // anew (concatenation, new String) gets bytes of its own (fresh).
 //
-// Where Go and Java still part: an empty string is always the same object
-// (Java's are mostly the literal ""); a substring that starts where its
+// Where Go and Java still part: an empty string is always the same object,
+// the literal "" (in Java on 17 a CSV field or an extracted group is, an
+// extractor's default, a function's result, a concatenation or
+// new String("") is not, so == "" warns); a substring that starts where its
 // string starts shares that string's bytes, so two such substrings of one
 // string are one object; a non-ASCII string made inside the script is
 // another object each time it is read.
@@ -48,9 +51,9 @@ func sameString(a, b goja.Value) bool {
 	return len(x) == 0 || unsafe.StringData(x) == unsafe.StringData(y)
 }
 
-// internLiterals holds the canonical copy of each string literal of a
-// BeanShell script for as long as its program lives, so that a literal's
-// text stays one object for the whole run.
+// internLiterals makes each string literal of a BeanShell script the
+// canonical copy of its text; the program holds the handles while it
+// lives, and a run's Literals for the whole run.
 func internLiterals(lits []string) []unique.Handle[string] {
 	if len(lits) == 0 {
 		return nil
@@ -60,6 +63,40 @@ func internLiterals(lits []string) []unique.Handle[string] {
 		h[i] = unique.Make(s)
 	}
 	return h
+}
+
+// Literals holds the canonical copies of a run's BeanShell literals for
+// the whole run. A program alone is not enough: a text made at run time
+// has its program in a bounded cache, and once no handle of a literal is
+// left its next unique.Make is another object, so that a value stored
+// earlier (vars.put of the literal) would no longer be == the literal.
+// It holds at most MaxLiterals texts; the plan's own literals are far
+// fewer, and past that a literal is one object while a program holding
+// it lives.
+type Literals struct {
+	mu   sync.Mutex
+	held map[unique.Handle[string]]struct{}
+}
+
+// MaxLiterals bounds the literals a run holds.
+const MaxLiterals = 1 << 16
+
+// Hold keeps p's literals for as long as l lives.
+func (l *Literals) Hold(p *Program) {
+	if p == nil || len(p.lits) == 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.held == nil {
+		l.held = make(map[unique.Handle[string]]struct{}, len(p.lits))
+	}
+	for _, h := range p.lits {
+		if len(l.held) >= MaxLiterals {
+			return
+		}
+		l.held[h] = struct{}{}
+	}
 }
 
 // bshAdd is BeanShell's + on the direct path: a concatenation is a new

@@ -6,8 +6,9 @@ import (
 )
 
 // TestBshStringEqWarning: BeanShell's == between strings runs; it warns
-// only where neither side is a literal, where gojm's identity may part
-// from Java's, and once per script.
+// where gojm's identity may part from Java's, once per script: where
+// neither side is a literal, and against the empty literal, which every
+// empty string is in gojm and a variable's empty value is not in Java.
 func TestBshStringEqWarning(t *testing.T) {
 	for _, tc := range []struct {
 		name, src string
@@ -17,6 +18,9 @@ func TestBshStringEqWarning(t *testing.T) {
 		{"literal left", `if ("x" != vars.get("a")) { Failure = true; }`, false},
 		{"null", `String s = vars.get("a"); if (s == null) { Failure = true; }`, false},
 		{"two strings", `String a = vars.get("a"); String b = vars.get("b"); if (a == b || b != a) { Failure = true; }`, true},
+		{"empty literal", `if (vars.get("a") == "") { Failure = true; }`, true},
+		{"empty literal left", `String s = vars.get("a"); if ("" != s) { Failure = true; }`, true},
+		{"empty and two strings", `String a = vars.get("a"); if (a == "" || a == vars.get("b")) { Failure = true; }`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := CompileFresh(tc.src, BeanShell)

@@ -394,8 +394,13 @@ func (t *translator) binary(e *binaryExpr) (string, string) {
 
 // checkBshEq refuses BeanShell's == where it compares object references
 // gojm cannot follow. Between strings it compares them as Java does
-// (identity.go); with a string literal on one side that is exact, between
-// two other strings the warning says where it may part from Java.
+// (identity.go); with a non-empty string literal on one side that is
+// exact. Against the empty literal it warns: every empty string is one
+// object in gojm, while in Java some are the literal "" and some are not
+// (JMeter 2.13 on Java 17: a CSV field and an extracted group are, an
+// extractor's default, a function's result, a concatenation and
+// new String("") are not). Between two other strings the warning says
+// where it may part.
 func (t *translator) checkBshEq(e *binaryExpr, kx, ky string) {
 	isLit := func(x expr, k litKind) bool {
 		l, ok := x.(*litExpr)
@@ -414,16 +419,43 @@ func (t *translator) checkBshEq(e *binaryExpr, kx, ky string) {
 	obj := func(k string) bool { return k != "" && !prim(k) }
 	if obj(kx) && obj(ky) || obj(kx) && ky == "" || kx == "" && obj(ky) {
 		if kx == "String" || ky == "String" {
-			if !isLit(e.x, litString) && !isLit(e.y, litString) && !t.warnedEq {
-				t.warnedEq = true
-				t.warns = append(t.warns, fmt.Sprintf("line %d: %s between two strings compares object references, as in BeanShell; "+
-					"gojm follows Java's identity, but a substring, an empty or a non-ASCII string made by the script may compare otherwise (use equals())",
-					e.at.Line, e.op))
-			}
+			t.warnBshStringEq(e)
 			return
 		}
 		t.refuse(e.at, "== between objects in BeanShell (it compares object references; use equals())")
 	}
+}
+
+// warnBshStringEq warns, once per script, of a == between strings whose
+// result gojm's identity may not give as Java's does.
+func (t *translator) warnBshStringEq(e *binaryExpr) {
+	if t.warnedEq {
+		return
+	}
+	lit := func(x expr) (string, bool) {
+		l, ok := x.(*litExpr)
+		if !ok || l.kind != litString {
+			return "", false
+		}
+		return l.val, true
+	}
+	lx, okx := lit(e.x)
+	ly, oky := lit(e.y)
+	var msg string
+	switch {
+	case okx && lx == "" || oky && ly == "":
+		msg = fmt.Sprintf("line %d: %s \"\" compares object references, as in BeanShell: in JMeter the result depends on where the empty string "+
+			"comes from (on Java 17 a CSV field or an extracted group is the literal \"\"; a concatenation, new String(\"\"), an extractor's default "+
+			"or a function's result is not), while in gojm every empty string is the literal (use isEmpty() or equals(\"\"))", e.at.Line, e.op)
+	case okx || oky:
+		return // a literal is one object for the run, as Java's: exact
+	default:
+		msg = fmt.Sprintf("line %d: %s between two strings compares object references, as in BeanShell; "+
+			"gojm follows Java's identity, but a substring, an empty or a non-ASCII string made by the script may compare otherwise (use equals())",
+			e.at.Line, e.op)
+	}
+	t.warnedEq = true
+	t.warns = append(t.warns, msg)
 }
 
 // lvalue gives the JavaScript to read and to write an assignable expression.

@@ -6,8 +6,10 @@
 // JMeter's behaviour. Scripts write and delete under narrower rules
 // (CheckScriptWrite): not in the working folder outside the plan's, output
 // and --allow-write folders, and never a dot-file or into a dot-folder. Whatever is allowed, /proc, /sys and device files are
-// never read as data, and no plan writes over itself, nor a listener over
-// a file the plan reads (a script may, as JMeter's do).
+// never read as data, and no plan writes over itself or a part of it (an
+// included plan, a script file: FindCode), under any name that is the same
+// file, nor a listener over a data file the plan reads (a script may, as
+// JMeter's do).
 //
 // Every element that opens a file the plan names goes through one Policy:
 // Find where the plan's name points (a file of the same base name beside

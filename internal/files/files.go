@@ -16,9 +16,10 @@ import (
 // Policy is where one plan may read and write. It is safe for concurrent
 // use: elements read files while the plan runs.
 type Policy struct {
-	planDir  string // the plan's folder as given: relative names resolve here
-	workDir  string // the working folder when the policy was made
-	planFile string // the plan's real path: nothing writes over it
+	planDir  string      // the plan's folder as given: relative names resolve here
+	workDir  string      // the working folder when the policy was made
+	planFile string      // the plan's real path: nothing writes over it
+	planInfo fs.FileInfo // the plan's, to know it under another name (a hard link)
 	read     []root
 	write    []root
 	// scriptWrite are the folders a script may write and delete under:
@@ -29,7 +30,10 @@ type Policy struct {
 	all         bool
 
 	mu     sync.Mutex
-	inputs map[string]bool // real paths of the files the plan reads
+	inputs map[string]Kind // real paths of the files the plan reads
+	// code are the files of inputs that are part of the plan, to know
+	// them under another name.
+	code []fs.FileInfo
 
 	writes [32]stripe // serialize the writes of one file (write.go)
 }
@@ -62,9 +66,10 @@ type Options struct {
 
 // New returns the policy of a plan run from the current working folder.
 func New(o Options) *Policy {
-	p := &Policy{all: o.AllowAll, inputs: map[string]bool{}, planDir: o.Dir}
+	p := &Policy{all: o.AllowAll, inputs: map[string]Kind{}, planDir: o.Dir}
 	if o.Plan != "" {
 		p.planFile = realPath(o.Plan)
+		p.planInfo, _ = os.Stat(p.planFile)
 		if p.planDir == "" {
 			p.planDir = filepath.Dir(o.Plan)
 		}
@@ -98,8 +103,8 @@ type DeniedError struct {
 	Path  string // the path as the plan named it, resolved
 	Why   string
 	Flag  string // the flag that allows it; "" when none does
-	// Input: the write was refused because the file is the plan or a file
-	// it reads, which no listener writes over.
+	// Input: the write was refused because the file is the plan, a part
+	// of it or a file it reads, which no listener writes over.
 	Input bool
 }
 
@@ -167,16 +172,37 @@ type Found struct {
 	Where string
 }
 
-// Find locates a file the plan names for reading, as JMeter's FileServer
-// would, and more leniently: when the file is absent, a file of the same
-// base name beside the plan or in the working folder stands in for it (a
-// plan made on another machine names paths of that machine). A file outside
-// the allowed folders is refused (ErrDenied) whether or not a stand-in
-// exists; one that is absent, with no stand-in, is a *MissingError. Found
-// files count as the plan's inputs, which no listener may write over.
-func (p *Policy) Find(name string) (Found, error) {
+// Kind is what the plan reads a file as.
+type Kind uint8
+
+const (
+	// Data is a file the plan reads as data (a CSV Data Set's, a
+	// function's, a file to upload): a script may write it, as plans that
+	// write the CSV a later thread group reads do in JMeter; a listener
+	// may not.
+	Data Kind = iota + 1
+	// Code is a file that is part of the plan (an included plan, a script
+	// file): nothing writes over it, as over the plan itself.
+	Code
+)
+
+// Find locates a data file the plan names for reading, as JMeter's
+// FileServer would, and more leniently: when the file is absent, a file of
+// the same base name beside the plan or in the working folder stands in
+// for it (a plan made on another machine names paths of that machine). A
+// file outside the allowed folders is refused (ErrDenied) whether or not a
+// stand-in exists; one that is absent, with no stand-in, is a
+// *MissingError. Found files count as the plan's inputs, which no listener
+// may write over.
+func (p *Policy) Find(name string) (Found, error) { return p.find(name, Data) }
+
+// FindCode is Find for a file that is part of the plan (an included plan,
+// a script file), which nothing may write over.
+func (p *Policy) FindCode(name string) (Found, error) { return p.find(name, Code) }
+
+func (p *Policy) find(name string, kind Kind) (Found, error) {
 	named := p.Resolve(name)
-	p.note(named) // an absent input is still no file to write results into
+	p.note(named, kind) // an absent input is still no file to write results into
 	if st, err := os.Stat(named); err == nil && !st.IsDir() {
 		if err := p.CheckRead(named); err != nil {
 			return Found{Named: named}, err
@@ -200,7 +226,7 @@ func (p *Policy) Find(name string) (Found, error) {
 		if st, err := os.Stat(c.path); err != nil || !st.Mode().IsRegular() || p.CheckRead(c.path) != nil {
 			continue
 		}
-		p.note(c.path)
+		p.note(c.path, kind)
 		return Found{Path: c.path, Named: named, Where: c.where}, nil
 	}
 	return Found{Named: named}, &MissingError{Name: name, Looked: looked}
@@ -246,18 +272,23 @@ func (p *Policy) CheckScriptWrite(path string) error { return p.checkWrite(path,
 
 func (p *Policy) checkWrite(path string, script bool) error {
 	real := realPath(path)
-	if real == p.planFile {
-		return &DeniedError{Write: true, Path: path, Why: "it is the plan itself", Input: true}
+	st, err := os.Stat(real)
+	if err != nil || !st.Mode().IsRegular() {
+		st = nil // no file yet, or no file a plan is
 	}
 	p.mu.Lock()
 	input := p.inputs[real]
+	code := p.code
 	write, scriptWrite := p.write, p.scriptWrite
 	p.mu.Unlock()
+	if why := p.partOfPlan(real, st, input, code); why != "" {
+		return &DeniedError{Write: true, Path: path, Why: why, Input: true}
+	}
 	// A listener's file over an input is a slip (a results file and a CSV
 	// Data Set both named by an unset ${__P(x)}); a script that writes a
 	// file the plan reads means it, as plans that write the CSV a later
 	// thread group reads do in JMeter.
-	if input && !script {
+	if input != 0 && !script {
 		return &DeniedError{Write: true, Path: path, Why: "the plan reads it", Input: true}
 	}
 	if why := closed(real); why != "" {
@@ -350,7 +381,7 @@ func (p *Policy) open(path string, note bool) (*os.File, error) {
 		return nil, &DeniedError{Path: path, Why: "it is not a regular file"}
 	}
 	if note {
-		p.note(real)
+		p.note(real, Data)
 	}
 	return f, nil
 }
@@ -393,10 +424,47 @@ func (p *Policy) Inputs() []string {
 	return out
 }
 
-func (p *Policy) note(path string) {
+// note counts path as an input of the kind; a file that is part of the
+// plan stays so when it is read again as data.
+func (p *Policy) note(path string, kind Kind) {
+	real := realPath(path)
+	var st fs.FileInfo
+	if kind == Code {
+		st, _ = os.Stat(real)
+	}
 	p.mu.Lock()
-	p.inputs[realPath(path)] = true
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	if p.inputs[real] >= kind {
+		return
+	}
+	p.inputs[real] = kind
+	if st != nil {
+		p.code = append(p.code, st)
+	}
+}
+
+// partOfPlan is why real, which st describes (nil when absent), is the
+// plan or a part of it, under its name or another (a hard link); "" when
+// it is neither.
+func (p *Policy) partOfPlan(real string, st fs.FileInfo, kind Kind, code []fs.FileInfo) string {
+	plan := "it is the plan itself"
+	part := "it is part of the plan (an included plan or a script file)"
+	switch {
+	case real == p.planFile:
+		return plan
+	case kind == Code:
+		return part
+	case st == nil:
+		return ""
+	case p.planInfo != nil && os.SameFile(st, p.planInfo):
+		return plan
+	}
+	for _, c := range code {
+		if os.SameFile(st, c) {
+			return part
+		}
+	}
+	return ""
 }
 
 // closed names the system folders never read or written as files of a

@@ -152,3 +152,75 @@ func TestScriptWritePolicy(t *testing.T) {
 		}
 	}
 }
+
+// The plan's code (an included plan, a script file) is part of the plan:
+// no script writes over it, nor over the plan, under any name that is the
+// same file (a symbolic or a hard link); the data the plan reads a script
+// may write, and a listener may not.
+func TestNoWriteOverThePlansCode(t *testing.T) {
+	planDir, _, _ := layout(t)
+	in := func(name string) string { return filepath.Join(planDir, name) }
+	for name, s := range map[string]string{"frag.jmx": "<jmeterTestPlan/>", "login.bsh": `vars.put("a", "b");`} {
+		if err := os.WriteFile(in(name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"plan-copy.jmx": "plan.jmx", "login.txt": "login.bsh", "data-copy.csv": "data.csv"} {
+		if err := os.Link(in(target), in(link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(in("frag.jmx"), in("frag-link")); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name             string
+		path             string
+		script, listener bool // allowed
+		want             string
+	}{
+		{"data the plan reads", "data.csv", true, false, "the plan reads it"},
+		{"a hard link to data", "data-copy.csv", true, true, ""},
+		{"the plan", "plan.jmx", false, false, "the plan itself"},
+		{"a hard link to the plan", "plan-copy.jmx", false, false, "the plan itself"},
+		{"an included plan", "frag.jmx", false, false, "part of the plan"},
+		{"a link to an included plan", "frag-link", false, false, "part of the plan"},
+		{"a script file, read as data too", "login.bsh", false, false, "part of the plan"},
+		{"a hard link to a script file", "login.txt", false, false, "part of the plan"},
+		{"another file", "new.txt", true, true, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, o := range []Options{{}, {AllowAll: true}} {
+				o.Plan = in("plan.jmx")
+				p := New(o)
+				if _, err := p.Find("data.csv"); err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range []string{"frag.jmx", "login.bsh"} {
+					if _, err := p.FindCode(f); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if _, err := p.ReadFile(in("login.bsh")); err != nil { // read again, as data
+					t.Fatal(err)
+				}
+				for _, w := range []struct {
+					who   string
+					check func(string) error
+					allow bool
+				}{{"script", p.CheckScriptWrite, c.script}, {"listener", p.CheckWrite, c.listener}} {
+					err := w.check(in(c.path))
+					if w.allow != (err == nil) {
+						t.Errorf("all files %v: a %s writing %s: %v, want allowed %v", o.AllowAll, w.who, c.path, err, w.allow)
+						continue
+					}
+					var de *DeniedError
+					if err != nil && (!errors.As(err, &de) || !de.Input || !strings.Contains(err.Error(), c.want)) {
+						t.Errorf("all files %v: a %s writing %s: refusal %v is not an input's or does not say %q", o.AllowAll, w.who, c.path, err, c.want)
+					}
+				}
+			}
+		})
+	}
+}

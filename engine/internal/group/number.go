@@ -118,30 +118,30 @@ func (n *numbers) asLong(field string, t *element.Template) int64 {
 }
 
 // asSeconds reads a duration the plugin takes as
-// Math.round(Double.parseDouble(text) × unit) seconds (blank is 0).
+// Math.round(Double.parseDouble(text) × unit) seconds (blank is 0); text
+// Double.parseDouble throws on stops the group.
 func (n *numbers) asSeconds(field string, t *element.Template, unit float64) float64 {
-	s := n.text(t)
-	if s == "" {
-		return 0
-	}
-	v, ok := n.double(field, s)
-	if !ok {
-		n.note(field, s, t, failed, "a number")
-		n.stops = true
-	}
-	return float64(java.Round(v * unit)) // NaN: 0
+	return float64(java.Round(n.parseDouble(field, t, failed, true) * unit))
 }
 
 // asDouble reads a field as getDoubleValue does: blank is 0, and so is
 // text that is not a number, which means what meaning says.
 func (n *numbers) asDouble(field string, t *element.Template, meaning string) float64 {
+	return n.parseDouble(field, t, "is not a number: the plugin reads it as 0, "+meaning, false)
+}
+
+// parseDouble reads a field with Double.parseDouble: blank is 0, and so
+// are NaN and text it throws on, which is noted with what the plugin then
+// does (reading) and stops the group where the throw does.
+func (n *numbers) parseDouble(field string, t *element.Template, reading string, stops bool) float64 {
 	s := n.text(t)
 	if s == "" {
 		return 0
 	}
 	v, ok := n.double(field, s)
 	if !ok {
-		n.note(field, s, t, "is not a number: the plugin reads it as 0, "+meaning, "a number")
+		n.note(field, s, t, reading, "a number")
+		n.stops = n.stops || stops
 	}
 	if math.IsNaN(v) {
 		return 0

@@ -67,9 +67,13 @@ type scriptElem struct {
 
 // freshPrograms holds the programs of an element's texts made at run time
 // (its ${…} outside string literals, or values that are not plain text
-// there), at most freshMax of them.
-func freshPrograms(d script.Dialect) *cache.Func[string, *script.Program] {
-	return cache.NewFunc(freshMax, func(text string) (*script.Program, error) { return script.CompileFresh(text, d) })
+// there), at most freshMax of them; the run holds their literals.
+func (sp *scriptPlan) freshPrograms(d script.Dialect) *cache.Func[string, *script.Program] {
+	return cache.NewFunc(freshMax, func(text string) (*script.Program, error) {
+		p, err := script.CompileFresh(text, d)
+		sp.lits.Hold(p)
+		return p, err
+	})
 }
 
 const freshMax = 64
@@ -135,12 +139,12 @@ func compileScript(c element.Builder, e *jmx.Element, fam scriptFamily) (*script
 		return nil, &refusal{"the script language " + langName + " (gojm runs Groovy, BeanShell, JavaScript and JEXL)"}
 	}
 	s.params = c.Prop(e, paramsProp)
-	s.fresh = freshPrograms(s.lang)
+	s.fresh = sp.freshPrograms(s.lang)
 	if f := strings.TrimSpace(e.Str(fileProp)); f != "" {
 		if strings.Contains(f, "${") {
 			return nil, &refusal{"a script file named with ${…} (" + f + ")"}
 		}
-		found, err := c.Plan().Files.Find(f)
+		found, err := c.Plan().Files.FindCode(f)
 		if errors.Is(err, files.ErrDenied) {
 			return nil, fmt.Errorf("the script file: %w", err)
 		}
@@ -198,17 +202,18 @@ func compileScript(c element.Builder, e *jmx.Element, fam scriptFamily) (*script
 		hp, err := script.CompileHoles(holed.String(), s.lang, len(holes))
 		if err == nil {
 			s.holeProg, s.holes = hp, holes
+			sp.lits.Hold(hp)
 			return s, nil
 		}
 		var se *script.Error
 		if errors.As(err, &se) && se.Refused {
 			return nil, s.refusal(err)
 		}
-		if _, err := script.CompileFresh(skel.String(), s.lang); err != nil {
-			if errors.As(err, &se) && se.Refused {
-				return nil, s.refusal(err)
-			}
+		skp, err := script.CompileFresh(skel.String(), s.lang)
+		if err != nil && errors.As(err, &se) && se.Refused {
+			return nil, s.refusal(err)
 		}
+		sp.lits.Hold(skp) // the literals each text the run makes shares
 	}
 	return s, nil
 }
@@ -244,6 +249,7 @@ func (s *scriptElem) compileText(text string) error {
 		return s.refusal(err)
 	}
 	s.prog = p
+	s.sp.lits.Hold(p)
 	return nil
 }
 

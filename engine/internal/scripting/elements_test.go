@@ -2,8 +2,10 @@ package scripting
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -555,5 +557,50 @@ vars.put("csv", FileServer.getFileServer().getBaseDir() + File.separator + "user
 	pre.PreProcess(vu)
 	if v, _ := vu.Vars.Get("csv"); v != filepath.Join(dir, "users.csv") {
 		t.Errorf("csv = %q, want %q", v, filepath.Join(dir, "users.csv"))
+	}
+}
+
+// A BeanShell literal stays one object for the whole run, as Java's
+// interned literals do, even when every program that held it has left
+// its cache: here the literal comes from a text made at run time, whose
+// program more than freshMax other texts push out before a collection.
+func TestBshLiteralIdentityOutlivesItsProgram(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		run  func(*testing.T, *elementtest.Builder) func(*element.VU)
+	}{
+		{"element", func(t *testing.T, c *elementtest.Builder) func(*element.VU) {
+			s, err := compileScript(c, elementtest.El("BeanShellPreProcessor", "script", `${code}`), famBeanShell)
+			if err != nil || s.prog != nil || s.holeProg != nil {
+				t.Fatalf("compiled %v, %+v: want a text made at run time", err, s)
+			}
+			return (&scriptPre{s}).PreProcess
+		}},
+		{"__BeanShell", func(t *testing.T, c *elementtest.Builder) func(*element.VU) {
+			tpl, err := templates(c).Compile(`${__BeanShell(${code})}`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return func(vu *element.VU) { tpl.Eval(vu) }
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := elementtest.New(nil, "", "")
+			run, vu := tc.run(t, c), scriptVUFor(c)
+			do := func(code string) {
+				vu.Vars.Put("code", code)
+				run(vu)
+			}
+			do(`vars.put("k", "lit");`)
+			for i := 0; i <= 2*freshMax; i++ {
+				do(fmt.Sprintf(`vars.put("n", "%d");`, i))
+			}
+			runtime.GC()
+			runtime.GC()
+			do(`vars.put("r", "" + (vars.get("k") == "lit"));`)
+			if r, _ := vu.Vars.Get("r"); r != "true" {
+				t.Errorf("the stored literal == the same literal: %q, want true", r)
+			}
+		})
 	}
 }

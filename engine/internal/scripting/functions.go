@@ -32,7 +32,7 @@ func scriptFunction(tp *function.Compiler, args []*element.Template, d script.Di
 	}
 	src, v := args[0], function.Arg(args, 1)
 	var prog *script.Program
-	fresh := freshPrograms(d)
+	fresh := sp.freshPrograms(d)
 	if src.Const() {
 		p, err := script.Compile(src.Raw(), d)
 		if err != nil {
@@ -43,6 +43,7 @@ func scriptFunction(tp *function.Compiler, args []*element.Template, d script.Di
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		prog = p
+		sp.lits.Hold(p)
 	}
 	return function.StoreAs(v, func(vu *element.VU) string {
 		p := prog

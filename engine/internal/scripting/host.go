@@ -46,6 +46,9 @@ type scriptPlan struct {
 	mirrors *element.Shared[mirrors]
 	// cookies are the users' cookie jars (cookies.go).
 	cookies *element.Local[cookies.User]
+	// lits holds the BeanShell literals of the run's programs, so that
+	// each stays one object for the whole run (script.Literals).
+	lits script.Literals
 }
 
 // scriptPlanKey names the plan's scriptPlan.
