@@ -201,9 +201,12 @@ func (hs *holdServer) usersMemory(b *testing.B, src *jmx.Plan, users int, thinki
 	p, err := Compile(src, Options{Props: map[string]string{
 		"host": hs.host, "port": hs.port, "path": path,
 		"threads": strconv.Itoa(users), "loops": "1", "duration": "600",
-		// a second per 2,000 users, so that connects do not overflow the
-		// listen backlog (a dropped one is retried a second later)
-		"rampup": strconv.Itoa(users / 2000),
+		// a connect a millisecond, so that connects do not overflow the
+		// listen backlog (a dropped one is retried a second later): the
+		// ramp-up gives each user a whole number of milliseconds,
+		// rounded, and a second per 2,000 users or part of them is at
+		// least half a millisecond each
+		"rampup": strconv.Itoa((users + 1999) / 2000),
 	}})
 	if err != nil {
 		b.Fatal(err)
