@@ -37,7 +37,7 @@ const scriptPlan = `<?xml version="1.0" encoding="UTF-8"?>
   <JSR223PreProcessor testclass="JSR223PreProcessor" testname="Pre">
     <stringProp name="scriptLanguage">groovy</stringProp><stringProp name="script">new File("OUTSIDE/MARKER").text = "x"</stringProp></JSR223PreProcessor><hashTree/>
   <BeanShellPostProcessor testclass="BeanShellPostProcessor" testname="Post">
-    <stringProp name="script">new java.io.FileOutputStream("OUTSIDE/MARKER").close();</stringProp></BeanShellPostProcessor><hashTree/>
+    <stringProp name="script">new ProcessBuilder(new String[]{"touch", "OUTSIDE/MARKER"}).start();</stringProp></BeanShellPostProcessor><hashTree/>
 </hashTree>
 <DebugSampler testclass="DebugSampler" testname="JavaScript ${__javaScript(java.lang.Runtime.getRuntime().exec('touch MARKER'))}"/><hashTree/>
 %GROOVY%

@@ -21,7 +21,7 @@
 # target's open-files limit nor the ephemeral ports of one source address
 # (ip_local_port_range) bound the run.
 #
-#   examples/benchmark/scale.sh                    # the most users one process may hold
+#   examples/benchmark/scale.sh                    # the most users one process may hold (at most 50,000)
 #   USERS=50000 examples/benchmark/scale.sh        # 50,000 users in 3 segments
 #   USERS=15000 SEGMENTS=3 examples/benchmark/scale.sh
 #
@@ -41,10 +41,16 @@ limit=$(ulimit -Hn)
 ulimit -n "$limit"
 SPARE=${SPARE:-100} # files a process opens besides its sockets: stdio, JTL, epoll, log, sync folder
 per=$((limit - SPARE))
-USERS=${USERS:-$per}
-SEGMENTS=${SEGMENTS:-$(((USERS + per - 1) / per))}
 PORTS=8 SOURCES=8 # as scale.jmx's User Parameters table has them
 NGROUPS=5 # scale.jmx's thread groups, of USERS / NGROUPS users each
+read -r lo hi < /proc/sys/net/ipv4/ip_local_port_range
+# By default the most users one process may hold, at most 50,000 and what
+# the source addresses' ephemeral ports allow, a multiple of NGROUPS.
+default=$per
+[ "$default" -le 50000 ] || default=50000
+[ "$default" -le $((SOURCES * (hi - lo + 1))) ] || default=$((SOURCES * (hi - lo + 1)))
+USERS=${USERS:-$((default / NGROUPS * NGROUPS))}
+SEGMENTS=${SEGMENTS:-$(((USERS + per - 1) / per))}
 if [ $((USERS % NGROUPS)) -ne 0 ]; then
   echo "scale: USERS=$USERS: want a multiple of $NGROUPS, the plan's thread groups" >&2
   exit 1
@@ -69,7 +75,6 @@ if [ $(((USERS + PORTS - 1) / PORTS + SPARE)) -gt "$limit" ]; then
   echo "scale: $USERS users over $PORTS targets put $(((USERS + PORTS - 1) / PORTS)) sockets in one target, more than its open-files limit $limit allows" >&2
   exit 1
 fi
-read -r lo hi < /proc/sys/net/ipv4/ip_local_port_range
 if [ $(((USERS + SOURCES - 1) / SOURCES)) -gt $((hi - lo + 1)) ]; then
   echo "scale: $USERS users over $SOURCES source addresses need more than the $((hi - lo + 1)) ephemeral ports of one address" >&2
   exit 1
