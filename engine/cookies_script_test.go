@@ -90,3 +90,62 @@ cm.add(new Cookie("gone", "1", "`+host+`", "/", false, 1000))`)),
 		t.Errorf("server saw\n%s\nwant\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A Parallel Controller's branch has one set of the Cookie Manager's
+// seeds for its HTTP and WebSocket samplers alike: a cookie the server
+// set over the manager's own stays for the WebSocket upgrade that
+// follows, as it does outside the controller.
+func TestBranchSeedsOnce(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	up := websocket.Upgrader{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.URL.Path+": "+r.Header.Get("Cookie"))
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/set":
+			http.SetCookie(w, &http.Cookie{Name: "n", Value: "server", Path: "/"})
+		case "/ws":
+			c, err := up.Upgrade(w, r, nil)
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			if op, data, err := c.ReadMessage(); err == nil {
+				c.WriteMessage(op, data)
+			}
+		}
+	}))
+	defer srv.Close()
+	host, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
+	steps := func() []string {
+		set := xmlEl("HTTPSamplerProxy", "set", sp("HTTPSampler.domain", host)+sp("HTTPSampler.port", port)+
+			sp("HTTPSampler.path", "/set")+sp("HTTPSampler.method", "GET")+bp("HTTPSampler.use_keepalive", true))
+		ws := xmlEl("eu.luminis.jmeter.wssampler.RequestResponseWebSocketSampler", "ws", bp("createNewConnection", true)+
+			sp("server", host)+sp("port", port)+sp("path", "/ws")+sp("requestData", "hi")+bp("TLS", false)+
+			sp("connectTimeout", "2000")+sp("readTimeout", "2000"))
+		return []string{set, ws}
+	}
+	manager := xCookieManager(false, xCookie("n", "mine", host, "/", false, 0))
+	want := []string{"/set: n=mine", "/ws: n=server"}
+	for _, tt := range []struct {
+		name string
+		kids []string
+	}{
+		{"a plain user", steps()},
+		{"a Parallel Controller's branch", []string{plugParallel("par", false, 0, xSimple("branch", steps()...))}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			mu.Lock()
+			seen = nil
+			mu.Unlock()
+			runPlanXML(t, xPlan("", xGroup("G", groupOpts{}, append([]string{manager}, tt.kids...)...)), nil)
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Equal(seen, want) {
+				t.Errorf("server saw %q, want %q", seen, want)
+			}
+		})
+	}
+}

@@ -142,3 +142,60 @@ func TestUserDefinedCookies(t *testing.T) {
 		})
 	}
 }
+
+// A Cookie Manager's own cookies are evaluated once per sample, before
+// its first request, as JMeter evaluates them once per sampler: the page
+// and every embedded resource (downloaded one by one or by parallel
+// lanes) carry the same value, and no lane evaluates the user's
+// templates or touches its seeds (run with -race).
+func TestUserCookiesOncePerSample(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.URL.Path+": "+r.Header.Get("Cookie"))
+		mu.Unlock()
+		if r.URL.Path == "/" {
+			w.Header().Set("Content-Type", "text/html")
+			var b strings.Builder
+			b.WriteString("<html><body>")
+			for i := range 12 {
+				fmt.Fprintf(&b, `<img src="/i%d.png">`, i)
+			}
+			b.WriteString("</body></html>")
+			w.Write([]byte(b.String()))
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+	}))
+	defer srv.Close()
+	host, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
+	for _, tt := range []struct {
+		name  string
+		props string
+	}{
+		{"serial", bp("HTTPSampler.image_parser", true)},
+		{"parallel", bp("HTTPSampler.image_parser", true) + bp("HTTPSampler.concurrentDwn", true) + sp("HTTPSampler.concurrentPool", "6")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			mu.Lock()
+			seen = nil
+			mu.Unlock()
+			manager := xCookieManager(false, xCookie("n", "${__counter(TRUE,)}", host, "/", false, 0))
+			page := xmlEl("HTTPSamplerProxy", "page", sp("HTTPSampler.domain", host)+sp("HTTPSampler.port", port)+
+				sp("HTTPSampler.path", "/")+sp("HTTPSampler.method", "GET")+bp("HTTPSampler.use_keepalive", true)+tt.props)
+			runPlanXML(t, xPlan("", xGroup("G", groupOpts{loops: "2"}, manager, page)), nil)
+			mu.Lock()
+			defer mu.Unlock()
+			if len(seen) != 26 {
+				t.Fatalf("server saw %d requests, want 26:\n%s", len(seen), strings.Join(seen, "\n"))
+			}
+			for i, s := range seen {
+				_, got, _ := strings.Cut(s, ": ")
+				if want := fmt.Sprintf("n=%d", i/13+1); got != want {
+					t.Errorf("request %d, %s: cookie %q, want %q", i, s, got, want)
+				}
+			}
+		})
+	}
+}

@@ -37,7 +37,8 @@ func TestHTTPSampleDetail(t *testing.T) {
 	})
 	plan := hPlan(hElement("CookieManager", "cookies"), 1,
 		httpSpec{name: "go", props: []string{"path", "/r/1", "follow_redirects", "true"}},
-		httpSpec{name: "form", props: []string{"path", "/form?x=1", "method", "POST"}, args: []string{harg("a", "b c", true)}})
+		httpSpec{name: "form", props: []string{"path", "/form?x=1", "method", "POST"}, args: []string{harg("a", "b c", true)}},
+		httpSpec{name: "query", props: []string{"path", "/q?x=1", "method", "GET"}})
 	src, err := jmx.Read(strings.NewReader(plan), "plan.jmx", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -50,8 +51,8 @@ func TestHTTPSampleDetail(t *testing.T) {
 	if err := Start(context.Background(), p, sink, RunOptions{Detail: true}).Wait(); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.samples) != 2 || len(sink.samples[0].Sub) != 2 {
-		t.Fatalf("%d samples, want 2, the first with 2 sub-samples", len(sink.samples))
+	if len(sink.samples) != 3 || len(sink.samples[0].Sub) != 2 {
+		t.Fatalf("%d samples, want 3, the first with 2 sub-samples", len(sink.samples))
 	}
 	host := w.hostPort()
 	for _, tc := range []struct {
@@ -73,6 +74,9 @@ func TestHTTPSampleDetail(t *testing.T) {
 			RequestHeaders: "Host: " + host + "\nContent-Length: 5\n" +
 				"Content-Type: application/x-www-form-urlencoded; charset=UTF-8\n",
 			ResponseData: []byte("no"), Method: "POST", QueryString: "a=b+c"}}, // the cookie's path is /r
+		{"a GET's URL query is no query string", &sink.samples[2], report.Detail{
+			ResponseHeaders: "HTTP/1.1 401 Unauthorized\nContent-Type: text/plain\nDate: D\nContent-Length: 2\n",
+			RequestHeaders:  "Host: " + host + "\n", ResponseData: []byte("no"), Method: "GET"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.s.Detail

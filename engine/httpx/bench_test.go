@@ -112,7 +112,7 @@ func BenchmarkClientGETParallel(b *testing.B) {
 func BenchmarkClientGETCookies(b *testing.B) {
 	url := benchServerOf(b, []byte("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"+
 		"Set-Cookie: SESSION=8F2A1C9D3E4B5F60; Path=/; HttpOnly\r\nSet-Cookie: lang=en; Max-Age=3600\r\nContent-Length: 2\r\n\r\nok"))
-	c := New(Options{Cookies: true})
+	c := New(Options{Jar: &Jar{}})
 	defer c.CloseIdle()
 	req := &Request{Method: "GET", URL: url, KeepAlive: true}
 	var res Result

@@ -24,8 +24,6 @@ type Options struct {
 	// Jar is the virtual user's cookie jar (JMeter's HTTP Cookie Manager),
 	// which the client sends from and stores in; nil: none.
 	Jar *Jar
-	// Cookies gives the client a jar of its own when Jar is nil.
-	Cookies bool
 	// MaxBody caps how much of a response body is kept for extractors and
 	// assertions; the rest is read, counted and discarded.
 	MaxBody int
@@ -212,9 +210,6 @@ func New(opt Options) *Client {
 		closeCheck:  closeCheck,
 	}
 	c.jar = opt.Jar
-	if c.jar == nil && opt.Cookies {
-		c.jar = &Jar{}
-	}
 	c.main = c.NewLane()
 	return c
 }
@@ -659,9 +654,6 @@ func (c *Client) CloseIdle() {
 		t.closeIdle()
 	}
 }
-
-// Jar is the client's cookie jar, or nil when it has none.
-func (c *Client) Jar() *Jar { return c.jar }
 
 // send makes one exchange. Redirects the client follows itself go through
 // resty and net/http's Client, which the transport serves; everything else

@@ -310,7 +310,7 @@ func TestFailureHidesThePassword(t *testing.T) {
 func TestCookiesKeepTheHeadAsItCame(t *testing.T) {
 	head := "HTTP/1.1 200 OK\r\nx-lower: 1\r\nSet-Cookie: a=b\r\nContent-Length: 2\r\nConnection: close\r\n\r\n"
 	addr, _ := rawServer(t, head+"ok")
-	c := New(Options{Cookies: true})
+	c := New(Options{Jar: &Jar{}})
 	var res Result
 	c.Do(context.Background(), &Request{Method: "GET", URL: "http://" + addr + "/"}, &res)
 	if res.Err != nil {

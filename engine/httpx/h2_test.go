@@ -79,7 +79,7 @@ func TestHTTP2Transport(t *testing.T) {
 				w.Header().Set("Content-Type", "text/plain")
 				w.Write([]byte("hello " + r.Method))
 			})
-			c := New(Options{Cookies: true})
+			c := New(Options{Jar: &Jar{}})
 			defer c.CloseIdle()
 			req := &Request{Method: "GET", URL: srv.URL + "/a?b=1", Protocol: tc.proto,
 				Header: []Header{{"X-Plan", "yes"}},

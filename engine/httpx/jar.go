@@ -74,15 +74,6 @@ func (j *Jar) Remove(i int) bool {
 	return true
 }
 
-// Cookies returns a copy of the cookies, in order.
-func (j *Jar) Cookies() []Cookie {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	out := make([]Cookie, len(j.cks))
-	copy(out, j.cks)
-	return out
-}
-
 // Clear empties the jar.
 func (j *Jar) Clear() {
 	j.mu.Lock()
@@ -318,10 +309,20 @@ func (j *Jar) setLine(line string, o *origin, now time.Time) {
 		}
 		return
 	}
-	hc, err := http.ParseSetCookie(line)
-	if err != nil {
+	name, value, attrs, ok := nameValue(line)
+	if !ok {
 		return
 	}
+	hc := &http.Cookie{}
+	if strings.TrimSpace(attrs) != "" {
+		// the attributes, read by Go's parser after a stand-in name and
+		// value it accepts
+		var err error
+		if hc, err = http.ParseSetCookie("x=1;" + attrs); err != nil {
+			return
+		}
+	}
+	hc.Name, hc.Value = name, value
 	c, ok := fromHTTP(hc, o, now)
 	if !ok {
 		return
@@ -335,12 +336,106 @@ func (j *Jar) setLine(line string, o *origin, now time.Time) {
 	j.add(c, secs)
 }
 
+// nameValue reads the name and value of a Set-Cookie line as HttpClient
+// 4's RFC 6265 spec (JMeter's "standard") reads them with its
+// TokenParser, keeping what Go's stricter parser refuses (a JSON value,
+// a backslash, bytes beyond ASCII): the name is what comes before the
+// first '=' (a ';' before it makes no cookie), trimmed, each run of white
+// space one space; the value runs to the first ';' outside double quotes,
+// trimmed, each run of white space outside quotes one space, the quotes
+// dropped and, inside them, \" and \\ read as " and \ (any other
+// backslash kept) and CR and LF dropped. attrs is what follows that ';'.
+// The name and value are new strings, never parts of line. ok is false
+// when HttpClient makes no cookie of the line: no name, or no '='.
+func nameValue(line string) (name, value, attrs string, ok bool) {
+	i := strings.IndexAny(line, "=;")
+	if i < 0 || line[i] != '=' {
+		return "", "", "", false
+	}
+	if name = collapseSpace(line[:i]); name == "" {
+		return "", "", "", false
+	}
+	var b []byte
+	space := false
+	j := i + 1
+	for j < len(line) && line[j] != ';' {
+		ch := line[j]
+		if isLWS(ch) {
+			space = true
+			j++
+			continue
+		}
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		space = false
+		if ch != '"' {
+			k := j
+			for k < len(line) && !isLWS(line[k]) && line[k] != '"' && line[k] != ';' {
+				k++
+			}
+			b = append(b, line[j:k]...)
+			j = k
+			continue
+		}
+		escaped := false
+		for j++; j < len(line); j++ {
+			ch := line[j]
+			if escaped {
+				if ch != '"' && ch != '\\' {
+					b = append(b, '\\')
+				}
+				b = append(b, ch)
+				escaped = false
+				continue
+			}
+			if ch == '"' {
+				break
+			}
+			if ch == '\\' {
+				escaped = true
+			} else if ch != '\r' && ch != '\n' {
+				b = append(b, ch)
+			}
+		}
+		j++ // past the closing quote
+	}
+	if j < len(line) {
+		attrs = line[j+1:]
+	}
+	return name, string(b), attrs, true
+}
+
+// collapseSpace is s trimmed, each inner run of white space one space
+// (TokenParser.parseToken), as a new string.
+func collapseSpace(s string) string {
+	var b []byte
+	space := false
+	for i := 0; i < len(s); i++ {
+		if isLWS(s[i]) {
+			space = true
+			continue
+		}
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		space = false
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+// isLWS is TokenParser's white space.
+func isLWS(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
+
 // fromHTTP is the jar's cookie of hc, a Set-Cookie from o, or false when
-// HttpClient's validation refuses it.
+// HttpClient's validation refuses it. hc's name and value are the jar's
+// own (nameValue's); the other strings it keeps are copied, never parts
+// of the response head, which they would keep alive.
 func fromHTTP(hc *http.Cookie, o *origin, now time.Time) (Cookie, bool) {
-	c := Cookie{Name: strings.Clone(hc.Name), Value: strings.Clone(hc.Value), Secure: hc.Secure}
+	c := Cookie{Name: hc.Name, Value: hc.Value, Secure: hc.Secure}
 	if d := strings.TrimLeft(hc.Domain, "."); d != "" {
-		c.Domain, c.DomainSpecified = strings.ToLower(d), true
+		c.Domain, c.DomainSpecified = strings.Clone(strings.ToLower(d)), true
 		if c.Domain != o.host && !domainMatch(&c, o.host) {
 			return Cookie{}, false
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // The jar against real servers on the loopback, over HTTP and HTTPS: each
@@ -117,6 +118,11 @@ func TestJarMatching(t *testing.T) {
 			{url: "http://app.test/", set: []string{`q="a b"`, "c=x,y"}},
 			{url: "http://app.test/", want: `q="a b"; c="x,y"`},
 		}},
+		{"values Go's parser refuses, read and sent as HttpClient 4 does", []step{
+			{url: "http://app.test/", set: []string{`d={"a":1}`, "m=héllo", `b=x\y`, `e="q\"t\\"`, `s = 1  2 ; Path=/`, `w="a;b"; Path=/`,
+				"noequals", "=nameless", "x;y=1"}},
+			{url: "http://app.test/", want: `d={a:1}; m=héllo; b="x\\y"; e="q\"t\\"; s="1 2"; w="a;b"`},
+		}},
 		{"the jar's cookies replace the plan's Cookie header, as JMeter's HTTPHC4Impl sets them over it", []step{
 			{url: "http://app.test/", own: "plan=1", want: "plan=1"},
 			{url: "http://app.test/", set: []string{"a=1"}},
@@ -130,7 +136,7 @@ func TestJarMatching(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := New(Options{Cookies: true})
+			c := New(Options{Jar: &Jar{}})
 			defer c.CloseIdle()
 			for i, st := range tt.steps {
 				scheme, rest, _ := strings.Cut(st.url, "://")
@@ -171,7 +177,8 @@ func TestJarAPI(t *testing.T) {
 	j.Add(Cookie{Name: "a", Value: "4", Domain: "h", Path: "/x"})
 	j.Add(Cookie{Name: "b", Value: "", Domain: "h", Path: "/"})
 	var got []string
-	for _, c := range j.Cookies() {
+	for i := range j.Len() {
+		c, _ := j.Get(i)
 		got = append(got, c.Name+"="+c.Value+c.Path)
 	}
 	if s := strings.Join(got, " "); s != "a=3/ a=4/x" || j.Len() != 2 {
@@ -222,5 +229,35 @@ func TestJarRepeatsAllocateNothing(t *testing.T) {
 	})
 	if n != 0 || string(buf) != "lang=en; x=1; SESSION=8F2A" {
 		t.Errorf("%v allocations, header %q", n, buf)
+	}
+}
+
+// The strings a cookie keeps are its own: none points into the response
+// head its Set-Cookie line came in, which it would keep alive as long as
+// the cookie.
+func TestJarKeepsNoPartOfTheHead(t *testing.T) {
+	for _, line := range []string{
+		"a=1",
+		"a=1; Domain=app.test; Path=/p",
+		"a=1; Domain=.APP.test; Path=/p; Max-Age=60",
+		`a="q v"; domain=app.test`,
+	} {
+		// the line as a part of a larger head, as Head hands it out
+		head := "HTTP/1.1 200 OK\r\nSet-Cookie: " + line + "\r\nX: " + strings.Repeat("y", 1000) + "\r\n\r\n"
+		start := strings.Index(head, line)
+		v := head[start : start+len(line)]
+		var j Jar
+		j.setLine(v, &origin{host: "www.app.test", path: "/p/q"}, time.Now())
+		c, ok := j.Get(0)
+		if !ok {
+			t.Fatalf("%s: no cookie", line)
+		}
+		lo := uintptr(unsafe.Pointer(unsafe.StringData(head)))
+		hi := lo + uintptr(len(head))
+		for _, f := range []struct{ name, s string }{{"name", c.Name}, {"value", c.Value}, {"domain", c.Domain}, {"path", c.Path}, {"line", c.raw}} {
+			if p := uintptr(unsafe.Pointer(unsafe.StringData(f.s))); f.s != "" && p >= lo && p < hi {
+				t.Errorf("%s: the cookie's %s %q points into the head", line, f.name, f.s)
+			}
+		}
 	}
 }

@@ -49,8 +49,10 @@ func newUser(vu *element.VU) *User {
 }
 
 // Seed puts into the jar the Cookie Managers' own cookies whose fields
-// changed, before a request: every user starts with them and gets them
-// back when the jar is emptied, and a cookie goes in again only when its
+// changed. It is called once per sample, before its first request, on
+// the user's own goroutine (never from a lane downloading resources, as
+// it evaluates the user's templates). Every user starts with them and
+// gets them back when the jar is emptied, and a cookie goes in again only when its
 // fields evaluate to something new or the jar was emptied, so that a
 // cookie the server set over it stays, as JMeter's removeMatchingCookies
 // keeps the server's. Without such cookies it does nothing and allocates

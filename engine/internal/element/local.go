@@ -17,7 +17,10 @@ import "sync"
 type Local[T any] struct {
 	slot int
 	make func(vu *VU) *T
-	// Fork, when set, makes a branch's value from its parent user's.
+	// Fork, when set, makes a branch's value from its parent user's. It
+	// runs under the parent's fork lock, so it must not Get another
+	// Local with a Fork for the branch (that Get would wait for the lock
+	// forever); take such a value later, on first use.
 	Fork func(vu *VU, parent *T) *T
 }
 

@@ -55,8 +55,21 @@ func (r *Result) Reset() {
 
 // Sent is what an HTTP request sent besides its URL: the method, the
 // Cookie header the Cookie Manager added and the query string (the body
-// of a request that has one, else the URL's query). Query may alias the
+// of a request that has one, else "", as JMeter 5.6 sets it). Query may alias the
 // user's request buffer: it is read while the sample is processed.
 type Sent struct {
 	Method, Cookies, Query string
+	// QueryOf, when set, makes Query on the first QueryString call (a
+	// multipart body's is built only if something reads it).
+	QueryOf func() string
+}
+
+// QueryString returns Query, made by QueryOf on the first call when the
+// sampler left it to be made on demand; as ReqHeadOf, it reads the
+// sampler's last request and must be called before the user's next sample.
+func (s *Sent) QueryString() string {
+	if s.QueryOf != nil {
+		s.Query, s.QueryOf = s.QueryOf(), nil
+	}
+	return s.Query
 }

@@ -35,11 +35,15 @@ type httpState struct {
 	// edited is the request the pre-processors changed for the next
 	// sample (modifiers.go)
 	edited editedRequest
-	// cookies is the user's jar, which the client uses
-	cookies *cookies.User
+	// jars hands out the user's cookies (the jar its client uses, and the
+	// Cookie Manager's seeds), one for a user and each of its branches
+	jars *element.Local[cookies.User]
 	// reqHead is main.sentHeaderText, made once: a sample's request
 	// headers are made only if an element reads them (Result.ReqHeadOf)
 	reqHead func() string
+	// query is queryString of the main request, made once, for the same
+	// reason (Sent.QueryOf): a multipart body's is a copy of the body
+	query func() string
 }
 
 // httpUsersKey names the plan's one handle on its users' HTTP state.
@@ -50,7 +54,7 @@ var httpUsersKey = element.NewKey[*element.Local[httpState]]("HTTP users")
 func httpUsers(p *element.Plan) *element.Local[httpState] {
 	return element.Once(p, httpUsersKey, func() *element.Local[httpState] {
 		jars := cookies.Users(p)
-		l := element.NewLocal(p, func(vu *element.VU) *httpState { return newHTTPUser(vu, jars.Get(vu)) })
+		l := element.NewLocal(p, func(vu *element.VU) *httpState { return newHTTPUser(vu, jars) })
 		l.Fork = forkHTTPUser
 		return l
 	})
@@ -61,28 +65,31 @@ func httpUsers(p *element.Plan) *element.Local[httpState] {
 // group or at plan level, emptied as the manager says). At each new
 // iteration a fresh user ("same user on each iteration" off) gets new
 // connections; at the user's end its connections close.
-func newHTTPUser(vu *element.VU, jar *cookies.User) *httpState {
+func newHTTPUser(vu *element.VU, jars *element.Local[cookies.User]) *httpState {
 	g := vu.Group
-	c := httpx.New(httpx.Options{Jar: jar.Jar})
+	c := httpx.New(httpx.Options{Jar: jars.Get(vu).Jar})
 	vu.OnIteration(func(*element.VU) {
 		if !g.SameUser {
 			c.CloseIdle()
 		}
 	})
 	vu.AtEnd(func(*element.VU) { c.CloseIdle() })
-	return newHTTPState(c, c.Main(), jar)
+	return newHTTPState(c, c.Main(), jars)
 }
 
-func newHTTPState(c *httpx.Client, main *httpx.Lane, jar *cookies.User) *httpState {
-	st := &httpState{client: c, main: httpLane{l: main}, cookies: jar}
+func newHTTPState(c *httpx.Client, main *httpx.Lane, jars *element.Local[cookies.User]) *httpState {
+	st := &httpState{client: c, main: httpLane{l: main}, jars: jars}
 	st.reqHead = st.main.sentHeaderText
+	st.query = func() string { return queryString(&st.main.req) }
 	return st
 }
 
 // forkHTTPUser gives a Parallel Controller's branch its user's client
-// (cookies, connections) on a lane of its own.
+// (cookies, connections) on a lane of its own. The branch's cookies are
+// what package cookies gives the branch (the user's jar, seeds of the
+// branch's own), which its WebSocket samplers and scripts share.
 func forkHTTPUser(_ *element.VU, parent *httpState) *httpState {
-	return newHTTPState(parent.client, parent.client.NewLane(), parent.cookies.Branch())
+	return newHTTPState(parent.client, parent.client.NewLane(), parent.jars)
 }
 
 // lane returns the i-th lane for embedded resources.
@@ -143,6 +150,11 @@ type httpCall struct {
 	inc, exc   *regexp.Regexp // embedded URL patterns
 	pool       int            // parallel downloads of embedded resources
 
+	// firstCookies is the Cookie header the sampler's own request sent,
+	// kept for its request data when the redirects it follows reuse the
+	// request (JMeter's container keeps the first request's cookies)
+	firstCookies string
+
 	args  []evalArg
 	files []evalFile
 	buf   []byte
@@ -153,7 +165,7 @@ func (c *httpCall) begin(h *httpSampler, vu *element.VU, st *httpState, name str
 	c.edit = st.takeEdit(h)
 	c.headers = c.headers[:0]
 	c.host, c.hasHost, c.planCT, c.bodyCT, c.dropCT, c.entity = "", false, false, "", false, false
-	c.body, c.parts = nil, nil
+	c.body, c.parts, c.firstCookies = nil, nil, ""
 	c.auth = c.auth[:0]
 	c.cache, c.dns = nil, nil
 }
@@ -468,7 +480,6 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	ln.hdr = req.Header[:0]
 
 	res := &ln.res
-	c.st.cookies.Seed(c.vu)
 	ln.l.Do(c.vu.Hard, req, res)
 	s.Start = res.Start
 	s.Elapsed = res.Elapsed
@@ -479,6 +490,9 @@ func (c *httpCall) fetch(ln *httpLane, u, method string, first, following bool, 
 	s.URL = res.URL
 	hp.head = res.Head
 	hp.body = res.Body
+	if first && h.reads {
+		c.firstCookies = sentCookies(req, res)
+	}
 	if c.vu.Details() {
 		s.Detail = httpDetail(ln, req, res)
 	}
@@ -820,10 +834,11 @@ func sentCookies(req *httpx.Request, res *httpx.Result) string {
 	return cookie
 }
 
-// queryString is JMeter's queryString of a request: its body when it has
-// one (a multipart body with each file's content hidden, as HttpClient 4's
-// sampler writes it), else the URL's query. It may alias the request's
-// body.
+// queryString is JMeter's queryString of a request: its body (a
+// multipart body with each file's content hidden, as HttpClient 4's
+// sampler writes it), "" for a request without one. HTTPHC4Impl sets it
+// from the entity only: a GET's URL query is not repeated. It may alias
+// the request's body.
 func queryString(req *httpx.Request) string {
 	if len(req.Parts) > 0 {
 		var b strings.Builder
@@ -838,10 +853,6 @@ func queryString(req *httpx.Request) string {
 	}
 	if len(req.Body) > 0 {
 		return unsafe.String(unsafe.SliceData(req.Body), len(req.Body))
-	}
-	if _, q, ok := strings.Cut(req.URL, "?"); ok {
-		q, _, _ = strings.Cut(q, "#")
-		return q
 	}
 	return ""
 }

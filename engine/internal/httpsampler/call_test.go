@@ -16,7 +16,7 @@ func TestSentRequest(t *testing.T) {
 		want string
 	}{
 		{"a body", httpx.Request{URL: "http://h/?q=1", Body: []byte("a=b")}, "a=b"},
-		{"the URL's query", httpx.Request{URL: "http://h/p?q=1&r=2#f"}, "q=1&r=2"},
+		{"not the URL's query", httpx.Request{URL: "http://h/p?q=1&r=2#f"}, ""},
 		{"none", httpx.Request{URL: "http://h/p"}, ""},
 		{"multipart, a file hidden", httpx.Request{URL: "http://h/", Parts: parts},
 			"--b\r\nContent-Disposition: form-data; name=\"安\"\r\n\r\nv\r\n--b\r\n\r\n<actual file content, not shown here>\r\n--b--\r\n"},

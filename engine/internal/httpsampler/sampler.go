@@ -304,6 +304,11 @@ func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 		nonHTTP(&r.Sample, class, msg)
 		return
 	}
+	// The Cookie Manager's own cookies are evaluated once per sample, on
+	// the user's goroutine, before its first request (as JMeter does for
+	// each sampler): the lanes that download its resources at once share
+	// the jar, never the user's templates or seeds.
+	st.jars.Get(vu).Seed(vu)
 	hp := &st.mainHop
 	if !c.fetch(&st.main, u, method, true, false, 0, &r.Sample, hp) {
 		r.None = true // JMeter's cached resource: no sample at all
@@ -314,7 +319,7 @@ func (h *httpSampler) Sample(vu *element.VU, r *element.Result) {
 		r.Body, r.Head = hp.body, hp.head
 		r.ReqHeadOf = st.reqHead
 		req := &st.main.req
-		r.Sent = element.Sent{Method: req.Method, Cookies: sentCookies(req, &st.main.res), Query: queryString(req)}
+		r.Sent = element.Sent{Method: req.Method, Cookies: c.firstCookies, QueryOf: st.query}
 	}
 	threadInfo(vu, r.Sub)
 	c.end()

@@ -236,7 +236,8 @@ func RequestData(t *View) string {
 		return t.SamplerData
 	}
 	var b strings.Builder
-	b.Grow(len(s.Method) + len(t.Sample.URL) + len(s.Query) + len(s.Cookies) + 32)
+	query := s.QueryString()
+	b.Grow(len(s.Method) + len(t.Sample.URL) + len(query) + len(s.Cookies) + 32)
 	b.WriteString(s.Method)
 	if t.Sample.URL != "" {
 		b.WriteByte(' ')
@@ -246,7 +247,7 @@ func RequestData(t *View) string {
 		case "HEAD", "OPTIONS", "TRACE": // JMeter's METHODS_WITHOUT_BODY
 		default:
 			b.WriteString("\n" + s.Method + " data:\n")
-			b.WriteString(s.Query)
+			b.WriteString(query)
 			b.WriteByte('\n')
 		}
 		if s.Cookies != "" {

@@ -66,6 +66,8 @@ func TestRequestData(t *testing.T) {
 			"GET http://localhost:8081/\n\nGET data:\n\n\nCookie Data:\na=1; b=2\n"},
 		{"a POST without cookies", "http://h/p?x=1", element.Sent{Method: "POST", Query: "name=value"}, "",
 			"POST http://h/p?x=1\n\nPOST data:\nname=value\n\n[no cookies]\n"},
+		{"a query made when read", "http://h/p", element.Sent{Method: "PUT", QueryOf: func() string { return "made" }}, "",
+			"PUT http://h/p\n\nPUT data:\nmade\n\n[no cookies]\n"},
 		{"a HEAD has no data", "http://h/", element.Sent{Method: "HEAD"}, "", "HEAD http://h/\n\n[no cookies]\n"},
 		{"a JDBC request", "", element.Sent{}, "[Select Statement] select 1", "[Select Statement] select 1"},
 		{"nothing sent", "", element.Sent{}, "", ""},
