@@ -20,9 +20,10 @@ import (
 // anew (concatenation, new String) gets bytes of its own (fresh).
 //
 // Where Go and Java still part: an empty string is always the same object,
-// the literal "" (in Java on 17 a CSV field or an extracted group is, an
-// extractor's default, a function's result, a concatenation or
-// new String("") is not, so == "" warns); a substring that starts where its
+// the literal "". In Java some empty strings are that object (a CSV field,
+// an extracted group, on Java 17) and others are not (an extractor's
+// default, a function's result, a concatenation, new String("")), so
+// == "" warns. A substring that starts where its
 // string starts shares that string's bytes, so two such substrings of one
 // string are one object; a non-ASCII string made inside the script is
 // another object each time it is read.
