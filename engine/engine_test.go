@@ -88,8 +88,8 @@ func TestBookPlanSendsOneHundredRequests(t *testing.T) {
 		if r.Method != "GET" || r.URL.Path != "/grails-slc/book/list" {
 			t.Fatalf("request %d: %s %s", i, r.Method, r.URL)
 		}
-		if ua := r.Header.Get("User-Agent"); ua != "" {
-			t.Errorf("request %d carries User-Agent %q the plan did not set", i, ua)
+		if ua := r.Header.Get("User-Agent"); ua != "Apache-HttpClient/4.5.14 (Java/17)" {
+			t.Errorf("request %d carries User-Agent %q, not HttpClient 4's", i, ua)
 		}
 		if ae := r.Header.Get("Accept-Encoding"); ae != "" {
 			t.Errorf("request %d carries Accept-Encoding %q the plan did not set", i, ae)

@@ -55,6 +55,8 @@ func TestHTTPSampleDetail(t *testing.T) {
 		t.Fatalf("%d samples, want 3, the first with 2 sub-samples", len(sink.samples))
 	}
 	host := w.hostPort()
+	// as sent: what HttpClient 4 adds where the plan sets none is there too
+	const ua, ka = "User-Agent: Apache-HttpClient/4.5.14 (Java/17)\n", "Connection: keep-alive\n"
 	for _, tc := range []struct {
 		name string
 		s    *report.Sample
@@ -62,21 +64,21 @@ func TestHTTPSampleDetail(t *testing.T) {
 	}{
 		{"first hop", sink.samples[0].Sub[0], report.Detail{
 			ResponseHeaders: "HTTP/1.1 302 Found\nLocation: /r/0\nSet-Cookie: sid=abc\nDate: D\nContent-Length: 0\n",
-			RequestHeaders:  "Host: " + host + "\n", Method: "GET", Redirect: "/r/0"}},
+			RequestHeaders:  "Host: " + host + "\n" + ua + ka, Method: "GET", Redirect: "/r/0"}},
 		{"second hop", sink.samples[0].Sub[1], report.Detail{
 			ResponseHeaders: "HTTP/1.1 200 OK\nContent-Type: text/plain\nX-Z: last\nDate: D\nContent-Length: 6\n",
-			RequestHeaders:  "Host: " + host + "\n", ResponseData: []byte("landed"), Cookies: "sid=abc", Method: "GET"}},
+			RequestHeaders:  "Host: " + host + "\n" + ua + ka, ResponseData: []byte("landed"), Cookies: "sid=abc", Method: "GET"}},
 		{"the container", &sink.samples[0], report.Detail{
 			ResponseHeaders: "HTTP/1.1 200 OK\nContent-Type: text/plain\nX-Z: last\nDate: D\nContent-Length: 6\n",
-			RequestHeaders:  "Host: " + host + "\n", ResponseData: []byte("landed"), Method: "GET", Redirect: "/r/0"}},
+			RequestHeaders:  "Host: " + host + "\n" + ua + ka, ResponseData: []byte("landed"), Method: "GET", Redirect: "/r/0"}},
 		{"a form", &sink.samples[1], report.Detail{
 			ResponseHeaders: "HTTP/1.1 401 Unauthorized\nContent-Type: text/plain\nDate: D\nContent-Length: 2\n",
-			RequestHeaders: "Host: " + host + "\nContent-Length: 5\n" +
+			RequestHeaders: "Host: " + host + "\n" + ua + "Content-Length: 5\n" + ka +
 				"Content-Type: application/x-www-form-urlencoded; charset=UTF-8\n",
 			ResponseData: []byte("no"), Method: "POST", QueryString: "a=b+c"}}, // the cookie's path is /r
 		{"a GET's URL query is no query string", &sink.samples[2], report.Detail{
 			ResponseHeaders: "HTTP/1.1 401 Unauthorized\nContent-Type: text/plain\nDate: D\nContent-Length: 2\n",
-			RequestHeaders:  "Host: " + host + "\n", ResponseData: []byte("no"), Method: "GET"}},
+			RequestHeaders:  "Host: " + host + "\n" + ua + ka, ResponseData: []byte("no"), Method: "GET"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.s.Detail

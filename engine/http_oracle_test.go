@@ -87,8 +87,9 @@ func (s *site) record(r *http.Request) {
 		for _, v := range vs {
 			switch {
 			case k == "User-Agent" || k == "Connection" && v == "keep-alive":
-				// JMeter's HttpClient names itself and asks for keep-alive;
-				// gojm does neither (docs/compatibility.md, "Deliberate differences").
+				// User-Agent names the HttpClient version (4.2.6 in JMeter
+				// 2.13, 4.5.14 in the 5.6 gojm follows); keep-alive, which
+				// both ask for, the recordings leave out.
 				continue
 			case k == "Content-Length" && boundary != "":
 				v = "(multipart)" // depends on the random boundary's length

@@ -22,8 +22,9 @@ import (
 //
 // (then rename OUT.requests.jsonl and OUT.jtl to the names used here).
 
-// wireIgnored are headers JMeter sends that gojm deliberately does not
-// (docs/compatibility.md, "Deliberate differences"); Host differs by port only.
+// wireIgnored are headers the JMeter 2.13 recordings leave out: User-Agent
+// names HttpClient's version (4.2.6 there, 4.5.14 in 5.6), Connection is
+// set by the same rule in both, and Host differs by port only.
 var wireIgnored = map[string]bool{"Connection": true, "User-Agent": true, "Host": true}
 
 // wire213 maps what gojm sends, as JMeter 5.6 does, to what the JMeter 2.13

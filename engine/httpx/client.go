@@ -481,25 +481,28 @@ func (l *Lane) Do(ctx context.Context, req *Request, res *Result) {
 }
 
 // prepare turns resty's request into exactly what JMeter sends: the plan's
-// headers in order and no others (no User-Agent of Go's or resty's own), the
-// Host the plan asks for, and the body with its length.
+// headers in order, HttpClient 4's Connection and User-Agent where the plan
+// sets none (never Go's or resty's User-Agent), the Host the plan asks for,
+// and the body with its length.
 func (l *Lane) prepare(r *http.Request) error {
 	req := l.req
 	h := r.Header
 	clear(h)
-	if !req.KeepAlive && req.Protocol == HTTP1 {
-		// JMeter also sends "Connection: keep-alive" otherwise; HTTP/1.1
-		// needs no header for that (docs/compatibility.md, "Deliberate differences").
+	h1 := req.Protocol == HTTP1
+	if !req.KeepAlive && h1 {
 		h["Connection"] = closeConn
 	}
-	planUA := false
+	planUA, planConn := false, false
 	// The values live in the lane's own slab, reused from one request to
 	// the next; a name given twice gets a slice of its own.
 	l.vals = l.vals[:0]
 	for _, hd := range req.Header {
 		k := http.CanonicalHeaderKey(hd.Name)
-		if k == "User-Agent" {
+		switch k {
+		case "User-Agent":
 			planUA = true
+		case "Connection":
+			planConn = true
 		}
 		if old, ok := h[k]; ok {
 			h[k] = append(old[:len(old):len(old)], hd.Value)
@@ -508,9 +511,18 @@ func (l *Lane) prepare(r *http.Request) error {
 		l.vals = append(l.vals, hd.Value)
 		h[k] = l.vals[len(l.vals)-1 : len(l.vals) : len(l.vals)]
 	}
-	if !planUA {
-		// An empty value makes net/http send no User-Agent at all.
+	// Over HTTP/1.1 JMeter's HttpClient 4 adds its own Connection and
+	// User-Agent where the plan sets none; the HTTP/2 plugin's client adds
+	// neither, and an empty value makes net/http send no User-Agent at all.
+	switch {
+	case planUA:
+	case h1:
+		h["User-Agent"] = jmeterUA
+	default:
 		h["User-Agent"] = noUA
+	}
+	if h1 && req.KeepAlive && !planConn {
+		h["Connection"] = keepAliveConn
 	}
 	if l.authz != "" {
 		h["Authorization"] = []string{l.authz}
@@ -555,8 +567,13 @@ func (l *Lane) prepare(r *http.Request) error {
 }
 
 var (
-	closeConn = []string{"close"}
-	noUA      = []string{""}
+	closeConn     = []string{"close"}
+	keepAliveConn = []string{"keep-alive"}
+	noUA          = []string{""}
+	// jmeterUA is the User-Agent JMeter 5.6.3 sends through the HttpClient
+	// 4.5.14 it bundles, on Java 17: HttpClient names itself and the JVM's
+	// java.version.
+	jmeterUA = []string{"Apache-HttpClient/4.5.14 (Java/17)"}
 )
 
 // rewind gives the transport a fresh copy of the body when a redirect (307,

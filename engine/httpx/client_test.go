@@ -175,24 +175,46 @@ func rawServer(t *testing.T, response string) (addr string, heads chan string) {
 	return ln.Addr().String(), heads
 }
 
-func TestOnlyThePlansHeadersAreSent(t *testing.T) {
-	addr, heads := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
-	c := New(Options{})
-	var res Result
-	c.Do(context.Background(), &Request{Method: "POST", URL: "http://" + addr + "/p?q=1", KeepAlive: true, Host: "example.test",
-		Header: []Header{{"X-One", "1"}, {"x-one", "2"}, {"Content-Type", "text/plain"}}, Body: []byte("hello")}, &res)
-	if res.Err != nil || res.Status != 200 {
-		t.Fatalf("%v %d", res.Err, res.Status)
-	}
-	want := "POST /p?q=1 HTTP/1.1\r\nHost: example.test\r\nContent-Length: 5\r\nContent-Type: text/plain\r\nX-One: 1\r\nX-One: 2\r\n\r\nhello"
-	if got := <-heads; got != want {
-		t.Errorf("sent\n%q\nwant\n%q", got, want)
-	}
-	if res.SentBytes != int64(len(want)) {
-		t.Errorf("sent bytes %d, want %d", res.SentBytes, len(want))
-	}
-	if res.Bytes != int64(len("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")) {
-		t.Errorf("received bytes %d", res.Bytes)
+// The plan's headers go out, plus what JMeter's HttpClient 4 adds where the
+// plan sets none: Connection and User-Agent, and no header of Go's own.
+func TestRequestHeadersAreJMeters(t *testing.T) {
+	const ua = "User-Agent: Apache-HttpClient/4.5.14 (Java/17)\r\n"
+	for _, tc := range []struct {
+		name      string
+		keepAlive bool
+		header    []Header
+		want      string // the head between Host and the body
+	}{
+		{"keep-alive", true, nil,
+			ua + "Content-Length: 5\r\nConnection: keep-alive\r\nContent-Type: text/plain\r\nX-One: 1\r\nX-One: 2\r\n"},
+		{"no keep-alive", false, nil,
+			ua + "Content-Length: 5\r\nConnection: close\r\nContent-Type: text/plain\r\nX-One: 1\r\nX-One: 2\r\n"},
+		{"the plan's User-Agent and Connection", true, []Header{{"user-agent", "plan/1"}, {"Connection", "Upgrade"}},
+			"User-Agent: plan/1\r\nContent-Length: 5\r\nConnection: Upgrade\r\nContent-Type: text/plain\r\nX-One: 1\r\nX-One: 2\r\n"},
+		{"an empty User-Agent sends none", true, []Header{{"User-Agent", ""}},
+			"Content-Length: 5\r\nConnection: keep-alive\r\nContent-Type: text/plain\r\nX-One: 1\r\nX-One: 2\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr, heads := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+			c := New(Options{})
+			var res Result
+			header := append([]Header{{"X-One", "1"}, {"x-one", "2"}, {"Content-Type", "text/plain"}}, tc.header...)
+			c.Do(context.Background(), &Request{Method: "POST", URL: "http://" + addr + "/p?q=1", KeepAlive: tc.keepAlive,
+				Host: "example.test", Header: header, Body: []byte("hello")}, &res)
+			if res.Err != nil || res.Status != 200 {
+				t.Fatalf("%v %d", res.Err, res.Status)
+			}
+			want := "POST /p?q=1 HTTP/1.1\r\nHost: example.test\r\n" + tc.want + "\r\nhello"
+			if got := <-heads; got != want {
+				t.Errorf("sent\n%q\nwant\n%q", got, want)
+			}
+			if res.SentBytes != int64(len(want)) {
+				t.Errorf("sent bytes %d, want %d", res.SentBytes, len(want))
+			}
+			if res.Bytes != int64(len("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")) {
+				t.Errorf("received bytes %d", res.Bytes)
+			}
+		})
 	}
 }
 

@@ -1,7 +1,8 @@
 // Package httpx is the HTTP client of one virtual user: one connection pool,
 // one cookie jar, exact wire byte counts and JMeter's timings (latency to the
 // first response byte with connect included, connect time zero on a reused
-// connection). It sends exactly the headers it is given (no User-Agent or
+// connection). It sends the headers it is given and, over HTTP/1.1 where
+// they lack one, JMeter's HttpClient 4's Connection and User-Agent (no
 // Accept-Encoding of its own), follows redirects only when asked, answers
 // Basic and Digest challenges, resolves names through a plan's DNS table and
 // decodes gzip and deflate bodies it keeps.

@@ -100,10 +100,17 @@ func TestHTTP2Transport(t *testing.T) {
 			if head.Get("X-Plan") != "yes" || head.Get("Cookie") != "sid=42" {
 				t.Errorf("the second request's headers: %v", head)
 			}
-			for _, own := range []string{"User-Agent", "Accept-Encoding"} {
-				if v, ok := head[own]; ok {
-					t.Errorf("the transport added %s: %q", own, v)
-				}
+			// HttpClient 4's User-Agent over HTTP/1.1 only, and never Go's
+			// Accept-Encoding
+			wantUA := ""
+			if tc.proto == HTTP1 {
+				wantUA = jmeterUA[0]
+			}
+			if got := head.Get("User-Agent"); got != wantUA {
+				t.Errorf("User-Agent %q, want %q", got, wantUA)
+			}
+			if v, ok := head["Accept-Encoding"]; ok {
+				t.Errorf("the transport added Accept-Encoding: %q", v)
 			}
 			if string(res.Body) != "hello GET" || res.Status != 200 || res.Message != "OK" {
 				t.Errorf("response %d %q %q", res.Status, res.Message, res.Body)
