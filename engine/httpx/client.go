@@ -513,7 +513,8 @@ func (l *Lane) prepare(r *http.Request) error {
 	}
 	// Over HTTP/1.1 JMeter's HttpClient 4 adds its own Connection and
 	// User-Agent where the plan sets none; the HTTP/2 plugin's client adds
-	// neither, and an empty value makes net/http send no User-Agent at all.
+	// neither, and an empty value makes net/http's Transport send no
+	// User-Agent at all.
 	switch {
 	case planUA:
 	case h1:
